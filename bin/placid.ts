@@ -1,0 +1,3 @@
+import { main } from '../lib/cli/main.js';
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,174 @@
+/**
+ * Nova's scheduler options, with Nova's groups, names and defaults, plus Placid's own `[placid]`
+ * group. One table drives parsing, validation, suggestions and documentation.
+ */
+
+export type OptionType = 'bool' | 'int' | 'float' | 'string' | 'list' | 'multistring';
+
+export interface OptionSpec {
+  type: OptionType;
+  default: unknown;
+  min?: number;
+  help: string;
+}
+
+export const DEFAULT_ENABLED_FILTERS = [
+  'ComputeFilter',
+  'ComputeCapabilitiesFilter',
+  'ImagePropertiesFilter',
+  'ServerGroupAntiAffinityFilter',
+  'ServerGroupAffinityFilter',
+];
+
+export const OPTIONS = {
+  filter_scheduler: {
+    enabled_filters: { type: 'list', default: DEFAULT_ENABLED_FILTERS, help: 'Filters to run, in order' },
+    available_filters: {
+      type: 'multistring',
+      default: ['nova.scheduler.filters.all_filters'],
+      help: 'Filters that may be enabled; module paths of custom filters go here too',
+    },
+    weight_classes: {
+      type: 'list',
+      default: ['nova.scheduler.weights.all_weighers'],
+      help: 'Weighers to use (class names or dotted Nova names)',
+    },
+    host_subset_size: { type: 'int', default: 1, min: 1, help: 'Pick randomly among the best N hosts' },
+    shuffle_best_same_weighed_hosts: {
+      type: 'bool',
+      default: false,
+      help: 'Shuffle the hosts tied with the best weight',
+    },
+    max_io_ops_per_host: { type: 'int', default: 8, min: 0, help: 'IoOpsFilter limit' },
+    max_instances_per_host: { type: 'int', default: 50, min: 1, help: 'NumInstancesFilter limit' },
+    track_instance_changes: { type: 'bool', default: true, help: 'Accepted for compatibility' },
+    isolated_images: { type: 'list', default: [], help: 'IsolatedHostsFilter images' },
+    isolated_hosts: { type: 'list', default: [], help: 'IsolatedHostsFilter hosts' },
+    restrict_isolated_hosts_to_isolated_images: { type: 'bool', default: true, help: 'IsolatedHostsFilter' },
+    image_properties_default_architecture: {
+      type: 'string',
+      default: null,
+      help: 'Architecture assumed for images without hw_architecture',
+    },
+    aggregate_image_properties_isolation_namespace: {
+      type: 'string',
+      default: null,
+      help: 'AggregateImagePropertiesIsolation key namespace',
+    },
+    aggregate_image_properties_isolation_separator: {
+      type: 'string',
+      default: '.',
+      help: 'AggregateImagePropertiesIsolation namespace separator',
+    },
+    pci_in_placement: { type: 'bool', default: false, help: 'PCI devices tracked in Placement' },
+    ram_weight_multiplier: { type: 'float', default: 1.0, help: 'RAMWeigher' },
+    cpu_weight_multiplier: { type: 'float', default: 1.0, help: 'CPUWeigher' },
+    disk_weight_multiplier: { type: 'float', default: 1.0, help: 'DiskWeigher' },
+    io_ops_weight_multiplier: { type: 'float', default: -1.0, help: 'IoOpsWeigher' },
+    num_instances_weight_multiplier: { type: 'float', default: 0.0, help: 'NumInstancesWeigher' },
+    hypervisor_version_weight_multiplier: { type: 'float', default: 1.0, help: 'HypervisorVersionWeigher' },
+    build_failure_weight_multiplier: { type: 'float', default: 1000000.0, help: 'BuildFailureWeigher' },
+    cross_cell_move_weight_multiplier: { type: 'float', default: 1000000.0, help: 'CrossCellWeigher' },
+    soft_affinity_weight_multiplier: {
+      type: 'float',
+      default: 1.0,
+      min: 0,
+      help: 'ServerGroupSoftAffinityWeigher',
+    },
+    soft_anti_affinity_weight_multiplier: {
+      type: 'float',
+      default: 1.0,
+      min: 0,
+      help: 'ServerGroupSoftAntiAffinityWeigher',
+    },
+    pci_weight_multiplier: { type: 'float', default: 1.0, min: 0, help: 'PCIWeigher' },
+    image_props_weight_multiplier: { type: 'float', default: 0.0, help: 'ImagePropertiesWeigher (0 = off)' },
+    image_props_weight_setting: { type: 'list', default: [], help: 'ImagePropertiesWeigher prop=ratio list' },
+  },
+  metrics: {
+    weight_multiplier: { type: 'float', default: 1.0, help: 'MetricsWeigher multiplier' },
+    weight_setting: { type: 'list', default: [], help: 'MetricsWeigher name=ratio list' },
+    required: { type: 'bool', default: true, help: 'A missing metric is an error' },
+    weight_of_unavailable: { type: 'float', default: -10000.0, help: 'Weight for a missing metric' },
+  },
+  scheduler: {
+    max_attempts: { type: 'int', default: 3, min: 1, help: 'Alternates = max_attempts - 1' },
+    max_placement_results: { type: 'int', default: 1000, min: 1, help: 'Placement candidate limit' },
+    limit_tenants_to_placement_aggregate: { type: 'bool', default: false, help: 'Tenant pre-filter' },
+    placement_aggregate_required_for_tenants: { type: 'bool', default: false, help: 'Tenant pre-filter' },
+    query_placement_for_image_type_support: { type: 'bool', default: false, help: 'Image type pre-filter' },
+    enable_isolated_aggregate_filtering: {
+      type: 'bool',
+      default: false,
+      help: 'Isolated aggregates pre-filter',
+    },
+    image_metadata_prefilter: {
+      type: 'bool',
+      default: false,
+      help: 'Image properties become required traits',
+    },
+    query_placement_for_routed_network_aggregates: {
+      type: 'bool',
+      default: false,
+      help: 'Accepted; routed networks are not modelled',
+    },
+  },
+  DEFAULT: {
+    service_down_time: { type: 'int', default: 60, min: 1, help: 'ComputeFilter liveness window (s)' },
+    default_availability_zone: { type: 'string', default: 'nova', help: 'AZ of hosts without one' },
+    cpu_allocation_ratio: { type: 'float', default: null, help: 'Overrides every host ratio when set' },
+    ram_allocation_ratio: { type: 'float', default: null, help: 'Overrides every host ratio when set' },
+    disk_allocation_ratio: { type: 'float', default: null, help: 'Overrides every host ratio when set' },
+    initial_cpu_allocation_ratio: { type: 'float', default: 4.0, help: 'Ratio for hosts that report none' },
+    initial_ram_allocation_ratio: { type: 'float', default: 1.0, help: 'Ratio for hosts that report none' },
+    initial_disk_allocation_ratio: { type: 'float', default: 1.0, help: 'Ratio for hosts that report none' },
+    reserved_host_memory_mb: { type: 'int', default: 512, min: 0, help: 'Placement MEMORY_MB reserved' },
+    reserved_host_cpus: { type: 'int', default: 0, min: 0, help: 'Placement VCPU reserved' },
+    reserved_host_disk_mb: { type: 'int', default: 0, min: 0, help: 'Placement DISK_GB reserved (MiB)' },
+    migrate_max_retries: { type: 'int', default: -1, help: 'Accepted for compatibility' },
+  },
+  workarounds: {
+    skip_hypervisor_version_check_on_lm: { type: 'bool', default: false, help: 'Live-migration check' },
+  },
+  placid: {
+    placement_prefilter: {
+      type: 'bool',
+      default: true,
+      help: 'Run the Placement-equivalent pre-filter (resources, traits, aggregates, request filters)',
+    },
+    seed: { type: 'int', default: null, help: 'Seed for host_subset_size random choice (reproducible runs)' },
+  },
+} as const satisfies Record<string, Record<string, OptionSpec>>;
+
+type Opts = typeof OPTIONS;
+type ValueOf<S extends OptionSpec> = S['type'] extends 'bool'
+  ? boolean
+  : S['type'] extends 'int' | 'float'
+    ? S['default'] extends null
+      ? number | null
+      : number
+    : S['type'] extends 'list' | 'multistring'
+      ? string[]
+      : S['default'] extends null
+        ? string | null
+        : string;
+
+/** The resolved configuration: every group and option with its value (defaults filled in). */
+export type SchedulerConfig = {
+  -readonly [G in keyof Opts]: {
+    -readonly [O in keyof Opts[G]]: Opts[G][O] extends OptionSpec ? ValueOf<Opts[G][O]> : never;
+  };
+} & { extra: Record<string, Record<string, string>> };
+
+/** A fresh config with Nova's defaults. */
+export function defaultConfig(): SchedulerConfig {
+  const out: Record<string, Record<string, unknown>> = { extra: {} };
+  for (const [group, opts] of Object.entries(OPTIONS)) {
+    out[group] = {};
+    for (const [name, spec] of Object.entries(opts)) {
+      const d = (spec as OptionSpec).default;
+      out[group][name] = Array.isArray(d) ? [...d] : d;
+    }
+  }
+  return out as unknown as SchedulerConfig;
+}

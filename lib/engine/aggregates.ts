@@ -1,0 +1,151 @@
+import type { Aggregate, HostState } from '../model/hostState.js';
+
+/**
+ * Nova's aggregate helpers (`nova/scheduler/utils.py`, `filters/utils.py`). Results are cached per
+ * aggregates array; Fleet makes hosts with the same membership share that array.
+ */
+
+type Metadata = ReadonlyMap<string, ReadonlySet<string>>;
+const metadataCache = new WeakMap<readonly Aggregate[], Metadata>();
+
+/**
+ * `aggregate_metadata_get_by_host(host)`: every metadata key of the host's aggregates mapped to the
+ * union of its values, each value split on ',' and stripped.
+ */
+export function aggregateMetadata(host: HostState): Metadata {
+  const aggs = host.aggregates;
+  let md = metadataCache.get(aggs);
+  if (!md) {
+    const out = new Map<string, Set<string>>();
+    for (const agg of aggs) {
+      for (const [k, v] of Object.entries(agg.metadata)) {
+        let set = out.get(k);
+        if (!set) {
+          set = new Set();
+          out.set(k, set);
+        }
+        for (const part of v.split(',')) set.add(part.trim());
+      }
+    }
+    md = out;
+    metadataCache.set(aggs, md);
+  }
+  return md;
+}
+
+/**
+ * `aggregate_metadata_get_by_host(host, key)`: like aggregateMetadata but only over the aggregates
+ * that carry `key` (their other keys come along, as in Nova).
+ */
+export function aggregateMetadataWithKey(host: HostState, key: string): Metadata {
+  const out = new Map<string, Set<string>>();
+  for (const agg of host.aggregates) {
+    if (!Object.hasOwn(agg.metadata, key)) continue;
+    for (const [k, v] of Object.entries(agg.metadata)) {
+      let set = out.get(k);
+      if (!set) {
+        set = new Set();
+        out.set(k, set);
+      }
+      for (const part of v.split(',')) set.add(part.trim());
+    }
+  }
+  return out;
+}
+
+/** `aggregate_values_from_key(host, key)`: the raw (unsplit) values of `key` across the host's aggregates. */
+export function aggregateValues(host: HostState, key: string): string[] {
+  const out: string[] = [];
+  for (const agg of host.aggregates) {
+    if (Object.hasOwn(agg.metadata, key)) {
+      const v = agg.metadata[key];
+      if (!out.includes(v)) out.push(v);
+    }
+  }
+  return out;
+}
+
+/** Python's int() on a string: optional sign and digits, surrounding whitespace allowed. */
+export function pyInt(v: string): number | undefined {
+  const s = v.trim();
+  return /^[+-]?\d+$/.test(s) ? Number.parseInt(s, 10) : undefined;
+}
+
+/** Python's float() on a string (inf/nan included); undefined where Python raises ValueError. */
+export function pyFloat(v: string): number | undefined {
+  const s = v.trim().toLowerCase();
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number.parseFloat(s);
+  if (/^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
+  if (/^[+-]?nan$/.test(s)) return Number.NaN;
+  return undefined;
+}
+
+/**
+ * `validate_num_values(aggregate values of key, default, cast, min)`: the minimum over the host's
+ * aggregates, or the default when none set it; one unparsable value means the default (Nova logs it).
+ */
+export function aggregateNumber(
+  host: HostState,
+  key: string,
+  fallback: number,
+  cast: 'int' | 'float',
+): number {
+  if (host.aggregates.length === 0) return fallback;
+  const values = aggregateValues(host, key);
+  if (values.length === 0) return fallback;
+  let min = Infinity;
+  for (const v of values) {
+    const n = cast === 'int' ? pyInt(v) : pyFloat(v);
+    if (n === undefined) return fallback;
+    if (n < min) min = n;
+  }
+  return min;
+}
+
+const multiplierCache = new WeakMap<readonly Aggregate[], Map<string, number>>();
+
+/** `get_weight_multiplier(host, key, config)`: aggregate override (MIN), else the config value. */
+export function weightMultiplier(host: HostState, key: string, configValue: number): number {
+  const aggs = host.aggregates;
+  if (aggs.length === 0) return configValue;
+  let byKey = multiplierCache.get(aggs);
+  if (!byKey) {
+    byKey = new Map();
+    multiplierCache.set(aggs, byKey);
+  }
+  const cacheKey = `${key}=${configValue}`;
+  let m = byKey.get(cacheKey);
+  if (m === undefined) {
+    m = aggregateNumber(host, key, configValue, 'float');
+    byKey.set(cacheKey, m);
+  }
+  return m;
+}
+
+const zoneCache = new WeakMap<readonly Aggregate[], ReadonlySet<string>>();
+const NO_ZONES: ReadonlySet<string> = new Set();
+
+/** Zones named by the host's aggregates (`availability_zone` metadata, comma-split), cached. */
+function aggregateZones(host: HostState): ReadonlySet<string> {
+  let zones = zoneCache.get(host.aggregates);
+  if (!zones) {
+    zones = aggregateMetadataWithKey(host, 'availability_zone').get('availability_zone') ?? NO_ZONES;
+    zoneCache.set(host.aggregates, zones);
+  }
+  return zones;
+}
+
+/**
+ * The host's availability zones: its aggregates' `availability_zone` metadata, else the host's own
+ * `availability_zone` field (reports carry it), else `[DEFAULT] default_availability_zone`.
+ */
+export function availabilityZones(host: HostState, defaultZone: string): ReadonlySet<string> {
+  const zones = aggregateZones(host);
+  return zones.size > 0 ? zones : new Set([host.availability_zone ?? defaultZone]);
+}
+
+/** True when `zone` is one of the host's availability zones (no allocation on the hot path). */
+export function inAvailabilityZone(host: HostState, zone: string, defaultZone: string): boolean {
+  const zones = aggregateZones(host);
+  return zones.size > 0 ? zones.has(zone) : (host.availability_zone ?? defaultZone) === zone;
+}

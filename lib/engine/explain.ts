@@ -1,0 +1,71 @@
+import type { HostState } from '../model/hostState.js';
+import { explainRemoval, type FilterCount, type Removal } from './filterHandler.js';
+import type { PrefilterRemoval } from './prefilter/index.js';
+
+export interface Elimination {
+  host: string;
+  nodename: string;
+  /** The filter (Nova class name) or pre-filter stage (`Placement:…`) that removed the host. */
+  filter: string;
+  reason: string;
+  /** Which instance of a multi-create was being placed (0 for the first). */
+  instance_index: number;
+}
+
+export interface WeightPart {
+  weigher: string;
+  raw: number;
+  normalized: number;
+  multiplier: number;
+}
+
+export interface HostWeight {
+  host: HostState;
+  /** Σ multiplier × normalised weight. */
+  weight: number;
+  breakdown: WeightPart[];
+}
+
+export interface Placement {
+  instance_uuid: string;
+  /** The host as it is after this instance's resources were consumed. */
+  host: HostState;
+  alternates: HostState[];
+}
+
+export interface ScheduleDecision {
+  request_id: string;
+  placements: Placement[];
+  /** Every host that passed the filters for the first instance, best first (only when explained). */
+  weighed: HostWeight[] | null;
+  filter_counts: FilterCount[];
+  /** Every eliminated host and why (reasons are built on demand; empty unless explained). */
+  eliminated: () => Elimination[];
+  error: { type: 'NoValidHost'; message: string } | null;
+}
+
+export function eliminationsOf(
+  pre: readonly PrefilterRemoval[],
+  removals: readonly Removal[],
+): Elimination[] {
+  const out: Elimination[] = [];
+  for (const r of pre) {
+    out.push({
+      host: r.host.host,
+      nodename: r.host.nodename,
+      filter: r.stage,
+      reason: r.reason(),
+      instance_index: 0,
+    });
+  }
+  for (const r of removals) {
+    out.push({
+      host: r.host.host,
+      nodename: r.host.nodename,
+      filter: r.filter.name,
+      reason: explainRemoval(r),
+      instance_index: r.ctx.index,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,3 @@
+import { pendingFilter } from '../notImplemented.js';
+
+export const AggregateTypeAffinityFilter = pendingFilter('AggregateTypeAffinityFilter');

@@ -1,0 +1,33 @@
+import { defineFilter } from '../filter.js';
+
+/**
+ * Passes hosts whose nova-compute service is enabled and up. Liveness comes from the host's
+ * `service.up`, or from `last_seen_up` within `[DEFAULT] service_down_time` when that is given.
+ */
+export const ComputeFilter = defineFilter({
+  name: 'ComputeFilter',
+  runFilterOncePerRequest: true,
+  hostPasses: (host, _spec, _state, ctx) =>
+    !host.service.disabled && serviceIsUp(host.service, ctx.now, ctx.config.DEFAULT.service_down_time),
+  explain: (host, _spec, _state, ctx) => {
+    if (host.service.disabled) {
+      const why = host.service.disabled_reason ? ` (${host.service.disabled_reason})` : '';
+      return `nova-compute on ${host.host} is disabled${why}; enable the service to schedule here`;
+    }
+    if (host.service.forced_down) return `nova-compute on ${host.host} is forced down`;
+    return `nova-compute on ${host.host} is down (no heartbeat within service_down_time=${ctx.config.DEFAULT.service_down_time}s)`;
+  },
+});
+
+function serviceIsUp(
+  service: { up: boolean; forced_down?: boolean; last_seen_up?: string | null },
+  now: Date,
+  downTimeSeconds: number,
+): boolean {
+  if (service.forced_down) return false;
+  if (service.last_seen_up) {
+    const seen = Date.parse(service.last_seen_up);
+    if (!Number.isNaN(seen)) return Math.abs(now.getTime() - seen) <= downTimeSeconds * 1000;
+  }
+  return service.up;
+}

@@ -1,0 +1,3 @@
+import { pendingFilter } from '../notImplemented.js';
+
+export const ServerGroupAntiAffinityFilter = pendingFilter('ServerGroupAntiAffinityFilter');

@@ -1,0 +1,6 @@
+import { pendingWeigher } from '../notImplemented.js';
+
+export const BuildFailureWeigher = pendingWeigher(
+  'BuildFailureWeigher',
+  'nova.scheduler.weights.compute.BuildFailureWeigher',
+);

@@ -1,0 +1,6 @@
+import { pendingWeigher } from '../notImplemented.js';
+
+export const CrossCellWeigher = pendingWeigher(
+  'CrossCellWeigher',
+  'nova.scheduler.weights.cross_cell.CrossCellWeigher',
+);

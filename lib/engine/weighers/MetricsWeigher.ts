@@ -1,0 +1,6 @@
+import { pendingWeigher } from '../notImplemented.js';
+
+export const MetricsWeigher = pendingWeigher(
+  'MetricsWeigher',
+  'nova.scheduler.weights.metrics.MetricsWeigher',
+);

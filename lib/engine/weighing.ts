@@ -1,0 +1,122 @@
+import { PlacidError } from '../model/errors.js';
+import type { HostState } from '../model/hostState.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import type { EngineContext } from './context.js';
+import { PluginError } from './errors.js';
+import { ALL_ZERO, type HostWeigher } from './weigher.js';
+
+/** One weigher's contribution to every host, kept when a decision is explained. */
+export interface WeigherTrace {
+  weigher: string;
+  raw: Float64Array;
+  normalized: Float64Array;
+  multiplier: Float64Array;
+}
+
+export interface Weighing {
+  /** Final weight per host, aligned with the input order. */
+  weights: Float64Array;
+  traces: WeigherTrace[];
+}
+
+/**
+ * Nova's `get_weighed_objects`: for each weigher, raw weights clamped to [minval, maxval], normalised
+ * over all hosts (a collapsed range gives 0), multiplied by the per-host multiplier, and summed. With
+ * one host (or none) nothing is weighed and the weight is 0.
+ */
+export function weighHosts(
+  weighers: readonly HostWeigher<unknown>[],
+  hosts: readonly HostState[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+  trace: boolean,
+): Weighing {
+  const n = hosts.length;
+  const weights = new Float64Array(n);
+  const traces: WeigherTrace[] = [];
+  if (n <= 1) return { weights, traces };
+  const raw = new Float64Array(n);
+  for (const w of weighers) {
+    let state: unknown;
+    try {
+      state = w.prepare ? w.prepare(spec, ctx) : undefined;
+    } catch (err) {
+      throw asPluginError(w.name, 'could not prepare the request', err);
+    }
+    if (state === ALL_ZERO) continue;
+    const minval = w.minval;
+    const maxval = w.maxval;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      let x: number;
+      try {
+        x = w.weigh(hosts[i], spec, state, ctx);
+      } catch (err) {
+        throw asPluginError(w.name, `failed on host ${hosts[i].host}`, err);
+      }
+      if (minval !== undefined && x < minval) x = minval;
+      if (maxval !== undefined && x > maxval) x = maxval;
+      raw[i] = x;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    // A weigher's declared minval/maxval fixes that end of the range (minval = 0: x / max).
+    if (minval !== undefined) lo = minval;
+    if (maxval !== undefined) hi = maxval;
+    const range = hi - lo;
+    const t = trace ? newTrace(w.name, raw, n) : undefined;
+    const uniform = w.uniformMultiplier?.(ctx) ?? false;
+    const fixed = uniform ? w.multiplier(hosts[0], ctx) : 0;
+    for (let i = 0; i < n; i++) {
+      const norm = range === 0 || Number.isNaN(range) ? 0 : (raw[i] - lo) / range;
+      const m = uniform ? fixed : w.multiplier(hosts[i], ctx);
+      weights[i] += m * norm;
+      if (t) {
+        t.normalized[i] = norm;
+        t.multiplier[i] = m;
+      }
+    }
+    if (t) traces.push(t);
+  }
+  return { weights, traces };
+}
+
+function newTrace(weigher: string, raw: Float64Array, n: number): WeigherTrace {
+  return {
+    weigher,
+    raw: raw.slice(0, n),
+    normalized: new Float64Array(n),
+    multiplier: new Float64Array(n),
+  };
+}
+
+function asPluginError(plugin: string, what: string, err: unknown): Error {
+  if (err instanceof PlacidError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new PluginError(plugin, `${what}: ${message}`, { cause: err });
+}
+
+/**
+ * Host positions ordered best first: weight descending, ties in input order (Nova's stable sort).
+ * With `limit`, only the best `limit` are found, in O(n·limit) rather than a full sort.
+ */
+export function rankHosts(weights: Float64Array, limit?: number): number[] {
+  const n = weights.length;
+  if (limit === undefined || limit >= n) {
+    const order = Array.from({ length: n }, (_, i) => i);
+    return order.sort((a, b) => weights[b] - weights[a] || a - b);
+  }
+  const top: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const w = weights[i];
+    if (top.length === limit && w <= weights[top[limit - 1]]) continue;
+    let j = top.length < limit ? top.length : limit - 1;
+    while (j > 0 && weights[top[j - 1]] < w) {
+      top[j] = top[j - 1];
+      j--;
+    }
+    top[j] = i;
+  }
+  return top;
+}

@@ -1,0 +1,174 @@
+/**
+ * A compute node as the scheduler sees it, with the field names of Nova's HostState
+ * (`nova/scheduler/host_manager.py`), so operators can feed real data unchanged.
+ */
+
+export interface Aggregate {
+  /** Placement uses uuids for member_of; when absent the name stands in. */
+  uuid?: string;
+  name: string;
+  hosts: string[];
+  metadata: Record<string, string>;
+}
+
+export interface ServiceState {
+  disabled: boolean;
+  /** Liveness as computed by the servicegroup driver (heartbeat within service_down_time). */
+  up: boolean;
+  forced_down?: boolean;
+  disabled_reason?: string | null;
+  last_seen_up?: string | null;
+}
+
+export interface MonitorMetric {
+  name: string;
+  value: number;
+  source?: string;
+  timestamp?: string;
+}
+
+/** One instance on a host; only what filters and weighers read. */
+export interface InstanceOnHost {
+  uuid: string;
+  /** Image properties of the instance's image (ImagePropertiesWeigher). */
+  image_properties?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** A Placement inventory for a resource class beyond VCPU / MEMORY_MB / DISK_GB (e.g. PCPU, CUSTOM_*). */
+export interface Inventory {
+  total: number;
+  used: number;
+  reserved?: number;
+  allocation_ratio?: number;
+  min_unit?: number;
+  max_unit?: number;
+  step_size?: number;
+}
+
+export interface NumaCell {
+  id: number;
+  /** Shared (floating) CPU ids in this cell. */
+  cpuset: number[];
+  /** Dedicated (pinnable) CPU ids in this cell. */
+  pcpuset: number[];
+  /** Memory in MiB. */
+  memory: number;
+  cpu_usage: number;
+  memory_usage: number;
+  pinned_cpus: number[];
+  /** Sibling sets (hyper-threads), each a list of CPU ids. */
+  siblings: number[][];
+  /** Huge-page pools: size in KiB, total and used page counts. */
+  mempages: { size_kb: number; total: number; used: number; reserved?: number }[];
+}
+
+export interface NumaTopology {
+  cells: NumaCell[];
+}
+
+export interface PciPool {
+  vendor_id: string;
+  product_id: string;
+  count: number;
+  numa_node?: number | null;
+  physical_network?: string | null;
+  dev_type?: string;
+  tags?: Record<string, string>;
+}
+
+export interface PciStats {
+  pools: PciPool[];
+}
+
+export interface HostState {
+  host: string;
+  nodename: string;
+  uuid: string;
+  cell_uuid: string | null;
+  free_ram_mb: number;
+  total_usable_ram_mb: number;
+  free_disk_mb: number;
+  total_usable_disk_gb: number;
+  disk_mb_used: number;
+  vcpus_total: number;
+  vcpus_used: number;
+  cpu_allocation_ratio: number | null;
+  ram_allocation_ratio: number | null;
+  disk_allocation_ratio: number | null;
+  aggregates: Aggregate[];
+  instances: Record<string, InstanceOnHost>;
+  num_instances: number;
+  num_io_ops: number;
+  failed_builds: number;
+  metrics: MonitorMetric[];
+  service: ServiceState;
+  hypervisor_type: string | null;
+  hypervisor_version: number | null;
+  hypervisor_hostname: string | null;
+  supported_instances: [string, string, string][];
+  /** A JSON string, as in Nova; filters parse it. */
+  cpu_info: string | null;
+  host_ip: string | null;
+  /** Nova's stats are strings. */
+  stats: Record<string, string>;
+  numa_topology: NumaTopology | null;
+  pci_stats: PciStats | null;
+  availability_zone: string | null;
+  traits: string[];
+  /** Extra Placement inventories, keyed by resource class. */
+  inventories: Record<string, Inventory>;
+  /** Anything else the operator supplies (ComputeCapabilitiesFilter and JsonFilter can read it). */
+  extra: Record<string, unknown>;
+  /** Limits filled in by filters (Nova's `limits`). */
+  limits: Record<string, unknown>;
+}
+
+/** The fields that HostState knows; anything else in input lands in `extra`. */
+export const HOST_STATE_FIELDS = new Set<string>([
+  'host',
+  'nodename',
+  'uuid',
+  'cell_uuid',
+  'free_ram_mb',
+  'total_usable_ram_mb',
+  'free_disk_mb',
+  'total_usable_disk_gb',
+  'disk_mb_used',
+  'vcpus_total',
+  'vcpus_used',
+  'cpu_allocation_ratio',
+  'ram_allocation_ratio',
+  'disk_allocation_ratio',
+  'aggregates',
+  'instances',
+  'num_instances',
+  'num_io_ops',
+  'failed_builds',
+  'metrics',
+  'service',
+  'hypervisor_type',
+  'hypervisor_version',
+  'hypervisor_hostname',
+  'supported_instances',
+  'cpu_info',
+  'host_ip',
+  'stats',
+  'numa_topology',
+  'pci_stats',
+  'availability_zone',
+  'traits',
+  'inventories',
+  'extra',
+  'limits',
+]);
+
+/**
+ * Looks up an attribute the way Nova's `getattr(host_state, name)` would: a HostState field
+ * first, then operator-supplied extras. Returns undefined when neither has it.
+ */
+export function hostAttribute(host: HostState, name: string): unknown {
+  if (HOST_STATE_FIELDS.has(name) && name !== 'extra')
+    return (host as unknown as Record<string, unknown>)[name];
+  return Object.hasOwn(host.extra, name) ? host.extra[name] : undefined;
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ValidationError } from './errors.js';
+import { formatPath } from './path.js';
+
+/** Parses `input` with `schema`, turning zod's issues into a ValidationError that names `source`. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ValidationError(
+    source,
+    result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
+  );
+}
+
+export const nonNegative = z.number().finite().nonnegative();
+export const finite = z.number().finite();
+/** Values that Nova keeps as strings; numbers and booleans are accepted and stringified like Python's str(). */
+export const novaString = z.union([z.string(), z.number(), z.boolean()]).transform((v) => pyStr(v));
+
+/** Python's str() for the scalar types that appear in Nova metadata. */
+export function pyStr(v: string | number | boolean): string {
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  return String(v);
+}
