@@ -1,5 +1,38 @@
-/** Entry point of the `placid` CLI; returns the exit status. (Commands land with their issues.) */
-export async function main(argv: string[]): Promise<number> {
-  process.stderr.write(`placid: no commands yet (${argv.join(' ')})\n`);
-  return 2;
+import { CommanderError } from '@commander-js/extra-typings';
+import { EXIT, exitCodeFor } from './exitCodes.js';
+import { type CliIO, processIO } from './io.js';
+import { buildProgram, oneLine } from './program.js';
+
+/**
+ * Entry point of the `placid` CLI: runs one command and returns the exit status (see --help).
+ * `io` lets tests capture the output.
+ *
+ * @example
+ * process.exitCode = await main(['schedule', '--hosts', 'hosts.json', '--request', 'req.json', '--json']);
+ */
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  let status: number = EXIT.placed;
+  const program = buildProgram(io, (s) => {
+    status = s;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return status;
+  } catch (err) {
+    return reportFailure(err, io);
+  }
+}
+
+function reportFailure(err: unknown, io: CliIO): number {
+  // Commander has already printed its own message (or the help it was asked for).
+  if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.placed : EXIT.badInput;
+  const code = exitCodeFor(err);
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === EXIT.internalError) {
+    io.stderr.write(`placid: internal error: ${oneLine(message)}\n`);
+    if (err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  } else {
+    io.stderr.write(`placid: ${oneLine(message)}\n`);
+  }
+  return code;
 }

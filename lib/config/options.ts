@@ -1,3 +1,5 @@
+import { type ConfigOf, defaultsFor } from './table.js';
+
 /**
  * Nova's scheduler options, with Nova's groups, names and defaults, plus Placid's own `[placid]`
  * group. One table drives parsing, validation, suggestions and documentation.
@@ -130,6 +132,29 @@ export const OPTIONS = {
   workarounds: {
     skip_hypervisor_version_check_on_lm: { type: 'bool', default: false, help: 'Live-migration check' },
   },
+  compute_variant: {
+    aggregate_key: {
+      type: 'string',
+      default: 'compute_variant',
+      help: "ComputeVariantFilter: aggregate metadata key holding a host's variant(s), comma-separated",
+    },
+    hint: {
+      type: 'string',
+      default: 'compute_variant',
+      help: 'ComputeVariantFilter: scheduler hint naming the requested variant',
+    },
+    metadata_key: {
+      type: 'string',
+      default: 'compute_variant',
+      help: 'ComputeVariantFilter: instance metadata key read when the request has no hint',
+    },
+    cache_size: {
+      type: 'int',
+      default: 1024,
+      min: 1,
+      help: 'ComputeVariantFilter: requests whose instance metadata is kept (LRU, by request id)',
+    },
+  },
   placid: {
     placement_prefilter: {
       type: 'bool',
@@ -140,35 +165,10 @@ export const OPTIONS = {
   },
 } as const satisfies Record<string, Record<string, OptionSpec>>;
 
-type Opts = typeof OPTIONS;
-type ValueOf<S extends OptionSpec> = S['type'] extends 'bool'
-  ? boolean
-  : S['type'] extends 'int' | 'float'
-    ? S['default'] extends null
-      ? number | null
-      : number
-    : S['type'] extends 'list' | 'multistring'
-      ? string[]
-      : S['default'] extends null
-        ? string | null
-        : string;
-
 /** The resolved configuration: every group and option with its value (defaults filled in). */
-export type SchedulerConfig = {
-  -readonly [G in keyof Opts]: {
-    -readonly [O in keyof Opts[G]]: Opts[G][O] extends OptionSpec ? ValueOf<Opts[G][O]> : never;
-  };
-} & { extra: Record<string, Record<string, string>> };
+export type SchedulerConfig = ConfigOf<typeof OPTIONS>;
 
 /** A fresh config with Nova's defaults. */
 export function defaultConfig(): SchedulerConfig {
-  const out: Record<string, Record<string, unknown>> = { extra: {} };
-  for (const [group, opts] of Object.entries(OPTIONS)) {
-    out[group] = {};
-    for (const [name, spec] of Object.entries(opts)) {
-      const d = (spec as OptionSpec).default;
-      out[group][name] = Array.isArray(d) ? [...d] : d;
-    }
-  }
-  return out as unknown as SchedulerConfig;
+  return defaultsFor(OPTIONS);
 }

@@ -73,7 +73,10 @@ export function pyInt(v: string): number | undefined {
 
 /** Python's float() on a string (inf/nan included); undefined where Python raises ValueError. */
 export function pyFloat(v: string): number | undefined {
-  const s = v.trim().toLowerCase();
+  // Python accepts single underscores between digits ('1_000.5').
+  const raw = v.trim().toLowerCase();
+  if (/_(?!\d)|(?<!\d)_/.test(raw)) return undefined;
+  const s = raw.replaceAll('_', '');
   if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number.parseFloat(s);
   if (/^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
   if (/^[+-]?nan$/.test(s)) return Number.NaN;

@@ -1,13 +1,23 @@
+import { defaultConfig, type SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
-import { fitInstanceToHost } from './hardware/numa.js';
-import { applyRequests } from './hardware/pci.js';
+import { numaLimitsFor, placeInstance } from './hardware/numa.js';
+import { addInstanceUsage } from './hardware/numaUsage.js';
+import { applyRequests, pciNuma } from './hardware/pci.js';
+
+const DEFAULT_CONFIG = defaultConfig();
 
 /**
  * Nova's `consume_from_request` plus the bookkeeping of `_consume_selected_host`, on a copy of the
- * host (the fleet snapshot is shared by many requests and must not change).
+ * host (the fleet snapshot is shared by many requests and must not change). `config` gives the
+ * allocation ratios for the NUMA fit; pass the scheduler's so they match NUMATopologyFilter's.
  */
-export function consumeFromRequest(host: HostState, spec: RequestSpec, instanceUuid: string): HostState {
+export function consumeFromRequest(
+  host: HostState,
+  spec: RequestSpec,
+  instanceUuid: string,
+  config: SchedulerConfig = DEFAULT_CONFIG,
+): HostState {
   const f = spec.flavor;
   const next: HostState = {
     ...host,
@@ -20,16 +30,21 @@ export function consumeFromRequest(host: HostState, spec: RequestSpec, instanceU
     instances: { ...host.instances, [instanceUuid]: { uuid: instanceUuid } },
     limits: { ...host.limits },
   };
-  // Nova swallows failures here (the host keeps its old topology); so do we.
+  const pciStats = spec.pci_requests.length > 0 ? host.pci_stats : null;
+  // Nova swallows failures here (the host keeps its old topology and pools); so do we.
+  let guestCells: number[] | null = null;
   if (host.numa_topology && spec.numa_topology) {
-    const fitted = fitInstanceToHost(host.numa_topology, spec.numa_topology, {
-      cpu_allocation_ratio: host.cpu_allocation_ratio ?? 1,
-      ram_allocation_ratio: host.ram_allocation_ratio ?? 1,
-    });
-    if (fitted) next.numa_topology = fitted;
+    const limits = numaLimitsFor(host, config);
+    const fits = placeInstance(host.numa_topology, spec.numa_topology, limits, spec.pci_requests, pciStats);
+    if (fits) {
+      next.numa_topology = addInstanceUsage(host.numa_topology, spec.numa_topology, fits);
+      guestCells = fits.map((fit) => fit.hostCellId);
+    }
   }
-  if (spec.pci_requests.length > 0 && host.pci_stats) {
-    const applied = applyRequests(host.pci_stats, spec.pci_requests);
+  if (pciStats) {
+    // The devices come from the guest's NUMA nodes when its numa_policy asks for that.
+    const numa = guestCells ? pciNuma(guestCells, host.numa_topology) : null;
+    const applied = applyRequests(pciStats, spec.pci_requests, numa);
     if (applied) next.pci_stats = applied;
   }
   return next;

@@ -3,7 +3,7 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 
 /** Returned by `prepare` when, for this request, the filter would pass every host. */
-export const PASS_ALL: unique symbol = Symbol('PASS_ALL');
+export const PASS_ALL: unique symbol = Symbol.for('placid.PASS_ALL');
 export type PassAll = typeof PASS_ALL;
 
 /**

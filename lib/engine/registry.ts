@@ -5,6 +5,7 @@ import { didYouMean } from '../config/suggest.js';
 import { ConfigError } from '../model/errors.js';
 import type { HostFilter } from './filter.js';
 import { NOVA_FILTERS } from './filters/index.js';
+import { PLACID_FILTERS } from './filters/placid.js';
 import { Scheduler } from './scheduler.js';
 import type { HostWeigher } from './weigher.js';
 import { NOVA_WEIGHERS } from './weighers/index.js';
@@ -22,42 +23,96 @@ export interface Plugins {
 
 /** An entry that names a module file rather than a class: `./x.js`, `/abs/x.ts`, `x.mjs`. */
 export function isModulePath(entry: string): boolean {
-  return /^\.{0,2}\//.test(entry) || /\.(m?js|ts|mts)$/.test(entry);
+  return /^\.{0,2}\//.test(entry) || /\.[cm]?(js|ts)$/.test(entry);
+}
+
+const TYPESCRIPT = /\.[cm]?ts$/;
+let typescriptLoader: Promise<void> | undefined;
+
+/**
+ * Lets `import()` load TypeScript plugins: the CLI is a plain-node bundle, so tsx's ESM loader is
+ * registered, once, when the first `.ts` plugin is met (never for configs without one).
+ */
+function enableTypeScript(path: string): Promise<void> {
+  typescriptLoader ??= import('tsx/esm/api').then(
+    ({ register }) => {
+      register();
+    },
+    (err: Error) => {
+      typescriptLoader = undefined;
+      throw new ConfigError(
+        `plugin module ${path} is TypeScript, which needs tsx (npm install tsx) or compiling to .js first: ${err.message}`,
+        { cause: err },
+      );
+    },
+  );
+  return typescriptLoader;
 }
 
 /**
  * Loads custom plugins named by module path in `available_filters` or `weight_classes` (Nova's own
- * way to add filters). A module exports filters and/or weighers, as named exports or a default array.
+ * way to add filters). A module exports filters and/or weighers, as named exports or a default
+ * array; `.ts`/`.mts`/`.cts` modules load through tsx, so plugins can be written in TypeScript.
+ *
+ * @example
+ * // nova.conf: [filter_scheduler] available_filters = ./plugins/rack.ts
+ * const plugins = await loadPluginModules(config, dirname(configPath));
+ * const scheduler = createScheduler(config, plugins);
  */
 export async function loadPluginModules(config: SchedulerConfig, baseDir: string): Promise<Plugins> {
   const filters: HostFilter<unknown>[] = [];
   const weighers: HostWeigher<unknown>[] = [];
   const weigherModules = new Map<string, HostWeigher<unknown>[]>();
+  const origins = new Map<string, string>();
+  const seen = new Set<unknown>();
   const paths = [
     ...config.filter_scheduler.available_filters,
     ...config.filter_scheduler.weight_classes,
   ].filter(isModulePath);
   for (const path of new Set(paths)) {
-    const file = isAbsolute(path) ? path : resolve(baseDir, path);
-    let mod: Record<string, unknown>;
-    try {
-      mod = await import(pathToFileURL(file).href);
-    } catch (err) {
-      throw new ConfigError(`cannot load plugin module ${path} (${file}): ${(err as Error).message}`, {
-        cause: err,
-      });
-    }
-    const exported = Object.values(mod).flatMap((v) => (Array.isArray(v) ? v : [v]));
+    const exported = await importPlugins(path, baseDir);
     const modFilters = exported.filter(isFilter);
     const modWeighers = exported.filter(isWeigher);
     if (modFilters.length + modWeighers.length === 0) {
-      throw new ConfigError(`plugin module ${path} exports no filter or weigher`);
+      throw new ConfigError(
+        `plugin module ${path} exports no filter or weigher (export objects with a name and hostPasses, or name, weigh and multiplier)`,
+      );
     }
-    filters.push(...modFilters);
-    weighers.push(...modWeighers);
+    // The same object reached through two paths (or exported twice) is one plugin, not a clash.
+    for (const f of modFilters.filter((p) => !seen.has(p))) {
+      claimName(origins, 'filter', f.name, path);
+      filters.push(f);
+    }
+    for (const w of modWeighers.filter((p) => !seen.has(p))) {
+      claimName(origins, 'weigher', w.name, path);
+      weighers.push(w);
+    }
+    for (const p of exported) seen.add(p);
     weigherModules.set(path, modWeighers);
   }
   return { filters, weighers, weigherModules };
+}
+
+/** A module's exports (named ones, and the items of exported arrays), each once. */
+async function importPlugins(path: string, baseDir: string): Promise<unknown[]> {
+  const file = isAbsolute(path) ? path : resolve(baseDir, path);
+  if (TYPESCRIPT.test(file)) await enableTypeScript(path);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(pathToFileURL(file).href);
+  } catch (err) {
+    throw new ConfigError(`cannot load plugin module ${path} (${file}): ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  return [...new Set(Object.values(mod).flatMap((v) => (Array.isArray(v) ? v : [v])))];
+}
+
+function claimName(origins: Map<string, string>, kind: string, name: string, path: string): void {
+  const other = origins.get(`${kind} ${name}`);
+  if (other === path) throw new ConfigError(`plugin module ${path} exports two ${kind}s named ${name}`);
+  if (other) throw new ConfigError(`plugin modules ${other} and ${path} both export a ${kind} named ${name}`);
+  origins.set(`${kind} ${name}`, path);
 }
 
 function isFilter(v: unknown): v is HostFilter<unknown> {
@@ -70,19 +125,24 @@ function isWeigher(v: unknown): v is HostWeigher<unknown> {
   return typeof o?.name === 'string' && typeof o.weigh === 'function' && typeof o.multiplier === 'function';
 }
 
-/** Resolves `enabled_filters` against `available_filters` (order kept, as Nova runs them). */
+/**
+ * Resolves `enabled_filters` (order kept, as Nova runs them) against what is available: the
+ * entries of `available_filters` (Nova's filters, by `all_filters` or by name), custom plugins, and
+ * Placid's own filters, which are always available. A plugin replaces a built-in of the same name.
+ */
 export function resolveFilters(config: SchedulerConfig, plugins: Plugins = {}): HostFilter<unknown>[] {
-  const available = new Map<string, HostFilter<unknown>>();
   const custom = new Map((plugins.filters ?? []).map((f) => [f.name, f]));
+  const available = new Map<string, HostFilter<unknown>>(Object.entries(PLACID_FILTERS));
+  const known = [...Object.keys(NOVA_FILTERS), ...Object.keys(PLACID_FILTERS), ...custom.keys()];
   for (const entry of config.filter_scheduler.available_filters) {
     if (entry === ALL_FILTERS) for (const [n, f] of Object.entries(NOVA_FILTERS)) available.set(n, f);
     else if (isModulePath(entry)) continue;
     else {
       const name = entry.split('.').pop() ?? entry;
-      const f = NOVA_FILTERS[name] ?? custom.get(name);
+      const f = custom.get(name) ?? PLACID_FILTERS[name] ?? NOVA_FILTERS[name];
       if (!f)
         throw new ConfigError(
-          `[filter_scheduler] available_filters: unknown filter ${entry}${didYouMean(name, [...Object.keys(NOVA_FILTERS), ...custom.keys()])}`,
+          `[filter_scheduler] available_filters: unknown filter ${entry}${didYouMean(name, known)}`,
         );
       available.set(name, f);
     }
@@ -91,10 +151,10 @@ export function resolveFilters(config: SchedulerConfig, plugins: Plugins = {}): 
   return config.filter_scheduler.enabled_filters.map((name) => {
     const f = available.get(name);
     if (f) return f;
-    const known = NOVA_FILTERS[name]
+    const why = NOVA_FILTERS[name]
       ? ' (it exists but is not in available_filters)'
-      : didYouMean(name, available.keys());
-    throw new ConfigError(`[filter_scheduler] enabled_filters: unknown filter ${name}${known}`);
+      : didYouMean(name, new Set([...available.keys(), ...known]));
+    throw new ConfigError(`[filter_scheduler] enabled_filters: unknown filter ${name}${why}`);
   });
 }
 
@@ -111,17 +171,31 @@ export function resolveWeighers(config: SchedulerConfig, plugins: Plugins = {}):
   };
   for (const entry of config.filter_scheduler.weight_classes) {
     if (entry === ALL_WEIGHERS) Object.values(NOVA_WEIGHERS).forEach(add);
-    else if (isModulePath(entry)) (plugins.weigherModules?.get(entry) ?? []).forEach(add);
+    else if (isModulePath(entry)) moduleWeighers(entry, plugins).forEach(add);
     else {
-      const w = byName.get(entry) ?? byName.get(entry.split('.').pop() ?? entry);
-      if (!w)
+      const name = entry.split('.').pop() ?? entry;
+      const w = byName.get(entry) ?? byName.get(name);
+      if (!w) {
+        const names = [...byName.keys()].filter((n) => !n.includes('.'));
         throw new ConfigError(
-          `[filter_scheduler] weight_classes: unknown weigher ${entry}${didYouMean(entry, Object.keys(NOVA_WEIGHERS))}`,
+          `[filter_scheduler] weight_classes: unknown weigher ${entry}${didYouMean(name, names)}`,
         );
+      }
       add(w);
     }
   }
   return out;
+}
+
+function moduleWeighers(path: string, plugins: Plugins): readonly HostWeigher<unknown>[] {
+  const weighers = plugins.weigherModules?.get(path);
+  if (!weighers)
+    throw new ConfigError(
+      `[filter_scheduler] weight_classes: plugin module ${path} was not loaded (loadPluginModules)`,
+    );
+  if (weighers.length === 0)
+    throw new ConfigError(`[filter_scheduler] weight_classes: plugin module ${path} exports no weigher`);
+  return weighers;
 }
 
 /** A scheduler for this configuration, with Nova's plugins and any custom ones. */

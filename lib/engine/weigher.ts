@@ -3,7 +3,7 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 
 /** Returned by `prepare` when every host's raw weight would be 0, so the weigher adds nothing. */
-export const ALL_ZERO: unique symbol = Symbol('ALL_ZERO');
+export const ALL_ZERO: unique symbol = Symbol.for('placid.ALL_ZERO');
 export type AllZero = typeof ALL_ZERO;
 
 /**

@@ -103,6 +103,7 @@ function asPluginError(plugin: string, what: string, err: unknown): Error {
  */
 export function rankHosts(weights: Float64Array, limit?: number): number[] {
   const n = weights.length;
+  if (limit !== undefined && limit <= 0) return [];
   if (limit === undefined || limit >= n) {
     const order = Array.from({ length: n }, (_, i) => i);
     return order.sort((a, b) => weights[b] - weights[a] || a - b);

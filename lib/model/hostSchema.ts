@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from './errors.js';
+import { canonicalImageProperties } from './imageMeta.js';
 import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
 import { finite, nonNegative, novaString, parseWith } from './schema.js';
 
@@ -27,7 +28,10 @@ const metric = z.object({
 
 const instance = z.looseObject({
   uuid: z.string().optional(),
-  image_properties: z.record(z.string(), novaString).optional(),
+  image_properties: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .transform((p) => (p ? canonicalImageProperties(p) : p)),
 });
 
 const inventory = z.object({

@@ -61,6 +61,8 @@ export interface NumaCell {
   siblings: number[][];
   /** Huge-page pools: size in KiB, total and used page counts. */
   mempages: { size_kb: number; total: number; used: number; reserved?: number }[];
+  /** The socket the cell is on; only the PCI `socket` NUMA policy reads it. */
+  socket?: number | null;
 }
 
 export interface NumaTopology {

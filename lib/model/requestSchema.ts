@@ -92,7 +92,7 @@ export function parseRequestSpec(input: unknown, source = 'request'): RequestSpe
     image: r.image
       ? {
           id: r.image.id ?? null,
-          properties: canonicalImageProperties(r.image.properties),
+          properties: canonicalImageProperties(r.image.properties, source),
           disk_format: r.image.disk_format ?? null,
         }
       : null,

@@ -46,6 +46,7 @@ export interface InstanceNumaCell {
   cpuset: number[];
   pcpuset: number[];
   memory: number;
+  /** Page size in KiB, or Nova's symbolic sizes: -1 small, -2 large, -3 any. */
   pagesize?: number | null;
   cpu_thread_policy?: 'prefer' | 'isolate' | 'require' | null;
 }

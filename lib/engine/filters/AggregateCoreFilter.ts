@@ -1,3 +1,23 @@
-import { pendingFilter } from '../notImplemented.js';
+import { defineFilter } from '../filter.js';
+import type { AggregateMemo } from './AggregateIoOpsFilter.js';
+import { aggregateRatio, aggregateRatioOrigin } from './AggregateRamFilter.js';
+import { coreShortfall, coresFit } from './CoreFilter.js';
 
-export const AggregateCoreFilter = pendingFilter('AggregateCoreFilter');
+/**
+ * CoreFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
+ * smallest `cpu_allocation_ratio` in their metadata, else the host's own ratio, which also applies
+ * when one aggregate value is not a number. Like CoreFilter, it does not record `limits['vcpu']`.
+ */
+export const AggregateCoreFilter = defineFilter<AggregateMemo<number>>({
+  name: 'AggregateCoreFilter',
+  prepare: () => new Map(),
+  hostPasses: (host, spec, memo, ctx) =>
+    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx)),
+  explain: (host, spec, memo, ctx) =>
+    coreShortfall(
+      host,
+      spec.flavor.vcpus,
+      aggregateRatio(host, memo, 'cpu', ctx),
+      aggregateRatioOrigin(host, 'cpu', ctx.config),
+    ),
+});

@@ -1,3 +1,22 @@
-import { pendingFilter } from '../notImplemented.js';
+import { defineFilter } from '../filter.js';
+import type { AggregateMemo } from './AggregateIoOpsFilter.js';
+import { aggregateRatio, aggregateRatioOrigin } from './AggregateRamFilter.js';
+import { diskFits, diskShortfall } from './DiskFilter.js';
 
-export const AggregateDiskFilter = pendingFilter('AggregateDiskFilter');
+/**
+ * DiskFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
+ * smallest `disk_allocation_ratio` in their metadata, else the host's own ratio, which also applies
+ * when one aggregate value is not a number. Like DiskFilter, it does not record `limits['disk_gb']`.
+ */
+export const AggregateDiskFilter = defineFilter<AggregateMemo<number>>({
+  name: 'AggregateDiskFilter',
+  prepare: () => new Map(),
+  hostPasses: (host, spec, memo, ctx) => diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx)),
+  explain: (host, spec, memo, ctx) =>
+    diskShortfall(
+      host,
+      spec.flavor,
+      aggregateRatio(host, memo, 'disk', ctx),
+      aggregateRatioOrigin(host, 'disk', ctx.config),
+    ),
+});

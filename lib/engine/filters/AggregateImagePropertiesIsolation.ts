@@ -1,3 +1,61 @@
-import { pendingFilter } from '../notImplemented.js';
+import type { Aggregate, HostState } from '../../model/hostState.js';
+import { isKnownImageProperty, isTruthyImageProperty } from '../../model/imageMeta.js';
+import { aggregateMetadata } from '../aggregates.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
 
-export const AggregateImagePropertiesIsolation = pendingFilter('AggregateImagePropertiesIsolation');
+interface State {
+  /** The image's ImageMetaProps fields that are set (Python-truthy), as canonical strings. */
+  props: ReadonlyMap<string, string>;
+  /** Only aggregate keys starting with this count; null when no namespace is configured. */
+  prefix: string | null;
+  answers: WeakMap<readonly Aggregate[], boolean>;
+}
+
+/**
+ * Nova's AggregateImagePropertiesIsolation: an image that sets a property named by a key of the
+ * host's aggregate metadata must carry one of that key's (comma-split) values. Hosts whose
+ * aggregates lack the key, and images lacking the property, pass. Only ImageMetaProps fields count
+ * (Nova drops other keys), and values compare as canonical strings, so an image's `true` is `True`.
+ */
+export const AggregateImagePropertiesIsolation = defineFilter<State>({
+  name: 'AggregateImagePropertiesIsolation',
+  runFilterOncePerRequest: true,
+  runOnRebuild: true,
+  prepare: (spec, ctx) => {
+    const props = new Map<string, string>();
+    for (const [key, value] of Object.entries(spec.image?.properties ?? {})) {
+      // Nova skips a property that is unset or falsy (False, 0, '').
+      if (isKnownImageProperty(key) && isTruthyImageProperty(key, value)) props.set(key, value);
+    }
+    if (props.size === 0) return PASS_ALL;
+    const {
+      aggregate_image_properties_isolation_namespace: ns,
+      aggregate_image_properties_isolation_separator: sep,
+    } = ctx.config.filter_scheduler;
+    return { props, prefix: ns ? ns + sep : null, answers: new WeakMap() };
+  },
+  hostPasses: (host, _spec, state) => {
+    let answer = state.answers.get(host.aggregates);
+    if (answer === undefined) {
+      answer = firstConflict(host, state) === undefined;
+      state.answers.set(host.aggregates, answer);
+    }
+    return answer;
+  },
+  explain: (host, _spec, state) => {
+    const key = firstConflict(host, state);
+    if (key === undefined) return `image properties match ${host.host}'s aggregate metadata`;
+    const allowed = [...(aggregateMetadata(host).get(key) ?? [])].join(',');
+    return `image property ${key}=${state.props.get(key)} is not among ${host.host}'s aggregate metadata values ${key}=${allowed}`;
+  },
+});
+
+/** The first aggregate metadata key whose values exclude the image's value for that property. */
+function firstConflict(host: HostState, state: State): string | undefined {
+  for (const [key, options] of aggregateMetadata(host)) {
+    if (state.prefix !== null && !key.startsWith(state.prefix)) continue;
+    const prop = state.props.get(key);
+    if (prop !== undefined && !options.has(prop)) return key;
+  }
+  return undefined;
+}

@@ -1,3 +1,43 @@
-import { pendingFilter } from '../notImplemented.js';
+import type { HostState } from '../../model/hostState.js';
+import { aggregateMetadata } from '../aggregates.js';
+import { defineFilter } from '../filter.js';
+import type { AggregateMemo } from './AggregateIoOpsFilter.js';
 
-export const AggregateMultiTenancyIsolation = pendingFilter('AggregateMultiTenancyIsolation');
+const KEY_PREFIX = 'filter_tenant_id';
+const NO_TENANTS: ReadonlySet<string> = new Set();
+
+/**
+ * Keeps other projects off hosts reserved for some: when the host's aggregates carry metadata keys
+ * starting with `filter_tenant_id` (`filter_tenant_id`, `filter_tenant_id_2`, ...), only the projects
+ * they list (comma-separated) may land there. It does not keep those projects off other hosts; the
+ * `limit_tenants_to_placement_aggregate` pre-filter does that.
+ */
+export const AggregateMultiTenancyIsolation = defineFilter<AggregateMemo<ReadonlySet<string>>>({
+  name: 'AggregateMultiTenancyIsolation',
+  runFilterOncePerRequest: true,
+  prepare: () => new Map(),
+  hostPasses: (host, spec, memo) => {
+    if (host.aggregates.length === 0) return true;
+    let tenants = memo.get(host.aggregates);
+    if (tenants === undefined) {
+      tenants = allowedTenants(host);
+      memo.set(host.aggregates, tenants);
+    }
+    // A request without a project cannot be one of the allowed tenants, as in Nova.
+    return tenants.size === 0 || (spec.project_id !== null && tenants.has(spec.project_id));
+  },
+  explain: (host, spec) =>
+    `host's aggregates reserve it for projects ${[...allowedTenants(host)].join(', ')} (${KEY_PREFIX}* metadata); ` +
+    `project ${spec.project_id ?? '(none)'} is not one of them`,
+});
+
+/** The union of every `filter_tenant_id*` metadata value of the host's aggregates. */
+function allowedTenants(host: HostState): ReadonlySet<string> {
+  let tenants: Set<string> | undefined;
+  for (const [key, values] of aggregateMetadata(host)) {
+    if (!key.startsWith(KEY_PREFIX)) continue;
+    tenants ??= new Set();
+    for (const v of values) tenants.add(v);
+  }
+  return tenants ?? NO_TENANTS;
+}

@@ -1,3 +1,22 @@
-import { pendingFilter } from '../notImplemented.js';
+import { defineFilter } from '../filter.js';
+import { type AggregateMemo, aggregateLimit, aggregateLimitOrigin } from './AggregateIoOpsFilter.js';
+import { tooManyInstances } from './NumInstancesFilter.js';
 
-export const AggregateNumInstancesFilter = pendingFilter('AggregateNumInstancesFilter');
+const KEY = 'max_instances_per_host';
+
+/**
+ * NumInstancesFilter with a per-aggregate limit: the smallest `max_instances_per_host` in the host's
+ * aggregate metadata, else `[filter_scheduler] max_instances_per_host`. One value that is not an
+ * integer makes the config value apply (Nova logs a warning and does the same).
+ */
+export const AggregateNumInstancesFilter = defineFilter<AggregateMemo<number>>({
+  name: 'AggregateNumInstancesFilter',
+  prepare: () => new Map(),
+  hostPasses: (host, _spec, memo, ctx) =>
+    host.num_instances <
+    aggregateLimit(host, memo, KEY, ctx.config.filter_scheduler.max_instances_per_host, 'int'),
+  explain: (host, _spec, memo, ctx) => {
+    const max = aggregateLimit(host, memo, KEY, ctx.config.filter_scheduler.max_instances_per_host, 'int');
+    return tooManyInstances(host, max, aggregateLimitOrigin(host, KEY, 'int', `[filter_scheduler] ${KEY}`));
+  },
+});

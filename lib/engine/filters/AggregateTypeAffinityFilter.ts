@@ -1,3 +1,36 @@
-import { pendingFilter } from '../notImplemented.js';
+import type { HostState } from '../../model/hostState.js';
+import { aggregateValues } from '../aggregates.js';
+import { defineFilter } from '../filter.js';
+import type { AggregateMemo } from './AggregateIoOpsFilter.js';
 
-export const AggregateTypeAffinityFilter = pendingFilter('AggregateTypeAffinityFilter');
+const KEY = 'instance_type';
+
+/**
+ * Passes hosts whose aggregates' `instance_type` metadata names the flavor; each aggregate's value
+ * is a comma-separated list of flavor names. Hosts whose aggregates do not set the key pass.
+ */
+export const AggregateTypeAffinityFilter = defineFilter<AggregateMemo<boolean>>({
+  name: 'AggregateTypeAffinityFilter',
+  runFilterOncePerRequest: true,
+  prepare: () => new Map(),
+  hostPasses: (host, spec, memo) => {
+    if (host.aggregates.length === 0) return true;
+    let answer = memo.get(host.aggregates);
+    if (answer === undefined) {
+      answer = allowsFlavor(host, spec.flavor.name);
+      memo.set(host.aggregates, answer);
+    }
+    return answer;
+  },
+  explain: (host, spec) => {
+    const values = aggregateValues(host, KEY).map((v) => `'${v}'`);
+    return `flavor ${spec.flavor.name} is not named in the host's aggregate metadata ${KEY} (${values.join(', ')})`;
+  },
+});
+
+function allowsFlavor(host: HostState, flavorName: string): boolean {
+  // Nova reads the raw value of each aggregate and splits it itself.
+  const values = aggregateValues(host, KEY);
+  if (values.length === 0) return true;
+  return values.some((value) => value.split(',').some((name) => name.trim() === flavorName));
+}

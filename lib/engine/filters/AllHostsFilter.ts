@@ -1,3 +1,10 @@
-import { pendingFilter } from '../notImplemented.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
 
-export const AllHostsFilter = pendingFilter('AllHostsFilter');
+/** Passes every host: for deployments that want placement decided by the weighers alone. */
+export const AllHostsFilter = defineFilter<undefined>({
+  name: 'AllHostsFilter',
+  runFilterOncePerRequest: true,
+  prepare: () => PASS_ALL,
+  hostPasses: () => true,
+  explain: (host) => `AllHostsFilter never rejects a host; ${host.host} was removed elsewhere`,
+});

@@ -1,3 +1,213 @@
-import { pendingFilter } from '../notImplemented.js';
+import { RequestError } from '../../model/errors.js';
+import { type HostState, hostAttribute } from '../../model/hostState.js';
+import { schedulerHint } from '../../model/requestSpec.js';
+import { comparePyStrings, pythonRepr } from '../extraSpecsOps.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
 
-export const JsonFilter = pendingFilter('JsonFilter');
+/** Nova resolves `$host_ip` to a netaddr IPAddress: equal only to another IPAddress, never to a string. */
+class HostIp {
+  constructor(readonly address: string) {}
+}
+
+/** Where Python would raise (TypeError, AttributeError) while evaluating the query for one host. */
+class QueryEvaluationError extends Error {}
+
+/** A compiled node: its value for a host; undefined stands for Python's None (the argument is dropped). */
+type Evaluator = (host: HostState) => unknown;
+
+interface State {
+  query: string;
+  evaluate: Evaluator;
+  /** The `$variables` the query reads, for explanations. */
+  variables: Map<string, Evaluator>;
+}
+
+/**
+ * Nova's JsonFilter: the scheduler hint `query` is a JSON expression such as
+ * `["and", [">=", "$free_ram_mb", 1024], ["in", "$hypervisor_type", "QEMU", "kvm"]]` evaluated per
+ * host with Python semantics. `$name.key` reads a host attribute then dict keys; a variable that
+ * resolves to nothing is dropped from its operator's arguments, not treated as false.
+ */
+export const JsonFilter = defineFilter<State>({
+  name: 'JsonFilter',
+  prepare: (spec) => {
+    const query = schedulerHint(spec, 'query');
+    if (!query || query.length === 0) return PASS_ALL;
+    if (Array.isArray(query)) {
+      throw new RequestError(`scheduler hint 'query' must be one JSON string, got ${query.length} values`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(query);
+    } catch (err) {
+      throw new RequestError(`JsonFilter query ${query} is not valid JSON: ${(err as Error).message}`);
+    }
+    if (!truthy(parsed)) return PASS_ALL; // an empty expression is true for every host
+    if (!Array.isArray(parsed)) {
+      throw new RequestError(
+        `JsonFilter query ${query} must be a JSON list such as [">=", "$free_ram_mb", 1024]`,
+      );
+    }
+    const variables = new Map<string, Evaluator>();
+    return { query, evaluate: compileNode(parsed, query, variables), variables };
+  },
+  hostPasses: (host, _spec, state) => {
+    const result = evaluate(host, state);
+    return Array.isArray(result) ? result.some(truthy) : truthy(result);
+  },
+  explain: (host, _spec, state) => {
+    const values = [...state.variables].map(
+      ([name, resolve]) => `${name}=${show(evaluate(host, state, resolve))}`,
+    );
+    const seen = values.length > 0 ? ` (with ${values.join(', ')})` : '';
+    return `host ${host.host} does not satisfy the JsonFilter query ${state.query}${seen}`;
+  },
+});
+
+function evaluate(host: HostState, state: State, evaluator: Evaluator = state.evaluate): unknown {
+  try {
+    return evaluator(host);
+  } catch (err) {
+    if (!(err instanceof QueryEvaluationError)) throw err;
+    throw new RequestError(
+      `JsonFilter query ${state.query} cannot be evaluated on host ${host.host}: ${err.message}`,
+    );
+  }
+}
+
+/** An operator over the first `n` entries of `args` (a buffer reused across hosts: never keep it). */
+type Operator = (args: readonly unknown[], n: number) => unknown;
+
+/** First argument against each of the others; fewer than two arguments is false. All are compared, as in Nova. */
+function eachAgainstFirst(test: (a: unknown, b: unknown) => boolean): Operator {
+  return (args, n) => {
+    let ok = n >= 2;
+    for (let i = 1; i < n; i++) if (!test(args[0], args[i])) ok = false;
+    return ok;
+  };
+}
+
+function some(args: readonly unknown[], from: number, n: number, test: (v: unknown) => boolean): boolean {
+  for (let i = from; i < n; i++) if (test(args[i])) return true;
+  return false;
+}
+
+const ordered = (op: string, holds: (c: number) => boolean) =>
+  eachAgainstFirst((a, b) => holds(order(a, b, op)));
+
+const OPERATORS: ReadonlyMap<string, Operator> = new Map<string, Operator>([
+  ['=', eachAgainstFirst(pyEquals)],
+  ['<', ordered('<', (c) => c < 0)],
+  ['>', ordered('>', (c) => c > 0)],
+  ['<=', ordered('<=', (c) => c <= 0)],
+  ['>=', ordered('>=', (c) => c >= 0)],
+  ['in', (args, n) => some(args, 1, n, (x) => pyEquals(args[0], x))],
+  ['not', (args, n) => Array.from({ length: n }, (_, i) => !truthy(args[i]))], // a list, and [] is false
+  ['or', (args, n) => some(args, 0, n, truthy)],
+  ['and', (args, n) => !some(args, 0, n, (a) => !truthy(a))],
+]);
+
+function compileNode(node: unknown[], query: string, variables: Map<string, Evaluator>): Evaluator {
+  if (node.length === 0) return () => true;
+  const op = typeof node[0] === 'string' ? OPERATORS.get(node[0]) : undefined;
+  if (!op) {
+    throw new RequestError(
+      `JsonFilter query ${query} uses unknown operator ${JSON.stringify(node[0])}; known: ${[...OPERATORS.keys()].join(' ')}`,
+    );
+  }
+  const args = node.slice(1).map((a) => compileArg(a, query, variables));
+  const cooked: unknown[] = new Array(args.length); // a node never runs inside itself, so one buffer is safe
+  return (host) => {
+    let n = 0;
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i](host);
+      if (v !== undefined) cooked[n++] = v;
+    }
+    return op(cooked, n);
+  };
+}
+
+function compileArg(arg: unknown, query: string, variables: Map<string, Evaluator>): Evaluator {
+  if (Array.isArray(arg)) return compileNode(arg, query, variables);
+  if (arg === null || arg === '') return () => undefined;
+  if (typeof arg !== 'string' || !arg.startsWith('$')) return () => arg;
+  const resolve = variable(arg);
+  variables.set(arg, resolve);
+  return resolve;
+}
+
+/** `$a.b.c`: host attribute `a`, then `.get('b')`, `.get('c')`; None at any step drops the argument. */
+function variable(name: string): Evaluator {
+  const [first, ...keys] = name.slice(1).split('.');
+  return (host) => {
+    let value: unknown =
+      first === 'host_ip' && host.host_ip ? new HostIp(host.host_ip) : hostAttribute(host, first);
+    for (let i = 0; i < keys.length && value != null; i++) {
+      if (!isDict(value))
+        throw new QueryEvaluationError(`${name}: ${show(value)} has no key '${keys[i]}' (not a dictionary)`);
+      value = Object.hasOwn(value, keys[i]) ? value[keys[i]] : undefined;
+    }
+    return value ?? undefined;
+  };
+}
+
+function isDict(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof HostIp);
+}
+
+/** Python truthiness: None, False, 0, '', [] and {} are false (NaN is true). */
+function truthy(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v == null) return false;
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'string') return v.length > 0;
+  if (Array.isArray(v)) return v.length > 0;
+  if (v instanceof HostIp) return !/^[0.:]*$/.test(v.address); // netaddr: the all-zero address is false
+  if (typeof v === 'object') return Object.keys(v).length > 0;
+  return Boolean(v);
+}
+
+const isNumeric = (v: unknown): v is number | boolean => typeof v === 'number' || typeof v === 'boolean';
+
+/** Python's `==`: booleans are numbers, str never equals a number, lists and dicts compare by content. */
+function pyEquals(a: unknown, b: unknown): boolean {
+  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  if (a instanceof HostIp || b instanceof HostIp) {
+    return a instanceof HostIp && b instanceof HostIp && a.address === b.address;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]))
+    );
+  }
+  if (isDict(a) && isDict(b)) {
+    const keys = Object.keys(a);
+    return (
+      keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && pyEquals(a[k], b[k]))
+    );
+  }
+  return false;
+}
+
+/** Python's ordering as a sign; throws QueryEvaluationError where Python raises TypeError (e.g. str vs number). */
+function order(a: unknown, b: unknown, op: string): number {
+  if (isNumeric(a) && isNumeric(b)) {
+    const x = Number(a);
+    const y = Number(b);
+    return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN; // NaN: every comparison is false
+  }
+  if (typeof a === 'string' && typeof b === 'string') return comparePyStrings(a, b);
+  if (a instanceof HostIp && b instanceof HostIp) return comparePyStrings(a.address, b.address);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const i = a.findIndex((x, k) => k >= b.length || !pyEquals(x, b[k]));
+    return i < 0 || i >= b.length ? a.length - b.length : order(a[i], b[i], op);
+  }
+  const hint =
+    typeof a === 'string' || typeof b === 'string' ? '; note that host stats values are strings' : '';
+  throw new QueryEvaluationError(`cannot compare ${show(a)} ${op} ${show(b)}${hint}`);
+}
+
+function show(v: unknown): string {
+  return v instanceof HostIp ? `IPAddress('${v.address}')` : pythonRepr(v);
+}

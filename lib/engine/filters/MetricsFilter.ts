@@ -1,3 +1,31 @@
-import { pendingFilter } from '../notImplemented.js';
+import type { HostState } from '../../model/hostState.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
+import { parseOptions } from '../weighers/parseOptions.js';
 
-export const MetricsFilter = pendingFilter('MetricsFilter');
+/**
+ * Passes hosts that report every metric named in `[metrics] weight_setting`, so MetricsWeigher can
+ * weigh them. Names are read as Nova's parse_options reads them: an entry without '=' or with an
+ * unparsable ratio is ignored, and the name is not stripped.
+ */
+export const MetricsFilter = defineFilter<readonly string[]>({
+  name: 'MetricsFilter',
+  prepare: (_spec, ctx) => {
+    const names = [...new Set(parseOptions(ctx.config.metrics.weight_setting).map(([name]) => name))];
+    return names.length === 0 ? PASS_ALL : names;
+  },
+  hostPasses: (host, _spec, names) => {
+    for (let i = 0; i < names.length; i++) if (!reports(host, names[i])) return false;
+    return true;
+  },
+  explain: (host, _spec, names) => {
+    const missing = names.filter((name) => !reports(host, name)).map((name) => `'${name}'`);
+    const reported = host.metrics.map((m) => `'${m.name}'`).join(', ') || 'none';
+    return `host does not report metric(s) ${missing.join(', ')} named in [metrics] weight_setting (it reports ${reported})`;
+  },
+});
+
+function reports(host: HostState, name: string): boolean {
+  const metrics = host.metrics;
+  for (let i = 0; i < metrics.length; i++) if (metrics[i].name === name) return true;
+  return false;
+}

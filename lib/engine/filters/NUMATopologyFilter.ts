@@ -1,3 +1,55 @@
-import { pendingFilter } from '../notImplemented.js';
+import type { HostState } from '../../model/hostState.js';
+import type { RequestSpec } from '../../model/requestSpec.js';
+import type { EngineContext } from '../context.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
+import { explainNoFit, hasThreads, numaLimitsFor, placeInstance } from '../hardware/numa.js';
 
-export const NUMATopologyFilter = pendingFilter('NUMATopologyFilter');
+interface NumaRequest {
+  /** hw:cpu_policy=dedicated with hw:cpu_thread_policy=require (flavor or image): host needs SMT. */
+  needsThreads: boolean;
+}
+
+/**
+ * Passes hosts whose NUMA cells can take the guest's NUMA topology (memory, pages, shared and
+ * pinned CPUs, thread policy, PCI NUMA affinity), and hosts with hyper-threads when the request
+ * asks for dedicated CPUs on thread siblings. A guest topology never fits a host without one.
+ */
+export const NUMATopologyFilter = defineFilter<NumaRequest>({
+  name: 'NUMATopologyFilter',
+  prepare: (spec) => {
+    const es = spec.flavor.extra_specs;
+    const img = spec.image?.properties ?? {};
+    const needsThreads =
+      (es['hw:cpu_policy'] === 'dedicated' || img.hw_cpu_policy === 'dedicated') &&
+      (es['hw:cpu_thread_policy'] === 'require' || img.hw_cpu_thread_policy === 'require');
+    if (!needsThreads && !spec.numa_topology) return PASS_ALL;
+    return { needsThreads };
+  },
+  hostPasses: (host, spec, req, ctx) => {
+    const topology = host.numa_topology;
+    if (req.needsThreads && topology && !hasThreads(topology)) return false;
+    if (!spec.numa_topology) return true;
+    if (!topology) return false;
+    return placeInstance(...fitArgs(host, spec, ctx)) !== null;
+  },
+  explain: (host, spec, req, ctx) => {
+    const topology = host.numa_topology;
+    if (req.needsThreads && topology && !hasThreads(topology))
+      return `the request wants dedicated CPUs on thread siblings (cpu_thread_policy=require) but no NUMA cell of ${host.host} has hyper-threads`;
+    if (!topology)
+      return `the request has a ${spec.numa_topology?.cells.length}-cell NUMA topology but ${host.host} reports no NUMA topology`;
+    return `the guest NUMA topology does not fit ${host.host}: ${explainNoFit(...fitArgs(host, spec, ctx))}`;
+  },
+});
+
+/** The arguments Nova's filter gives numa_fit_instance_to_host, for the fit and for its explanation. */
+function fitArgs(host: HostState, spec: RequestSpec, ctx: EngineContext) {
+  const pci = spec.pci_requests.length > 0 ? host.pci_stats : null;
+  return [
+    host.numa_topology!,
+    spec.numa_topology!,
+    numaLimitsFor(host, ctx.config),
+    spec.pci_requests,
+    pci,
+  ] as const;
+}

@@ -1,3 +1,18 @@
-import { pendingFilter } from '../notImplemented.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
+import { explainRequests, supportsRequests } from '../hardware/pci.js';
 
-export const PciPassthroughFilter = pendingFilter('PciPassthroughFilter');
+/**
+ * Passes hosts whose free PCI device pools can satisfy every PCI request of the instance (vendor,
+ * product, physical network, device type and tags). NUMA affinity is NUMATopologyFilter's job.
+ */
+export const PciPassthroughFilter = defineFilter({
+  name: 'PciPassthroughFilter',
+  prepare: (spec) => (spec.pci_requests.length === 0 ? PASS_ALL : undefined),
+  hostPasses: (host, spec) => host.pci_stats !== null && supportsRequests(host.pci_stats, spec.pci_requests),
+  explain: (host, spec) => {
+    if (!host.pci_stats) return `${host.host} reports no PCI devices`;
+    return (
+      explainRequests(host.pci_stats, spec.pci_requests) ?? `${host.host} lacks the requested PCI devices`
+    );
+  },
+});

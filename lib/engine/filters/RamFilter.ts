@@ -1,3 +1,57 @@
-import { pendingFilter } from '../notImplemented.js';
+import type { SchedulerConfig } from '../../config/options.js';
+import type { HostState } from '../../model/hostState.js';
+import { defineFilter } from '../filter.js';
+import { allocationRatio, type ResourceKind } from '../ratios.js';
 
-export const RamFilter = pendingFilter('RamFilter');
+/**
+ * Removed from Nova in Train (Placement's MEMORY_MB inventory does this job); kept for running
+ * without the Placement pre-filter. Passes hosts whose RAM, overcommitted by the host's
+ * ram_allocation_ratio, still has room for the flavor. Nova also stores that limit in
+ * `host.limits['memory_mb']` for the compute claim; Placid does not: host states are shared by
+ * concurrent requests, so filters must not write to them, and nothing here reads the limit.
+ */
+export const RamFilter = defineFilter({
+  name: 'RamFilter',
+  hostPasses: (host, spec, _state, ctx) =>
+    ramFits(host, spec.flavor.memory_mb, allocationRatio(host, 'ram', ctx.config)),
+  explain: (host, spec, _state, ctx) =>
+    ramShortfall(
+      host,
+      spec.flavor.memory_mb,
+      allocationRatio(host, 'ram', ctx.config),
+      ratioOrigin(host, 'ram', ctx.config),
+    ),
+});
+
+export function ramFits(host: HostState, requestedMb: number, ratio: number): boolean {
+  const total = host.total_usable_ram_mb;
+  // An instance may overcommit against other instances, never against itself.
+  if (total < requestedMb) return false;
+  return total * ratio - (total - host.free_ram_mb) >= requestedMb;
+}
+
+export function ramShortfall(host: HostState, requestedMb: number, ratio: number, origin: string): string {
+  const total = host.total_usable_ram_mb;
+  if (total < requestedMb) {
+    return `the flavor needs ${requestedMb} MB of RAM but the host has only ${total} MB in total (overcommit never lets one instance exceed physical RAM)`;
+  }
+  const limit = total * ratio;
+  const used = total - host.free_ram_mb;
+  return (
+    `host has ${round(limit - used)} MB of RAM left: ${total} MB × ram_allocation_ratio ${ratio} (${origin}) = ` +
+    `${round(limit)} MB, minus ${round(used)} MB in use; the flavor needs ${requestedMb} MB`
+  );
+}
+
+/** Where `allocationRatio` took the host's ratio from, in words (shared by the Core and Disk filters). */
+export function ratioOrigin(host: HostState, kind: ResourceKind, config: SchedulerConfig): string {
+  const option = `${kind}_allocation_ratio` as const;
+  if (config.DEFAULT[option] !== null) return `[DEFAULT] ${option}`;
+  if (host[option] !== null) return 'reported by the host';
+  return `[DEFAULT] initial_${option}, as the host reports none`;
+}
+
+/** Rounds MB / vCPU figures for explanations, so 1.1 × 1000 reads 1100, not 1100.0000000000002. */
+export function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

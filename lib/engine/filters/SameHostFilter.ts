@@ -1,3 +1,20 @@
-import { pendingFilter } from '../notImplemented.js';
+import { defineFilter } from '../filter.js';
+import { hintedUuids, runsAny } from './DifferentHostFilter.js';
 
-export const SameHostFilter = pendingFilter('SameHostFilter');
+/**
+ * Passes hosts running at least one of the instances named by the `same_host` scheduler hint (one
+ * uuid or a list); a host with no instances fails. Without the hint, or with an empty one, every
+ * host passes.
+ */
+export const SameHostFilter = defineFilter<readonly string[]>({
+  name: 'SameHostFilter',
+  runFilterOncePerRequest: true,
+  prepare: (spec) => hintedUuids(spec, 'same_host'),
+  hostPasses: (host, _spec, uuids) => runsAny(host, uuids),
+  explain: (host, _spec, uuids) => {
+    const count = Object.keys(host.instances).length;
+    const named = `${uuids.join(', ')} (same_host hint)`;
+    if (count === 0) return `host runs no instances, so it runs none of ${named}`;
+    return `none of the host's ${count} instances is among ${named}`;
+  },
+});

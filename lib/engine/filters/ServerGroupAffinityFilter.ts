@@ -1,3 +1,24 @@
-import { pendingFilter } from '../notImplemented.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
 
-export const ServerGroupAffinityFilter = pendingFilter('ServerGroupAffinityFilter');
+interface State {
+  hosts: ReadonlySet<string>;
+  group: string;
+}
+
+/**
+ * For a server group with the `affinity` policy, passes only the hosts its members already run on
+ * (including earlier instances of this request). A group with no members placed yet leaves every
+ * host open. Runs for every instance, so the second instance follows the first.
+ */
+export const ServerGroupAffinityFilter = defineFilter<State>({
+  name: 'ServerGroupAffinityFilter',
+  prepare: (spec) => {
+    const group = spec.instance_group;
+    if (group?.policy !== 'affinity' || group.hosts.length === 0) return PASS_ALL;
+    return { hosts: new Set(group.hosts), group: group.name ?? group.uuid ?? '(unnamed)' };
+  },
+  hostPasses: (host, _spec, state) => state.hosts.has(host.host),
+  explain: (host, _spec, state) =>
+    `server group ${state.group} has the affinity policy and its members are on ${[...state.hosts].join(', ')}, ` +
+    `not on ${host.host}`,
+});

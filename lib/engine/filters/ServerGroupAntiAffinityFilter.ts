@@ -1,3 +1,67 @@
-import { pendingFilter } from '../notImplemented.js';
+import { RequestError } from '../../model/errors.js';
+import type { HostState } from '../../model/hostState.js';
+import type { InstanceGroup } from '../../model/requestSpec.js';
+import { pyInt } from '../aggregates.js';
+import { defineFilter, PASS_ALL } from '../filter.js';
 
-export const ServerGroupAntiAffinityFilter = pendingFilter('ServerGroupAntiAffinityFilter');
+interface State {
+  /** The group's members, without repeats. */
+  members: readonly string[];
+  maxPerHost: number;
+  instanceUuid: string | null;
+  group: string;
+}
+
+/**
+ * For a server group with the `anti-affinity` policy, passes hosts running fewer of the group's
+ * members than its `max_server_per_host` rule (default 1). A host already running the instance
+ * itself passes, so a move operation may re-check its source. Runs for every instance, so the
+ * members placed earlier in this request count.
+ */
+export const ServerGroupAntiAffinityFilter = defineFilter<State>({
+  name: 'ServerGroupAntiAffinityFilter',
+  prepare: (spec) => {
+    const group = spec.instance_group;
+    if (group?.policy !== 'anti-affinity') return PASS_ALL;
+    return {
+      members: [...new Set(group.members)],
+      maxPerHost: maxServerPerHost(group),
+      instanceUuid: spec.instance_uuid,
+      group: groupName(group),
+    };
+  },
+  hostPasses: (host, _spec, state) => {
+    if (state.instanceUuid !== null && Object.hasOwn(host.instances, state.instanceUuid)) return true;
+    return membersOn(host, state.members) < state.maxPerHost;
+  },
+  explain: (host, _spec, state) => {
+    const here = state.members.filter((m) => Object.hasOwn(host.instances, m));
+    return (
+      `host already runs ${here.length} member(s) of anti-affinity server group ${state.group} ` +
+      `(${here.join(', ')}); max_server_per_host is ${state.maxPerHost}`
+    );
+  },
+});
+
+function membersOn(host: HostState, members: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < members.length; i++) if (Object.hasOwn(host.instances, members[i])) count++;
+  return count;
+}
+
+function maxServerPerHost(group: InstanceGroup): number {
+  const rule = group.rules.max_server_per_host;
+  if (rule === undefined) return 1;
+  const max = pyInt(rule);
+  if (max === undefined) {
+    throw new RequestError(
+      `ServerGroupAntiAffinityFilter: server group ${groupName(group)} has rule max_server_per_host='${rule}', ` +
+        'which is not an integer',
+    );
+  }
+  return max;
+}
+
+function groupName(group: InstanceGroup): string {
+  return group.name ?? group.uuid ?? '(unnamed)';
+}

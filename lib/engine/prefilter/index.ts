@@ -1,6 +1,8 @@
 import type { HostState } from '../../model/hostState.js';
 import type { RequestSpec } from '../../model/requestSpec.js';
 import type { EngineContext } from '../context.js';
+import { fleetIndex } from './fleetIndex.js';
+import { HostCheck } from './hostCheck.js';
 
 /** A host the Placement-equivalent pre-filter dropped, and why (built lazily). */
 export interface PrefilterRemoval {
@@ -17,14 +19,32 @@ export interface PrefilterResult {
 
 /**
  * Nova's request filters plus Placement's allocation-candidate query, over in-memory host states.
- * Throws NoValidHostError when the request itself can have no candidates (e.g. an unknown forced host).
- * (Stub until the pre-filter work lands: every host passes.)
+ * Throws NoValidHostError when the request itself can have no candidates (an unknown forced host, or
+ * a tenant without its required aggregate) and RequestError for malformed Placement extra specs.
+ * With `record` false no removal is built at all.
  */
 export function placementPrefilter(
   hosts: readonly HostState[],
-  _spec: RequestSpec,
-  _ctx: EngineContext,
-  _record: boolean,
+  spec: RequestSpec,
+  ctx: EngineContext,
+  record: boolean,
 ): PrefilterResult {
-  return { hosts: hosts.slice(), removals: [] };
+  const check = new HostCheck(spec, ctx, fleetIndex(hosts));
+  const removals: PrefilterRemoval[] = [];
+  if (check.forced >= 0 && !record) {
+    // in_tree: only the target can survive, so the other hosts need not be looked at.
+    const target = hosts[check.forced];
+    return { hosts: check.stageOf(target, check.forced) === null ? [target] : [], removals };
+  }
+  // Sized up front and trimmed: much cheaper than growing by push over 100k hosts.
+  const kept = new Array<HostState>(hosts.length);
+  let n = 0;
+  for (let i = 0; i < hosts.length; i++) {
+    const host = hosts[i];
+    const stage = check.stageOf(host, i);
+    if (stage === null) kept[n++] = host;
+    else if (record) removals.push({ host, stage, reason: () => check.explain(host, i) });
+  }
+  kept.length = n;
+  return { hosts: kept, removals };
 }

@@ -1,3 +1,11 @@
-import { pendingWeigher } from '../notImplemented.js';
+import { defineWeigher } from '../weigher.js';
+import { configMultiplier } from './multiplier.js';
 
-export const IoOpsWeigher = pendingWeigher('IoOpsWeigher', 'nova.scheduler.weights.io_ops.IoOpsWeigher');
+/** Instances in an I/O-heavy task state; the default multiplier (-1.0) prefers quieter hosts. */
+export const IoOpsWeigher = defineWeigher({
+  name: 'IoOpsWeigher',
+  novaPath: 'nova.scheduler.weights.io_ops.IoOpsWeigher',
+  minval: 0,
+  weigh: (host) => host.num_io_ops,
+  ...configMultiplier('io_ops_weight_multiplier'),
+});

@@ -1,6 +1,10 @@
-import { pendingWeigher } from '../notImplemented.js';
+import { defineWeigher } from '../weigher.js';
+import { configMultiplier } from './multiplier.js';
 
-export const NumInstancesWeigher = pendingWeigher(
-  'NumInstancesWeigher',
-  'nova.scheduler.weights.num_instances.NumInstancesWeigher',
-);
+/** Instance count; off by default (multiplier 0.0), negative spreads, positive packs. Min-max normalised. */
+export const NumInstancesWeigher = defineWeigher({
+  name: 'NumInstancesWeigher',
+  novaPath: 'nova.scheduler.weights.num_instances.NumInstancesWeigher',
+  weigh: (host) => host.num_instances,
+  ...configMultiplier('num_instances_weight_multiplier'),
+});

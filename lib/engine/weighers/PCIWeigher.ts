@@ -1,3 +1,21 @@
-import { pendingWeigher } from '../notImplemented.js';
+import { defineWeigher } from '../weigher.js';
+import { configMultiplier } from './multiplier.js';
 
-export const PCIWeigher = pendingWeigher('PCIWeigher', 'nova.scheduler.weights.pci.PCIWeigher');
+/** Nova caps the device count so a host with no free device still scores above one with 99+. */
+const MAX_DEVICES = 100;
+
+/**
+ * Fewer free PCI devices weigh more, whether or not the request asks for PCI: requests without PCI
+ * keep off PCI hosts, and requests with PCI stack onto partly used ones instead of fragmenting.
+ */
+export const PCIWeigher = defineWeigher({
+  name: 'PCIWeigher',
+  novaPath: 'nova.scheduler.weights.pci.PCIWeigher',
+  weigh: (host) => {
+    let free = 0;
+    const pools = host.pci_stats?.pools;
+    if (pools) for (let i = 0; i < pools.length; i++) free += pools[i].count;
+    return MAX_DEVICES - Math.min(free, MAX_DEVICES - 1);
+  },
+  ...configMultiplier('pci_weight_multiplier'),
+});

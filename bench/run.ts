@@ -1,0 +1,14 @@
+/** `npm run bench`: every benchmark, results merged into bench/results.json. */
+import { benchPlacement } from './placement.js';
+import { writeSection } from './stats.js';
+
+const only = process.argv[2];
+const suites: Record<string, () => Promise<unknown>> = {
+  placement: benchPlacement,
+};
+for (const [name, run] of Object.entries(suites)) {
+  if (only && only !== name) continue;
+  process.stdout.write(`== ${name}\n`);
+  writeSection(name, await run());
+}
+process.stdout.write('results written to bench/results.json\n');

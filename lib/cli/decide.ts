@@ -1,0 +1,29 @@
+import type { SchedulerConfig } from '../config/options.js';
+import type { ScheduleDecision } from '../engine/explain.js';
+import { createScheduler, loadPluginModules } from '../engine/registry.js';
+import type { HostState } from '../model/hostState.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import { readConfig, readHosts, readRequest } from './inputs.js';
+
+export interface DecisionInputs {
+  hosts: string;
+  request: string;
+  config?: string;
+}
+
+export interface Decided {
+  config: SchedulerConfig;
+  hosts: HostState[];
+  spec: RequestSpec;
+  decision: ScheduleDecision;
+}
+
+/** Reads the inputs, builds the configured scheduler (with any plugin modules) and explains one placement. */
+export async function decide(inputs: DecisionInputs): Promise<Decided> {
+  const { config, baseDir } = await readConfig(inputs.config);
+  const hosts = await readHosts(inputs.hosts);
+  const spec = await readRequest(inputs.request);
+  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  const decision = await scheduler.schedule(hosts, spec, { explain: true });
+  return { config, hosts, spec, decision };
+}

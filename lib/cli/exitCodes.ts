@@ -1,0 +1,24 @@
+import { NoValidHostError } from '../engine/errors.js';
+import { PlacidError } from '../model/errors.js';
+
+/** The `placid` exit statuses (documented in --help). */
+export const EXIT = {
+  placed: 0,
+  noValidHost: 1,
+  badInput: 2,
+  internalError: 3,
+} as const;
+
+export const EXIT_STATUS_HELP = `
+Exit status:
+  0  every instance was placed
+  1  NoValidHost: no host can take the request (the decision is still printed)
+  2  bad input or configuration: an unreadable or invalid hosts/request/config file, an unknown
+     option, filter or weigher, a plugin that failed, or a usage error
+  3  internal error (a bug in placid; the stack trace is printed)`;
+
+/** The exit status for an error that escaped a command. */
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof NoValidHostError) return EXIT.noValidHost;
+  return err instanceof PlacidError ? EXIT.badInput : EXIT.internalError;
+}

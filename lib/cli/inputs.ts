@@ -1,0 +1,44 @@
+import { dirname, resolve } from 'node:path';
+import { readTextFile } from '../config/files.js';
+import { loadConfig } from '../config/load.js';
+import { defaultConfig, type SchedulerConfig } from '../config/options.js';
+import { parseHostStates } from '../model/hostSchema.js';
+import type { HostState } from '../model/hostState.js';
+import { parseRequestSpec } from '../model/requestSchema.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import { InputError } from './errors.js';
+
+/** A JSON file's content; the error names the file and what is wrong. */
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  const text = await readTextFile(
+    path,
+    (reason, cause) => new InputError(`cannot read ${what} file ${path}: ${reason}`, { cause }),
+  );
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${path}: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+}
+
+/** HOSTS.json: an array of host states. */
+export async function readHosts(path: string): Promise<HostState[]> {
+  return parseHostStates(await readJsonFile(path, 'hosts'), path);
+}
+
+/** REQUEST.json: one request spec. */
+export async function readRequest(path: string): Promise<RequestSpec> {
+  return parseRequestSpec(await readJsonFile(path, 'request'), path);
+}
+
+export interface LoadedConfig {
+  config: SchedulerConfig;
+  /** Where plugin module paths in the config are resolved from: the config file's folder. */
+  baseDir: string;
+}
+
+/** The config file (INI or JSON), or Nova's defaults when none is given. */
+export async function readConfig(path: string | undefined): Promise<LoadedConfig> {
+  if (path === undefined) return { config: defaultConfig(), baseDir: process.cwd() };
+  return { config: await loadConfig(path), baseDir: dirname(resolve(path)) };
+}

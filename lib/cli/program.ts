@@ -1,0 +1,33 @@
+import { Command } from '@commander-js/extra-typings';
+import { addDemoCommand } from './demo.js';
+import { EXIT_STATUS_HELP } from './exitCodes.js';
+import type { CliIO } from './io.js';
+import { addScheduleCommand } from './schedule.js';
+
+/** Commander's messages on one line ("placid: …"), like every other error placid prints. */
+export function oneLine(text: string): string {
+  return text
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+/**
+ * The `placid` command tree. Commander never exits the process (exitOverride): usage errors become
+ * exceptions that main() turns into exit status 2. `done` receives a command's exit status.
+ */
+export function buildProgram(io: CliIO, done: (status: number) => void): Command {
+  const program = new Command()
+    .name('placid')
+    .description('Nova-compatible VM placement that explains its decisions')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(`placid: ${oneLine(s)}\n`),
+    })
+    .addHelpText('after', EXIT_STATUS_HELP);
+  addScheduleCommand(program, io, done);
+  addDemoCommand(program, io, done);
+  return program;
+}

@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a parent is not a directory',
+};
+
+/** A file's text, or an error built by `fail` from a short reason ("no such file"). */
+export async function readTextFile(
+  path: string,
+  fail: (reason: string, cause: unknown) => Error,
+): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw fail(REASONS[code] ?? (err as Error).message, err);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Placid's public engine API: what a custom filter or weigher needs, and nothing that can change
+ * under it. Plugin modules import from here only.
+ *
+ * @example
+ * // plugins/rackFilter.ts (listed in [filter_scheduler] available_filters)
+ * import { defineFilter, PASS_ALL, schedulerHint } from '../lib/engine/index.js';
+ *
+ * export const RackFilter = defineFilter<string>({
+ *   name: 'RackFilter',
+ *   prepare: (spec) => {
+ *     const rack = schedulerHint(spec, 'rack');
+ *     return typeof rack === 'string' ? rack : PASS_ALL;
+ *   },
+ *   hostPasses: (host, _spec, rack) => host.extra.rack === rack,
+ *   explain: (host, _spec, rack) => `host is in rack ${String(host.extra.rack)}, request asks for ${rack}`,
+ * });
+ */
+
+export type { SchedulerConfig } from '../config/options.js';
+export { ConfigError, PlacidError } from '../model/errors.js';
+export { type Aggregate, type HostState, hostAttribute } from '../model/hostState.js';
+export { isRebuild, type RequestSpec, schedulerHint } from '../model/requestSpec.js';
+export { aggregateMetadata, aggregateNumber, aggregateValues } from './aggregates.js';
+export type { EngineContext } from './context.js';
+export { PluginError } from './errors.js';
+export { defineFilter, type HostFilter, PASS_ALL, type PassAll } from './filter.js';
+export { ALL_ZERO, type AllZero, defineWeigher, type HostWeigher } from './weigher.js';
+export { configMultiplier } from './weighers/multiplier.js';

@@ -1,0 +1,143 @@
+import type { Aggregate, HostState } from '../../model/hostState.js';
+import { buildColumns, type HostColumns } from './columns.js';
+
+/** Placement identifies aggregates by uuid; Placid falls back to the name when an aggregate has none. */
+export function aggregateId(a: Aggregate): string {
+  return a.uuid ?? a.name;
+}
+
+export const DISABLED_TRAIT = 'COMPUTE_STATUS_DISABLED';
+
+interface AggregateIndex {
+  /** Host position → index of its (shared) aggregates array in `groups`. */
+  groupOf: Int32Array;
+  groups: readonly (readonly Aggregate[])[];
+  /** Every distinct aggregate of the fleet (by id): what Nova's aggregate DB queries would see. */
+  aggregates: readonly Aggregate[];
+}
+
+interface TraitIndex {
+  /** Host position → index of its trait set in `groups` (hosts with the same traits share one). */
+  groupOf: Int32Array;
+  groups: readonly ReadonlySet<string>[];
+  /** Per trait group: 1 when the host itself reports COMPUTE_STATUS_DISABLED. */
+  disabled: Uint8Array;
+  anyDisabled: boolean;
+}
+
+interface NameIndex {
+  /** Lower-cased host name → host positions (Nova's compute-node lookup is case-insensitive on host). */
+  byHost: ReadonlyMap<string, number[]>;
+  byNode: ReadonlyMap<string, number[]>;
+}
+
+/**
+ * Per-fleet facts the pre-filter needs on every request, built lazily once per hosts array and then
+ * reused: resource fields as typed arrays, and aggregate and trait rules evaluated once per distinct
+ * membership / trait set. Hosts are treated as immutable, like the Fleet snapshot they come from
+ * (consumption works on copies): nothing indexed is re-read from the host objects.
+ */
+export class FleetIndex {
+  private aggIndex: AggregateIndex | null = null;
+  private traitIndex: TraitIndex | null = null;
+  private nameIndex: NameIndex | null = null;
+  private zoneField: boolean | null = null;
+  private hostColumns: HostColumns | null = null;
+
+  constructor(readonly hosts: readonly HostState[]) {}
+
+  get columns(): HostColumns {
+    this.hostColumns ??= buildColumns(this.hosts);
+    return this.hostColumns;
+  }
+
+  get aggregates(): AggregateIndex {
+    this.aggIndex ??= buildAggregateIndex(this.hosts);
+    return this.aggIndex;
+  }
+
+  get traits(): TraitIndex {
+    this.traitIndex ??= buildTraitIndex(this.hosts);
+    return this.traitIndex;
+  }
+
+  /** True when some host reports its own `availability_zone` (not only through aggregates). */
+  get hostsReportZones(): boolean {
+    this.zoneField ??= this.hosts.some((h) => h.availability_zone != null);
+    return this.zoneField;
+  }
+
+  get names(): NameIndex {
+    this.nameIndex ??= buildNameIndex(this.hosts);
+    return this.nameIndex;
+  }
+}
+
+const cache = new WeakMap<readonly HostState[], FleetIndex>();
+
+/** The index of `hosts`, cached by array identity (the scheduler passes the Fleet's own array). */
+export function fleetIndex(hosts: readonly HostState[]): FleetIndex {
+  let index = cache.get(hosts);
+  if (!index) {
+    index = new FleetIndex(hosts);
+    cache.set(hosts, index);
+  }
+  return index;
+}
+
+function buildAggregateIndex(hosts: readonly HostState[]): AggregateIndex {
+  const groupOf = new Int32Array(hosts.length);
+  const ids = new Map<readonly Aggregate[], number>();
+  const groups: (readonly Aggregate[])[] = [];
+  const byId = new Map<string, Aggregate>();
+  for (let i = 0; i < hosts.length; i++) {
+    const aggs = hosts[i].aggregates;
+    let g = ids.get(aggs);
+    if (g === undefined) {
+      g = groups.length;
+      ids.set(aggs, g);
+      groups.push(aggs);
+      for (const a of aggs) if (!byId.has(aggregateId(a))) byId.set(aggregateId(a), a);
+    }
+    groupOf[i] = g;
+  }
+  return { groupOf, groups, aggregates: [...byId.values()] };
+}
+
+function buildTraitIndex(hosts: readonly HostState[]): TraitIndex {
+  const groupOf = new Int32Array(hosts.length);
+  const ids = new Map<string, number>();
+  const groups: ReadonlySet<string>[] = [];
+  const disabled: number[] = [];
+  for (let i = 0; i < hosts.length; i++) {
+    const traits = hosts[i].traits;
+    // Trait arrays are not shared between hosts, so group them by content.
+    const key = traits.length === 0 ? '' : traits.join('\u0001');
+    let g = ids.get(key);
+    if (g === undefined) {
+      g = groups.length;
+      ids.set(key, g);
+      const set = new Set(traits);
+      groups.push(set);
+      disabled.push(set.has(DISABLED_TRAIT) ? 1 : 0);
+    }
+    groupOf[i] = g;
+  }
+  return { groupOf, groups, disabled: Uint8Array.from(disabled), anyDisabled: disabled.includes(1) };
+}
+
+function buildNameIndex(hosts: readonly HostState[]): NameIndex {
+  const byHost = new Map<string, number[]>();
+  const byNode = new Map<string, number[]>();
+  hosts.forEach((h, i) => {
+    push(byHost, h.host.toLowerCase(), i);
+    push(byNode, h.nodename, i);
+  });
+  return { byHost, byNode };
+}
+
+function push(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
+}

@@ -1,0 +1,133 @@
+import type { HostState } from '../../model/hostState.js';
+import type { RequestSpec } from '../../model/requestSpec.js';
+import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
+import type { EngineContext } from '../context.js';
+import { AggregateVerdicts, explainAggregateRule, memberOfRules } from './aggregates.js';
+import type { FleetIndex } from './fleetIndex.js';
+import { forcedHostPosition, IN_TREE } from './forced.js';
+import { imageTraitRules } from './imageTraits.js';
+import { aggregateFilters, ZONE } from './requestFilters.js';
+import { type PlacementQuery, placementRequest } from './resourceRequest.js';
+import { ResourceFit } from './resources.js';
+import { explainTrait, TraitVerdicts, traitRules } from './traits.js';
+
+export const COMPUTE_STATUS = 'compute_status_filter';
+export const NO_INVENTORY = 'Placement:inventory';
+
+interface QueryCheck {
+  query: PlacementQuery;
+  traits: TraitVerdicts | null;
+}
+
+/**
+ * One request's pre-filter, prepared once: the request filters' aggregate and trait conditions, the
+ * forced target and the resource queries. `stageOf` is the per-host hot path (no allocation);
+ * `explain` rebuilds the reason for one removed host on demand.
+ *
+ * Checks run in this order, and the first failure names the stage: in_tree, aggregates
+ * (require_tenant_aggregate, map_az_to_placement_aggregate, isolate_aggregates, member_of),
+ * compute_status_filter, inventory, then per query: traits (image request filters, then the
+ * flavor's and image's own) and resources. A host passes when any query (Nova's VCPU fallback
+ * for pinned guests is a second query) fits.
+ */
+export class HostCheck {
+  readonly forced: number;
+  private readonly aggregates: AggregateVerdicts | null;
+  private readonly zoneByHostField: string | null;
+  private readonly disabledByGroup: Uint8Array | null;
+  private readonly traitGroupOf: Int32Array | null;
+  private readonly queries: QueryCheck[];
+  private readonly resources: ResourceFit;
+  private readonly disabledHost: Uint8Array;
+
+  constructor(
+    spec: RequestSpec,
+    private readonly ctx: EngineContext,
+    private readonly index: FleetIndex,
+  ) {
+    const config = ctx.config;
+    const request = placementRequest(spec, config);
+    const filters = aggregateFilters(spec, config, index, request.requiredTraits);
+    this.forced = forcedHostPosition(spec, index);
+    const aggregateRules = [...filters.rules, ...memberOfRules(spec.requested_destination)];
+    this.aggregates = aggregateRules.length > 0 ? new AggregateVerdicts(aggregateRules, index) : null;
+    this.zoneByHostField = filters.zoneByHostField;
+    const imageRules = imageTraitRules(spec, config);
+    this.queries = request.queries.map((query) => {
+      const rules = traitRules(imageRules, query);
+      return { query, traits: rules.length > 0 ? new TraitVerdicts(rules, index) : null };
+    });
+    this.resources = new ResourceFit(config, index.columns);
+    this.disabledHost = index.columns.disabled;
+    // Hosts may report COMPUTE_STATUS_DISABLED themselves; that needs the (cached) trait index.
+    const traits = index.traits;
+    this.disabledByGroup = traits.anyDisabled ? traits.disabled : null;
+    this.traitGroupOf = traits.anyDisabled ? traits.groupOf : null;
+  }
+
+  /** The stage that removes the host at position `i`, or null when it is a candidate. */
+  stageOf(host: HostState, i: number): string | null {
+    if (this.forced >= 0 && i !== this.forced) return IN_TREE;
+    const rule = this.aggregates?.failing(i);
+    if (rule) return rule.stage;
+    if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
+    if (this.disabled(i)) return COMPUTE_STATUS;
+    if (this.resources.notReady(i)) return NO_INVENTORY;
+    let first: string | null = null;
+    for (let q = 0; q < this.queries.length; q++) {
+      const stage = this.queryStage(this.queries[q], host, i);
+      if (stage === null) return null;
+      first ??= stage;
+    }
+    return first;
+  }
+
+  /** Why the host at position `i` was removed, as a sentence an operator can act on. */
+  explain(host: HostState, i: number): string {
+    if (this.forced >= 0 && i !== this.forced) {
+      const target = this.index.hosts[this.forced];
+      return `the request targets ${target.host}/${target.nodename} (requested_destination or force_hosts/force_nodes), so only that node can be a candidate (in_tree)`;
+    }
+    const rule = this.aggregates?.failing(i);
+    if (rule) return explainAggregateRule(rule, host);
+    if (this.zoneByHostField !== null && !this.inZone(host)) {
+      const fallback = this.ctx.config.DEFAULT.default_availability_zone;
+      const zones = [...availabilityZones(host, fallback)].join(', ');
+      const note = host.aggregates.length === 0 && host.availability_zone == null ? ' (the default)' : '';
+      return `is in availability zone ${zones}${note}, not ${this.zoneByHostField} (no aggregate defines that zone, so the hosts' own availability_zone field decides)`;
+    }
+    if (this.disabled(i)) {
+      const why = host.service.disabled_reason ? ` (${host.service.disabled_reason})` : '';
+      return `nova-compute is disabled${why}; compute_status_filter forbids COMPUTE_STATUS_DISABLED`;
+    }
+    if (this.resources.notReady(i)) {
+      return 'its compute record is not ready (total_usable_ram_mb and vcpus_total are 0), so it has no Placement inventory yet';
+    }
+    const [primary, fallback] = this.queries;
+    const reason = this.explainQuery(primary, host, i);
+    if (!fallback) return reason;
+    return `${reason}; Nova's VCPU fallback query for pinned guests fails too: ${this.explainQuery(fallback, host, i)}`;
+  }
+
+  private queryStage(q: QueryCheck, host: HostState, i: number): string | null {
+    const trait = q.traits?.failing(i);
+    if (trait) return trait.stage;
+    return this.resources.misfit(host, i, q.query.resources)?.stage ?? null;
+  }
+
+  private explainQuery(q: QueryCheck, host: HostState, i: number): string {
+    const trait = q.traits?.failing(i);
+    if (trait) return explainTrait(trait);
+    const misfit = this.resources.misfit(host, i, q.query.resources);
+    return misfit ? this.resources.explain(host, i, misfit) : 'fits';
+  }
+
+  private inZone(host: HostState): boolean {
+    return inAvailabilityZone(host, this.zoneByHostField!, this.ctx.config.DEFAULT.default_availability_zone);
+  }
+
+  private disabled(i: number): boolean {
+    if (this.disabledHost[i] === 1) return true;
+    return this.disabledByGroup !== null && this.disabledByGroup[this.traitGroupOf![i]] === 1;
+  }
+}

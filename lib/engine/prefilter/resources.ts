@@ -1,0 +1,159 @@
+import type { SchedulerConfig } from '../../config/options.js';
+import type { HostState } from '../../model/hostState.js';
+import type { HostColumns } from './columns.js';
+import { DISK_GB, MEMORY_MB, type ResourceAmount, VCPU } from './resourceRequest.js';
+
+/**
+ * Placement's fit rule for each requested class: `used + requested <= (total - reserved) * ratio`,
+ * plus min_unit / max_unit / step_size. Compute drivers report VCPU, MEMORY_MB and DISK_GB with
+ * max_unit = total (one guest never gets more than the host has), derived here from Nova's host
+ * fields; other classes (PCPU, CUSTOM_*) come from `host.inventories`.
+ */
+export class ResourceFit {
+  private readonly cpuOverride: number;
+  private readonly ramOverride: number;
+  private readonly diskOverride: number;
+  private readonly reservedCpus: number;
+  private readonly reservedRam: number;
+  private readonly reservedDiskMb: number;
+  private readonly reservedDiskGb: number;
+
+  constructor(
+    private readonly config: SchedulerConfig,
+    private readonly cols: HostColumns,
+  ) {
+    const d = config.DEFAULT;
+    this.cpuOverride = d.cpu_allocation_ratio ?? Number.NaN;
+    this.ramOverride = d.ram_allocation_ratio ?? Number.NaN;
+    this.diskOverride = d.disk_allocation_ratio ?? Number.NaN;
+    this.reservedCpus = d.reserved_host_cpus;
+    this.reservedRam = d.reserved_host_memory_mb;
+    this.reservedDiskMb = d.reserved_host_disk_mb;
+    this.reservedDiskGb = Math.ceil(d.reserved_host_disk_mb / 1024);
+  }
+
+  /** No inventory at all yet: Nova's compute record is not ready (no RAM and no vCPUs reported). */
+  notReady(i: number): boolean {
+    return this.cols.ramTotal[i] === 0 && this.cols.vcpusTotal[i] === 0;
+  }
+
+  /** The first class the host at position `i` cannot supply, or null. Allocation-free (hot path). */
+  misfit(host: HostState, i: number, resources: readonly ResourceAmount[]): ResourceAmount | null {
+    for (let k = 0; k < resources.length; k++) {
+      if (!this.fits(host, i, resources[k])) return resources[k];
+    }
+    return null;
+  }
+
+  /** Why `r` does not fit the host at position `i`, with the numbers Placement would have used. */
+  explain(host: HostState, i: number, r: ResourceAmount): string {
+    const v = this.inventory(host, i, r);
+    const unit = r.kind === MEMORY_MB ? 'MB' : r.kind === DISK_GB ? 'GB' : r.rc;
+    const needs = `needs ${r.amount} ${r.kind === MEMORY_MB ? 'MB RAM' : r.kind === DISK_GB ? 'GB disk' : r.rc}`;
+    if (!v || v.total <= 0) return `${needs}; the host has no ${r.rc} inventory`;
+    if (r.amount > v.maxUnit)
+      return `${needs}; one allocation may take at most ${num(v.maxUnit)} ${unit} here (max_unit)`;
+    if (r.amount < v.minUnit)
+      return `${needs}; allocations here must be at least ${num(v.minUnit)} (min_unit)`;
+    if (r.amount % v.stepSize !== 0)
+      return `${needs}; allocations here must be a multiple of ${num(v.stepSize)} (step_size)`;
+    const capacity = (v.total - v.reserved) * v.ratio;
+    return (
+      `${needs}; ${num(Math.max(capacity - v.used, 0))} ${unit} free of ${num(capacity)} (${num(v.total)} total - ` +
+      `${num(v.reserved)} reserved, × ${RATIO_NAMES[Math.min(r.kind, 3)]} ${ratio(v.ratio)}; ${num(v.used)} used)`
+    );
+  }
+
+  private fits(host: HostState, i: number, r: ResourceAmount): boolean {
+    const c = this.cols;
+    const n = r.amount;
+    if (r.kind === VCPU) {
+      const total = c.vcpusTotal[i];
+      const cap =
+        (total - this.reservedCpus) *
+        pick(this.cpuOverride, c.cpuRatio[i], this.config.DEFAULT.initial_cpu_allocation_ratio);
+      return total > 0 && n <= total && c.vcpusUsed[i] + n <= cap;
+    }
+    if (r.kind === MEMORY_MB) {
+      const total = c.ramTotal[i];
+      // Nova's free_ram_mb already excludes the reservation, so Placement's usage adds it back.
+      const used = total - c.ramFree[i] - this.reservedRam;
+      const cap =
+        (total - this.reservedRam) *
+        pick(this.ramOverride, c.ramRatio[i], this.config.DEFAULT.initial_ram_allocation_ratio);
+      return total > 0 && n <= total && used + n <= cap;
+    }
+    if (r.kind === DISK_GB) {
+      const total = c.diskTotal[i];
+      const used = (c.diskMbUsed[i] - this.reservedDiskMb) / 1024;
+      const cap =
+        (total - this.reservedDiskGb) *
+        pick(this.diskOverride, c.diskRatio[i], this.config.DEFAULT.initial_disk_allocation_ratio);
+      return total > 0 && n <= total && used + n <= cap;
+    }
+    const inv = host.inventories[r.rc];
+    if (inv === undefined || inv.total <= 0) return false;
+    if (inv.used + n > (inv.total - (inv.reserved ?? 0)) * (inv.allocation_ratio ?? 1)) return false;
+    if (n < (inv.min_unit ?? 1) || (inv.max_unit !== undefined && n > inv.max_unit)) return false;
+    return inv.step_size === undefined || n % inv.step_size === 0;
+  }
+
+  /** The same numbers as `fits`, gathered for an explanation (null: no such inventory). */
+  private inventory(host: HostState, i: number, r: ResourceAmount) {
+    const c = this.cols;
+    const d = this.config.DEFAULT;
+    const flat = { minUnit: 1, stepSize: 1 };
+    if (r.kind === VCPU) {
+      const ratio = pick(this.cpuOverride, c.cpuRatio[i], d.initial_cpu_allocation_ratio);
+      const total = c.vcpusTotal[i];
+      return { ...flat, total, used: c.vcpusUsed[i], reserved: this.reservedCpus, ratio, maxUnit: total };
+    }
+    if (r.kind === MEMORY_MB) {
+      const ratio = pick(this.ramOverride, c.ramRatio[i], d.initial_ram_allocation_ratio);
+      const total = c.ramTotal[i];
+      const used = total - c.ramFree[i] - this.reservedRam;
+      return { ...flat, total, used, reserved: this.reservedRam, ratio, maxUnit: total };
+    }
+    if (r.kind === DISK_GB) {
+      const ratio = pick(this.diskOverride, c.diskRatio[i], d.initial_disk_allocation_ratio);
+      const total = c.diskTotal[i];
+      const used = (c.diskMbUsed[i] - this.reservedDiskMb) / 1024;
+      return { ...flat, total, used, reserved: this.reservedDiskGb, ratio, maxUnit: total };
+    }
+    const inv = host.inventories[r.rc];
+    if (!inv) return null;
+    const { total, used, reserved = 0, allocation_ratio = 1, min_unit = 1, step_size = 1 } = inv;
+    const maxUnit = inv.max_unit ?? Number.POSITIVE_INFINITY;
+    return {
+      total,
+      used,
+      reserved,
+      ratio: allocation_ratio,
+      minUnit: min_unit,
+      maxUnit,
+      stepSize: step_size,
+    };
+  }
+}
+
+/** lib/engine/ratios.ts's precedence: `[DEFAULT] <kind>_allocation_ratio`, the host's, the initial one. */
+function pick(override: number, reported: number, initial: number): number {
+  if (!Number.isNaN(override)) return override;
+  return Number.isNaN(reported) ? initial : reported;
+}
+
+const RATIO_NAMES = [
+  'cpu_allocation_ratio',
+  'ram_allocation_ratio',
+  'disk_allocation_ratio',
+  'allocation_ratio',
+];
+
+/** Python's float repr for a ratio (1 → "1.0"). */
+function ratio(v: number): string {
+  return Number.isInteger(v) ? v.toFixed(1) : String(v);
+}
+
+function num(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
+}

@@ -1,0 +1,101 @@
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { ConfigError } from '../model/errors.js';
+import { interpretBatchResponse } from './batchResponse.js';
+import { makeLambdaContext } from './lambdaContext.js';
+import type { LocalSqsQueue } from './sqsQueue.js';
+
+/** An SQS-triggered Lambda handler (a middy-wrapped one fits). */
+export type SqsBatchHandler = (
+  event: SQSEvent,
+  context: Context,
+) => Promise<SQSBatchResponse | undefined | null | void>;
+
+export interface EventSourceOptions {
+  /** Records per invocation, 1..10000 as for a standard queue. Default 10. */
+  batchSize?: number;
+  /** Honour `batchItemFailures` (FunctionResponseTypes: ReportBatchItemFailures). Default true. */
+  reportBatchItemFailures?: boolean;
+  functionName?: string;
+  timeoutMs?: number;
+}
+
+export interface DrainOptions {
+  /** Invocations (and clock jumps) before giving up, so a handler that always fails cannot loop forever. */
+  maxIterations?: number;
+  /** Wait (on the queue's clock) for invisible messages to come back, instead of stopping. */
+  waitForInvisible?: boolean;
+}
+
+export interface DrainResult {
+  batches: number;
+  /** Why it stopped: nothing left, only invisible messages left, or the iteration guard. */
+  stoppedBy: 'empty' | 'invisible' | 'max-iterations';
+  /** Errors the handler threw; Lambda would log them and retry the batch. */
+  handlerErrors: unknown[];
+}
+
+export interface BatchDelivery {
+  messageIds: string[];
+  failedIds: Set<string>;
+  /** Why the whole batch failed, when it did. */
+  wholeBatch?: string;
+  error?: unknown;
+}
+
+/** The Lambda poller: receives batches from a local queue, invokes the handler, deletes the successes. */
+export class EventSourceMapping {
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly queue: LocalSqsQueue,
+    private readonly handler: SqsBatchHandler,
+    private readonly options: EventSourceOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 10;
+    if (!(Number.isInteger(this.batchSize) && this.batchSize >= 1 && this.batchSize <= 10_000)) {
+      throw new ConfigError(`event source for ${queue.name}: batchSize must be an integer 1..10000`);
+    }
+  }
+
+  /** One poll: receive a batch and invoke the handler; undefined when nothing was visible. */
+  async deliverBatch(): Promise<BatchDelivery | undefined> {
+    const records = this.queue.receive(this.batchSize);
+    if (records.length === 0) return undefined;
+    const messageIds = records.map((r) => r.messageId);
+    const context = makeLambdaContext({
+      functionName: this.options.functionName ?? `${this.queue.name}-consumer`,
+      timeoutMs: this.options.timeoutMs,
+      clock: this.queue.clock,
+    });
+    let delivery: BatchDelivery;
+    try {
+      const reply = await this.handler({ Records: records }, context);
+      const verdict = interpretBatchResponse(messageIds, this.options.reportBatchItemFailures === false ? null : reply);
+      delivery = { messageIds, ...verdict };
+    } catch (error) {
+      delivery = { messageIds, failedIds: new Set(messageIds), wholeBatch: 'the handler threw', error };
+    }
+    this.queue.settle(records, delivery.failedIds);
+    return delivery;
+  }
+
+  /** Polls until the queue is empty or only invisible messages remain (or waits for them; see options). */
+  async drain(options: DrainOptions = {}): Promise<DrainResult> {
+    const maxIterations = options.maxIterations ?? 10_000;
+    const handlerErrors: unknown[] = [];
+    let batches = 0;
+    for (let i = 0; i < maxIterations; i++) {
+      const delivery = await this.deliverBatch();
+      if (delivery) {
+        batches++;
+        if ('error' in delivery) handlerErrors.push(delivery.error);
+        continue;
+      }
+      const next = this.queue.nextVisibleAt();
+      if (next === undefined) return { batches, stoppedBy: 'empty', handlerErrors };
+      if (!options.waitForInvisible) return { batches, stoppedBy: 'invisible', handlerErrors };
+      await this.queue.clock.waitUntil(next);
+    }
+    return { batches, stoppedBy: 'max-iterations', handlerErrors };
+  }
+}

@@ -1,0 +1,218 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
+import { ConfigError } from '../model/errors.js';
+import { QueueSendError } from '../queue/errors.js';
+import { checkMessage, SQS_LIMITS } from '../queue/limits.js';
+import {
+  type BatchSendResult,
+  type MessageAttributes,
+  type MessageQueue,
+  type OutgoingMessage,
+  type SendResult,
+  toOutgoing,
+} from '../queue/port.js';
+import { type Clock, systemClock } from './clock.js';
+import {
+  type DrainOptions,
+  type DrainResult,
+  EventSourceMapping,
+  type EventSourceOptions,
+  type SqsBatchHandler,
+} from './eventSourceMapping.js';
+import { type QueueIdentity, type StoredMessage, toSqsRecord } from './sqsRecord.js';
+
+export interface LocalQueueOptions {
+  name: string;
+  clock?: Clock;
+  /** Seconds a received message stays invisible; a failed one comes back after it. Default 30. */
+  visibilityTimeoutSeconds?: number;
+  /** Move a message here when it is received again after `maxReceiveCount` receives. */
+  redrive?: { deadLetterQueue: LocalSqsQueue; maxReceiveCount: number };
+  region?: string;
+  accountId?: string;
+  senderId?: string;
+  maxMessageBytes?: number;
+}
+
+export interface QueueCounters {
+  sent: number;
+  /** Receives, redeliveries included. */
+  delivered: number;
+  succeeded: number;
+  failed: number;
+  deadLettered: number;
+}
+
+/** A read-only copy of a stored message, for assertions. */
+export type QueueMessage = Readonly<Omit<StoredMessage, 'receiptHandle'>>;
+
+/**
+ * An in-process queue with SQS standard-queue semantics (at-least-once, visibility timeout, receive
+ * count, redrive to a dead-letter queue) that hands Lambda-shaped records to an attached handler.
+ */
+export class LocalSqsQueue implements MessageQueue {
+  readonly name: string;
+  readonly arn: string;
+  readonly url: string;
+  readonly clock: Clock;
+  private readonly identity: QueueIdentity;
+  private readonly visibilityTimeoutMs: number;
+  private readonly redrive?: LocalQueueOptions['redrive'];
+  private readonly maxMessageBytes: number;
+  private readonly stored = new Map<string, StoredMessage>();
+  private readonly counters: QueueCounters = { sent: 0, delivered: 0, succeeded: 0, failed: 0, deadLettered: 0 };
+  private mapping?: EventSourceMapping;
+
+  constructor(options: LocalQueueOptions) {
+    const region = options.region ?? 'us-east-1';
+    const accountId = options.accountId ?? '000000000000';
+    const visibility = options.visibilityTimeoutSeconds ?? 30;
+    if (!/^[A-Za-z0-9_-]{1,80}$/.test(options.name)) throw new ConfigError(`queue name '${options.name}' is not valid`);
+    if (!(visibility >= 0 && visibility <= 43_200)) {
+      throw new ConfigError(`queue ${options.name}: visibilityTimeoutSeconds must be 0..43200, got ${visibility}`);
+    }
+    const maxReceives = options.redrive?.maxReceiveCount;
+    if (maxReceives !== undefined && !(Number.isInteger(maxReceives) && maxReceives >= 1 && maxReceives <= 1000)) {
+      throw new ConfigError(`queue ${options.name}: maxReceiveCount must be an integer 1..1000, got ${maxReceives}`);
+    }
+    this.name = options.name;
+    this.arn = `arn:aws:sqs:${region}:${accountId}:${options.name}`;
+    this.url = `https://sqs.${region}.amazonaws.com/${accountId}/${options.name}`;
+    this.clock = options.clock ?? systemClock;
+    this.identity = { arn: this.arn, region, senderId: options.senderId ?? 'AIDAPLACIDLOCALSENDER' };
+    this.visibilityTimeoutMs = visibility * 1000;
+    this.redrive = options.redrive;
+    this.maxMessageBytes = options.maxMessageBytes ?? SQS_LIMITS.messageBytes;
+  }
+
+  async send(body: string, attributes?: MessageAttributes): Promise<SendResult> {
+    const violation = checkMessage({ body, attributes }, this.maxMessageBytes);
+    if (violation) throw new QueueSendError(violation.code, `${this.name}: ${violation.message}`, true);
+    return { messageId: this.enqueue({ body, attributes }) };
+  }
+
+  async sendBatch(messages: readonly (string | OutgoingMessage)[]): Promise<BatchSendResult> {
+    const result: BatchSendResult = { sent: [], failed: [] };
+    messages.forEach((raw, index) => {
+      const message = toOutgoing(raw);
+      const violation = checkMessage(message, this.maxMessageBytes);
+      if (violation) result.failed.push({ index, ...violation, senderFault: true });
+      else result.sent.push({ index, messageId: this.enqueue(message) });
+    });
+    return result;
+  }
+
+  /**
+   * ReceiveMessage: up to `max` visible messages, each made invisible for the visibility timeout.
+   * A message already received `maxReceiveCount` times moves to the dead-letter queue instead, as in SQS.
+   */
+  receive(max: number = SQS_LIMITS.batchEntries): SQSRecord[] {
+    const now = this.clock.now();
+    const records: SQSRecord[] = [];
+    for (const message of this.stored.values()) {
+      if (records.length >= max) break;
+      if (message.visibleAt > now) continue;
+      if (this.redrive && message.receiveCount >= this.redrive.maxReceiveCount) {
+        this.moveToDeadLetter(message);
+        continue;
+      }
+      message.receiveCount++;
+      message.firstReceiveTimestamp ??= now;
+      message.visibleAt = now + this.visibilityTimeoutMs;
+      message.receiptHandle = `${randomBytes(24).toString('base64url')}.${message.messageId}`;
+      this.counters.delivered++;
+      records.push(toSqsRecord(message, this.identity));
+    }
+    return records;
+  }
+
+  /** DeleteMessage: only the latest receipt handle of a message deletes it. */
+  delete(receiptHandle: string): boolean {
+    const messageId = receiptHandle.slice(receiptHandle.indexOf('.') + 1);
+    const message = this.stored.get(messageId);
+    if (!message || message.receiptHandle !== receiptHandle) return false;
+    return this.stored.delete(messageId);
+  }
+
+  /** What a Lambda poller does after an invocation: delete the successes; failures wait out their timeout. */
+  settle(records: readonly SQSRecord[], failedIds: ReadonlySet<string>): void {
+    for (const record of records) {
+      if (failedIds.has(record.messageId)) this.counters.failed++;
+      else if (this.delete(record.receiptHandle)) this.counters.succeeded++;
+    }
+  }
+
+  /** Connects a Lambda handler, as an event source mapping with ReportBatchItemFailures would. */
+  attach(handler: SqsBatchHandler, options?: EventSourceOptions): EventSourceMapping {
+    this.mapping = new EventSourceMapping(this, handler, options);
+    return this.mapping;
+  }
+
+  /** Delivers batches to the attached handler until nothing is visible (see `DrainOptions`). */
+  drain(options?: DrainOptions): Promise<DrainResult> {
+    if (!this.mapping) throw new ConfigError(`queue ${this.name} has no handler attached`);
+    return this.mapping.drain(options);
+  }
+
+  /** Every message still in the queue, in send order, visible or not. */
+  messages(): QueueMessage[] {
+    return [...this.stored.values()].map(snapshot);
+  }
+
+  /** Up to `max` messages that are visible now, without receiving them. */
+  peek(max: number = SQS_LIMITS.batchEntries): QueueMessage[] {
+    const now = this.clock.now();
+    return this.messages()
+      .filter((m) => m.visibleAt <= now)
+      .slice(0, max);
+  }
+
+  get size(): number {
+    return this.stored.size;
+  }
+
+  /** When the next message becomes visible (now or later), or undefined when the queue is empty. */
+  nextVisibleAt(): number | undefined {
+    let next: number | undefined;
+    for (const message of this.stored.values()) {
+      if (next === undefined || message.visibleAt < next) next = message.visibleAt;
+    }
+    return next;
+  }
+
+  stats(): Readonly<QueueCounters> {
+    return { ...this.counters };
+  }
+
+  purge(): void {
+    this.stored.clear();
+  }
+
+  private enqueue(message: OutgoingMessage, copyOf?: StoredMessage, sourceArn?: string): string {
+    const now = this.clock.now();
+    const messageId = copyOf?.messageId ?? randomUUID();
+    this.stored.set(messageId, {
+      messageId,
+      body: message.body,
+      attributes: { ...message.attributes },
+      // A redriven message keeps its id and original send time, as in SQS standard queues.
+      sentTimestamp: copyOf?.sentTimestamp ?? now,
+      receiveCount: 0,
+      visibleAt: now,
+      deadLetterSourceArn: sourceArn,
+    });
+    if (!copyOf) this.counters.sent++;
+    return messageId;
+  }
+
+  private moveToDeadLetter(message: StoredMessage): void {
+    this.stored.delete(message.messageId);
+    this.counters.deadLettered++;
+    this.redrive?.deadLetterQueue.enqueue(message, message, this.arn);
+  }
+}
+
+function snapshot(message: StoredMessage): QueueMessage {
+  const { receiptHandle: _handle, ...rest } = message;
+  return { ...rest, attributes: { ...rest.attributes } };
+}

@@ -1,0 +1,89 @@
+/** Checks on a report message that a per-field schema cannot make: nesting, duplicates, clock skew. */
+import type { Issue } from './errors.js';
+import { formatPath } from './path.js';
+
+/** Deeper JSON than this is hostile or broken; real reports nest about 6 levels. */
+export const MAX_NESTING_DEPTH = 32;
+/** A timestamp further ahead of the receiver's clock than this is clock skew, not data. */
+export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Finds the first value nested deeper than `limit`, without recursion (a hostile message must not
+ * overflow the stack). Returns its path, or undefined when the document is shallow enough.
+ */
+export function tooDeepPath(root: unknown, limit = MAX_NESTING_DEPTH): string | undefined {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= limit) return formatPath(path) || '(root)';
+    const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
+/** Reports every key seen before in `items`, naming both positions. */
+export function duplicateIssues<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  pathOf: (index: number) => string,
+  describe: (item: T) => string,
+): Issue[] {
+  const issues: Issue[] = [];
+  const first = new Map<string, number>();
+  items.forEach((item, i) => {
+    const key = keyOf(item);
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, i);
+    else issues.push({ path: pathOf(i), message: `duplicate ${describe(item)} (first at ${pathOf(seen)})` });
+  });
+  return issues;
+}
+
+/** An issue when `ts` is further ahead of `now` than the allowed clock skew. */
+export function skewIssue(path: string, ts: string | null | undefined, now: Date): Issue | undefined {
+  if (ts == null) return undefined;
+  const ahead = Date.parse(ts) - now.getTime();
+  if (ahead <= MAX_CLOCK_SKEW_MS) return undefined;
+  return {
+    path,
+    message: `${ts} is ${describeDuration(ahead)} ahead of the receiver's clock (${now.toISOString()}); clock skew over ${MAX_CLOCK_SKEW_MS / 60_000} minutes is rejected`,
+  };
+}
+
+function describeDuration(ms: number): string {
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  if (ms < 2 * 86_400_000) return `${Math.round(ms / 3_600_000)} h`;
+  return `${Math.round(ms / 86_400_000)} days`;
+}
+
+interface Timed {
+  ts: string;
+}
+interface Report {
+  reported_at: string;
+  samples: readonly Timed[];
+}
+
+/** Clock-skew and duplicate-sample issues of one report at `base` (e.g. `hypervisors[2]`). */
+export function reportTimeIssues(report: Report, base: string, now: Date, extra: Issue[] = []): Issue[] {
+  const issues = [...extra];
+  const skew = skewIssue(`${base}.reported_at`, report.reported_at, now);
+  if (skew) issues.push(skew);
+  report.samples.forEach((s, i) => {
+    const sampleSkew = skewIssue(`${base}.samples[${i}].ts`, s.ts, now);
+    if (sampleSkew) issues.push(sampleSkew);
+  });
+  issues.push(
+    ...duplicateIssues(
+      report.samples,
+      (s) => s.ts,
+      (i) => `${base}.samples[${i}].ts`,
+      (s) => `sample time ${s.ts}`,
+    ),
+  );
+  return issues;
+}

@@ -1,0 +1,104 @@
+/**
+ * Host items: the latest report's HostState as JSON, plus numeric usage attributes that conditional
+ * claims can test and bump in one UpdateItem (DynamoDB conditions cannot do arithmetic, so usage is
+ * kept as "used" counters and the claim compares them against `limit - requested`).
+ */
+import type { HostState } from '../model/hostState.js';
+import type { HypervisorReport } from '../model/reports.js';
+import { HOST_CHANGE_SHARDS } from './tables.js';
+
+/** Resources held for an instance the host has not reported yet. Disk is in MiB, like HostState. */
+export interface Claim {
+  vcpus: number;
+  memory_mb: number;
+  disk_mb: number;
+  /** Epoch ms, by the claiming scheduler's clock. */
+  claimed_at: number;
+}
+
+export interface Usage {
+  vcpus: number;
+  memory_mb: number;
+  disk_mb: number;
+}
+
+/** A host as stored, with pending claims already applied to `state` (what the engine should see). */
+export interface StoredHost {
+  state: HostState;
+  reported_at: string;
+  /** Bumped by every write to the item; a reader keeps the highest it has seen. */
+  version: number;
+  /** Epoch ms of the last write, by the writer's clock. */
+  updated_at: number;
+  claims: Record<string, Claim>;
+}
+
+/** Spreads hosts over the change-index shards; stable, so a host always lands in the same shard. */
+export function changeShard(host: string, nodename: string): string {
+  let hash = 0x811c9dc5;
+  const key = `${host}\u0000${nodename}`;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return String((hash >>> 0) % HOST_CHANGE_SHARDS);
+}
+
+/** What the hypervisor says is in use, in the units Nova's RAM/Disk/Core filters compare. */
+export function reportedUsage(state: HostState): Usage {
+  return {
+    vcpus: state.vcpus_used,
+    memory_mb: state.total_usable_ram_mb - state.free_ram_mb,
+    disk_mb: state.total_usable_disk_gb * 1024 - state.free_disk_mb,
+  };
+}
+
+export function addUsage(usage: Usage, claims: Iterable<Claim>): Usage {
+  const total = { ...usage };
+  for (const c of claims) {
+    total.vcpus += c.vcpus;
+    total.memory_mb += c.memory_mb;
+    total.disk_mb += c.disk_mb;
+  }
+  return total;
+}
+
+/** The attributes a report sets (everything but key, version and claims). */
+export function reportAttributes(
+  report: HypervisorReport,
+  usage: Usage,
+  now: number,
+): Record<string, unknown> {
+  return {
+    change_shard: changeShard(report.host, report.nodename),
+    updated_at: now,
+    reported_at: report.reported_at,
+    availability_zone: report.availability_zone,
+    state: JSON.stringify(report.state),
+    used_vcpus: usage.vcpus,
+    used_memory_mb: usage.memory_mb,
+    used_disk_mb: usage.disk_mb,
+  };
+}
+
+/**
+ * Rebuilds the engine's view: the reported state with each pending claim consumed the way Nova's
+ * consume_from_request does (vCPUs, RAM, root+ephemeral disk, one more instance and I/O op).
+ */
+export function hostFromItem(item: Record<string, unknown>): StoredHost {
+  const state = JSON.parse(item.state as string) as HostState;
+  const claims = (item.claims ?? {}) as Record<string, Claim>;
+  for (const [id, c] of Object.entries(claims)) {
+    state.vcpus_used += c.vcpus;
+    state.free_ram_mb -= c.memory_mb;
+    state.free_disk_mb -= c.disk_mb;
+    state.disk_mb_used += c.disk_mb;
+    state.num_instances += 1;
+    state.num_io_ops += 1;
+    state.instances[id] = { uuid: id };
+  }
+  return {
+    state,
+    reported_at: item.reported_at as string,
+    version: Number(item.version),
+    updated_at: Number(item.updated_at),
+    claims,
+  };
+}

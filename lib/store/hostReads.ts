@@ -1,0 +1,84 @@
+/** Reading host states: one host, the whole fleet, or only what changed since a cursor. */
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { StoreContext } from './context.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { hostFromItem, type StoredHost } from './hostItems.js';
+import { HOST_CHANGE_SHARDS, HOSTS_BY_CHANGE } from './tables.js';
+
+type Item = Record<string, unknown>;
+
+export interface HostChanges {
+  /** Hosts written since the cursor (minus the overlap); may repeat ones already seen: keep the highest version. */
+  hosts: StoredHost[];
+  /** Pass to the next call. */
+  cursor: string;
+}
+
+/** One node of a host (`nodename` defaults to `host`, as for libvirt). */
+export async function getHost(
+  ctx: StoreContext,
+  host: string,
+  nodename = host,
+): Promise<StoredHost | undefined> {
+  const { Item } = await ctx.doc.send(
+    new GetCommand({ TableName: ctx.tables.hosts, Key: { host, nodename }, ConsistentRead: true }),
+  );
+  return Item ? hostFromItem(Item) : undefined;
+}
+
+/** Every stored host, read page by page (`pageSize` items per Scan call). */
+export async function listHosts(ctx: StoreContext, pageSize = 500): Promise<StoredHost[]> {
+  const hosts: StoredHost[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await ctx.doc.send(
+      new ScanCommand({ TableName: ctx.tables.hosts, Limit: pageSize, ExclusiveStartKey: startKey }),
+    );
+    for (const item of page.Items ?? []) hosts.push(hostFromItem(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return hosts;
+}
+
+/**
+ * Hosts whose item changed (report or claim) since `cursor`; everything when there is no cursor.
+ * Reads each change-index shard from `since - changeOverlapMs`, because writers stamp `updated_at`
+ * with their own clocks and a write can land after a later-stamped one. The snapshot that calls
+ * this should still do a full listHosts now and then (e.g. every few minutes) as a backstop.
+ */
+export async function hostsChangedSince(ctx: StoreContext, cursor?: string): Promise<HostChanges> {
+  const since = decodeCursor(cursor);
+  const from = since > 0 ? since - ctx.changeOverlapMs : -1;
+  const shards = Array.from({ length: HOST_CHANGE_SHARDS }, (_, i) => String(i));
+  const pages = await Promise.all(shards.map((shard) => queryShard(ctx, shard, from)));
+  const newest = new Map<string, StoredHost>();
+  let latest = since;
+  for (const item of pages.flat()) {
+    const host = hostFromItem(item);
+    const key = `${host.state.host}\u0000${host.state.nodename}`;
+    const seen = newest.get(key);
+    if (!seen || seen.version < host.version) newest.set(key, host);
+    latest = Math.max(latest, host.updated_at);
+  }
+  return { hosts: [...newest.values()], cursor: encodeCursor(latest) };
+}
+
+async function queryShard(ctx: StoreContext, shard: string, from: number): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await ctx.doc.send(
+      new QueryCommand({
+        TableName: ctx.tables.hosts,
+        IndexName: HOSTS_BY_CHANGE,
+        KeyConditionExpression: '#shard = :shard AND #updated_at > :from',
+        ExpressionAttributeNames: { '#shard': 'change_shard', '#updated_at': 'updated_at' },
+        ExpressionAttributeValues: { ':shard': shard, ':from': from },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}

@@ -1,0 +1,83 @@
+/**
+ * Leases: a named lock with an owner and an expiry, taken with one conditional write. An expired
+ * lease can be taken over. Each acquisition bumps a fencing `token`, so a holder that paused past
+ * its expiry can be told apart from the new one by whatever it writes to.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, type StoreContext } from './context.js';
+import { isConditionFailed } from './retry.js';
+
+export interface Lease {
+  name: string;
+  owner: string;
+  /** Epoch ms. */
+  expires_at_ms: number;
+  /** Grows with every acquisition (renewals included), never reused. */
+  token: number;
+}
+
+/**
+ * Takes or renews lease `name` for `owner` for `ttlMs`. Succeeds when the lease is free, expired,
+ * or already held by `owner`; returns undefined when someone else holds it.
+ */
+export async function acquireLease(
+  ctx: StoreContext,
+  name: string,
+  owner: string,
+  ttlMs: number,
+): Promise<Lease | undefined> {
+  if (!(ttlMs > 0)) throw new RangeError(`lease ttlMs must be > 0, got ${ttlMs}`);
+  const now = ctx.clock().getTime();
+  const until = now + ttlMs;
+  try {
+    const { Attributes } = await ctx.doc.send(
+      new UpdateCommand({
+        TableName: ctx.tables.leases,
+        Key: { name },
+        UpdateExpression: 'SET #owner = :owner, #until = :until, #expires_at = :ttl ADD #token :one',
+        ConditionExpression: 'attribute_not_exists(#name) OR #until <= :now OR #owner = :owner',
+        ExpressionAttributeNames: {
+          '#name': 'name',
+          '#owner': 'owner',
+          '#until': 'lease_until',
+          '#expires_at': 'expires_at',
+          '#token': 'token',
+        },
+        ExpressionAttributeValues: {
+          ':owner': owner,
+          ':until': until,
+          // Keep the item (and its token) a day past expiry, so tokens keep growing after takeovers.
+          ':ttl': epochSeconds(until) + 86_400,
+          ':now': now,
+          ':one': 1,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return { name, owner, expires_at_ms: until, token: Number(Attributes?.token) };
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Ends `owner`'s hold on lease `name` now; false when `owner` does not hold it. */
+export async function releaseLease(ctx: StoreContext, name: string, owner: string): Promise<boolean> {
+  try {
+    await ctx.doc.send(
+      new UpdateCommand({
+        TableName: ctx.tables.leases,
+        Key: { name },
+        // Expire instead of delete: deleting would reset the fencing token.
+        UpdateExpression: 'SET #until = :zero',
+        ConditionExpression: '#owner = :owner AND #until > :now',
+        ExpressionAttributeNames: { '#owner': 'owner', '#until': 'lease_until' },
+        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': ctx.clock().getTime() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
