@@ -129,6 +129,13 @@ export const OPTIONS = {
     reserved_host_disk_mb: { type: 'int', default: 0, min: 0, help: 'Placement DISK_GB reserved (MiB)' },
     migrate_max_retries: { type: 'int', default: -1, help: 'Accepted for compatibility' },
   },
+  compute: {
+    packing_host_numa_cells_allocation_strategy: {
+      type: 'bool',
+      default: false,
+      help: 'NUMA cell order: pack onto the busiest cells (true) or spread (false)',
+    },
+  },
   workarounds: {
     skip_hypervisor_version_check_on_lm: { type: 'bool', default: false, help: 'Live-migration check' },
   },

@@ -1,7 +1,7 @@
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
-import { numaLimitsFor, placeInstance } from './hardware/numa.js';
+import { numaLimitsFor, numaPacking, placeInstance } from './hardware/numa.js';
 import { addInstanceUsage } from './hardware/numaUsage.js';
 import { applyRequests, pciNuma } from './hardware/pci.js';
 
@@ -35,7 +35,14 @@ export function consumeFromRequest(
   let guestCells: number[] | null = null;
   if (host.numa_topology && spec.numa_topology) {
     const limits = numaLimitsFor(host, config);
-    const fits = placeInstance(host.numa_topology, spec.numa_topology, limits, spec.pci_requests, pciStats);
+    const fits = placeInstance(
+      host.numa_topology,
+      spec.numa_topology,
+      limits,
+      spec.pci_requests,
+      pciStats,
+      numaPacking(config),
+    );
     if (fits) {
       next.numa_topology = addInstanceUsage(host.numa_topology, spec.numa_topology, fits);
       guestCells = fits.map((fit) => fit.hostCellId);

@@ -115,7 +115,7 @@ export class Scheduler {
         claimed = await this.claimFirst(hosts, tried, spec, uuids[index], options.claim);
       }
       if (claimed < 0) break;
-      const host = consumeFromRequest(hosts[claimed], spec, uuids[index]);
+      const host = consumeFromRequest(hosts[claimed], spec, uuids[index], this.config);
       hosts[claimed] = host;
       spec.instance_group?.hosts.push(host.host);
       chosen.push(host);

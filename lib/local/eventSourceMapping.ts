@@ -1,14 +1,14 @@
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { ConfigError } from '../model/errors.js';
 import { interpretBatchResponse } from './batchResponse.js';
 import { makeLambdaContext } from './lambdaContext.js';
 import type { LocalSqsQueue } from './sqsQueue.js';
 
-/** An SQS-triggered Lambda handler (a middy-wrapped one fits). */
-export type SqsBatchHandler = (
-  event: SQSEvent,
-  context: Context,
-) => Promise<SQSBatchResponse | undefined | null | void>;
+/**
+ * An SQS-triggered Lambda handler (a middy-wrapped one fits). Its reply should be an
+ * `SQSBatchResponse` or nothing; anything else is judged as Lambda would (see interpretBatchResponse).
+ */
+export type SqsBatchHandler = (event: SQSEvent, context: Context) => Promise<unknown>;
 
 export interface EventSourceOptions {
   /** Records per invocation, 1..10000 as for a standard queue. Default 10. */
@@ -70,7 +70,10 @@ export class EventSourceMapping {
     let delivery: BatchDelivery;
     try {
       const reply = await this.handler({ Records: records }, context);
-      const verdict = interpretBatchResponse(messageIds, this.options.reportBatchItemFailures === false ? null : reply);
+      const verdict = interpretBatchResponse(
+        messageIds,
+        this.options.reportBatchItemFailures === false ? null : reply,
+      );
       delivery = { messageIds, ...verdict };
     } catch (error) {
       delivery = { messageIds, failedIds: new Set(messageIds), wholeBatch: 'the handler threw', error };

@@ -11,7 +11,7 @@ import {
   type SendResult,
   toOutgoing,
 } from '../queue/port.js';
-import { type Clock, systemClock } from './clock.js';
+import type { Clock } from './clock.js';
 import {
   type DrainOptions,
   type DrainResult,
@@ -19,22 +19,13 @@ import {
   type EventSourceOptions,
   type SqsBatchHandler,
 } from './eventSourceMapping.js';
+import { type LocalQueueOptions, type QueueSettings, resolveQueueOptions } from './queueSettings.js';
 import { type QueueIdentity, type StoredMessage, toSqsRecord } from './sqsRecord.js';
 
-export interface LocalQueueOptions {
-  name: string;
-  clock?: Clock;
-  /** Seconds a received message stays invisible; a failed one comes back after it. Default 30. */
-  visibilityTimeoutSeconds?: number;
-  /** Move a message here when it is received again after `maxReceiveCount` receives. */
-  redrive?: { deadLetterQueue: LocalSqsQueue; maxReceiveCount: number };
-  region?: string;
-  accountId?: string;
-  senderId?: string;
-  maxMessageBytes?: number;
-}
+export type { LocalQueueOptions } from './queueSettings.js';
 
 export interface QueueCounters {
+  /** Accepted by send/sendBatch (a dead-letter queue's redriven arrivals are not counted here). */
   sent: number;
   /** Receives, redeliveries included. */
   delivered: number;
@@ -55,38 +46,26 @@ export class LocalSqsQueue implements MessageQueue {
   readonly arn: string;
   readonly url: string;
   readonly clock: Clock;
+  private readonly settings: QueueSettings;
   private readonly identity: QueueIdentity;
-  private readonly visibilityTimeoutMs: number;
-  private readonly redrive?: LocalQueueOptions['redrive'];
-  private readonly maxMessageBytes: number;
   private readonly stored = new Map<string, StoredMessage>();
-  private readonly counters: QueueCounters = { sent: 0, delivered: 0, succeeded: 0, failed: 0, deadLettered: 0 };
+  private readonly counters: QueueCounters = {
+    sent: 0,
+    delivered: 0,
+    succeeded: 0,
+    failed: 0,
+    deadLettered: 0,
+  };
   private mapping?: EventSourceMapping;
 
   constructor(options: LocalQueueOptions) {
-    const region = options.region ?? 'us-east-1';
-    const accountId = options.accountId ?? '000000000000';
-    const visibility = options.visibilityTimeoutSeconds ?? 30;
-    if (!/^[A-Za-z0-9_-]{1,80}$/.test(options.name)) throw new ConfigError(`queue name '${options.name}' is not valid`);
-    if (!(visibility >= 0 && visibility <= 43_200)) {
-      throw new ConfigError(`queue ${options.name}: visibilityTimeoutSeconds must be 0..43200, got ${visibility}`);
-    }
-    const maxReceives = options.redrive?.maxReceiveCount;
-    if (maxReceives !== undefined && !(Number.isInteger(maxReceives) && maxReceives >= 1 && maxReceives <= 1000)) {
-      throw new ConfigError(`queue ${options.name}: maxReceiveCount must be an integer 1..1000, got ${maxReceives}`);
-    }
-    this.name = options.name;
-    this.arn = `arn:aws:sqs:${region}:${accountId}:${options.name}`;
-    this.url = `https://sqs.${region}.amazonaws.com/${accountId}/${options.name}`;
-    this.clock = options.clock ?? systemClock;
-    this.identity = { arn: this.arn, region, senderId: options.senderId ?? 'AIDAPLACIDLOCALSENDER' };
-    this.visibilityTimeoutMs = visibility * 1000;
-    this.redrive = options.redrive;
-    this.maxMessageBytes = options.maxMessageBytes ?? SQS_LIMITS.messageBytes;
+    this.settings = resolveQueueOptions(options);
+    ({ name: this.name, arn: this.arn, url: this.url, clock: this.clock } = this.settings);
+    this.identity = { arn: this.arn, region: this.settings.region, senderId: this.settings.senderId };
   }
 
   async send(body: string, attributes?: MessageAttributes): Promise<SendResult> {
-    const violation = checkMessage({ body, attributes }, this.maxMessageBytes);
+    const violation = checkMessage({ body, attributes }, this.settings.maxMessageBytes);
     if (violation) throw new QueueSendError(violation.code, `${this.name}: ${violation.message}`, true);
     return { messageId: this.enqueue({ body, attributes }) };
   }
@@ -95,7 +74,7 @@ export class LocalSqsQueue implements MessageQueue {
     const result: BatchSendResult = { sent: [], failed: [] };
     messages.forEach((raw, index) => {
       const message = toOutgoing(raw);
-      const violation = checkMessage(message, this.maxMessageBytes);
+      const violation = checkMessage(message, this.settings.maxMessageBytes);
       if (violation) result.failed.push({ index, ...violation, senderFault: true });
       else result.sent.push({ index, messageId: this.enqueue(message) });
     });
@@ -112,13 +91,13 @@ export class LocalSqsQueue implements MessageQueue {
     for (const message of this.stored.values()) {
       if (records.length >= max) break;
       if (message.visibleAt > now) continue;
-      if (this.redrive && message.receiveCount >= this.redrive.maxReceiveCount) {
+      if (this.settings.redrive && message.receiveCount >= this.settings.redrive.maxReceiveCount) {
         this.moveToDeadLetter(message);
         continue;
       }
       message.receiveCount++;
       message.firstReceiveTimestamp ??= now;
-      message.visibleAt = now + this.visibilityTimeoutMs;
+      message.visibleAt = now + this.settings.visibilityTimeoutMs;
       message.receiptHandle = `${randomBytes(24).toString('base64url')}.${message.messageId}`;
       this.counters.delivered++;
       records.push(toSqsRecord(message, this.identity));
@@ -149,7 +128,7 @@ export class LocalSqsQueue implements MessageQueue {
   }
 
   /** Delivers batches to the attached handler until nothing is visible (see `DrainOptions`). */
-  drain(options?: DrainOptions): Promise<DrainResult> {
+  async drain(options?: DrainOptions): Promise<DrainResult> {
     if (!this.mapping) throw new ConfigError(`queue ${this.name} has no handler attached`);
     return this.mapping.drain(options);
   }
@@ -208,7 +187,7 @@ export class LocalSqsQueue implements MessageQueue {
   private moveToDeadLetter(message: StoredMessage): void {
     this.stored.delete(message.messageId);
     this.counters.deadLettered++;
-    this.redrive?.deadLetterQueue.enqueue(message, message, this.arn);
+    this.settings.redrive?.deadLetterQueue.enqueue(message, message, this.arn);
   }
 }
 

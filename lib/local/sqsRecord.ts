@@ -29,7 +29,12 @@ export function toSqsRecord(message: StoredMessage, queue: QueueIdentity): SQSRe
   const entries = Object.entries(message.attributes);
   const messageAttributes: SQSMessageAttributes = {};
   for (const [name, value] of entries) {
-    messageAttributes[name] = { stringValue: value, stringListValues: [], binaryListValues: [], dataType: 'String' };
+    messageAttributes[name] = {
+      stringValue: value,
+      stringListValues: [],
+      binaryListValues: [],
+      dataType: 'String',
+    };
   }
   const md5OfAttributes = md5OfMessageAttributes(
     Object.fromEntries(entries.map(([name, value]) => [name, { dataType: 'String', value }])),

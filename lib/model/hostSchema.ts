@@ -46,6 +46,7 @@ const inventory = z.object({
 
 const numaCell = z.object({
   id: z.number().int().nonnegative(),
+  socket: z.number().int().nonnegative().nullish(),
   cpuset: z.array(z.number().int().nonnegative()).default([]),
   pcpuset: z.array(z.number().int().nonnegative()).default([]),
   memory: nonNegative,

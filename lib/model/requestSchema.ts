@@ -44,7 +44,8 @@ const numaCell = z.object({
   cpuset: z.array(z.number().int().nonnegative()).default([]),
   pcpuset: z.array(z.number().int().nonnegative()).default([]),
   memory: nonNegative,
-  pagesize: z.number().int().positive().nullish(),
+  // -1 small, -2 large, -3 any (Nova's symbolic page sizes)
+  pagesize: z.union([z.number().int().positive(), z.literal(-1), z.literal(-2), z.literal(-3)]).nullish(),
   cpu_thread_policy: z.enum(['prefer', 'isolate', 'require']).nullish(),
 });
 

@@ -2,8 +2,20 @@ export { backoffDelay, DEFAULT_RETRY_TIMING, type RetryTiming } from './backoff.
 export { chunkForBatch, type IndexedMessage } from './batching.js';
 export { QueueSendError } from './errors.js';
 export { parseJsonBody } from './jsonBody.js';
-export { checkMessage, type LimitViolation, messageBytes, SQS_LIMITS, sanitizeForSqs, truncateUtf8 } from './limits.js';
-export { DEAD_LETTER_ATTRIBUTE, deadLetterMessage, ERROR_ATTRIBUTE_MAX_BYTES, sendToDeadLetter } from './poison.js';
+export {
+  checkMessage,
+  type LimitViolation,
+  messageBytes,
+  SQS_LIMITS,
+  sanitizeForSqs,
+  truncateUtf8,
+} from './limits.js';
+export {
+  DEAD_LETTER_ATTRIBUTE,
+  deadLetterMessage,
+  ERROR_ATTRIBUTE_MAX_BYTES,
+  sendToDeadLetter,
+} from './poison.js';
 export * from './port.js';
 export {
   type BatchCounts,

@@ -37,7 +37,8 @@ export function deadLetterMessage(
 
   const reason = sanitizeForSqs(error.message) || attributes[DEAD_LETTER_ATTRIBUTE.errorName];
   const fixedBytes =
-    messageBytes({ body: '', attributes }) + messageBytes({ body: '', attributes: { [DEAD_LETTER_ATTRIBUTE.error]: '' } });
+    messageBytes({ body: '', attributes }) +
+    messageBytes({ body: '', attributes: { [DEAD_LETTER_ATTRIBUTE.error]: '' } });
   const bodyBytes = Buffer.byteLength(record.body, 'utf8');
   const room = maxMessageBytes - fixedBytes - bodyBytes;
   if (room >= ERROR_ATTRIBUTE_MIN_BYTES || room >= Buffer.byteLength(reason, 'utf8')) {
@@ -52,7 +53,11 @@ export function deadLetterMessage(
 }
 
 /** Sends `record` to the dead-letter queue with the reason it was rejected. */
-export function sendToDeadLetter(deadLetter: MessageQueue, record: SQSRecord, error: Error): Promise<SendResult> {
+export function sendToDeadLetter(
+  deadLetter: MessageQueue,
+  record: SQSRecord,
+  error: Error,
+): Promise<SendResult> {
   const message = deadLetterMessage(record, error);
   return deadLetter.send(message.body, message.attributes);
 }

@@ -54,7 +54,10 @@ const isValidationError = (error: unknown): boolean => error instanceof Validati
  *   return response;
  * });
  */
-export async function processSqsBatch<T>(event: SQSEvent, options: SqsBatchOptions<T>): Promise<BatchOutcome> {
+export async function processSqsBatch<T>(
+  event: SQSEvent,
+  options: SqsBatchOptions<T>,
+): Promise<BatchOutcome> {
   const isPoison = options.isPoison ?? isValidationError;
   const failures: SQSBatchItemFailure[] = [];
   const rejections: Rejection[] = [];

@@ -141,11 +141,17 @@ export class SqsQueue implements MessageQueue {
 function toSqsAttributes(attributes?: MessageAttributes): Record<string, MessageAttributeValue> | undefined {
   const entries = Object.entries(attributes ?? {});
   if (entries.length === 0) return undefined;
-  return Object.fromEntries(entries.map(([name, value]) => [name, { DataType: 'String', StringValue: value }]));
+  return Object.fromEntries(
+    entries.map(([name, value]) => [name, { DataType: 'String', StringValue: value }]),
+  );
 }
 
 /** A whole call that failed after the SDK's own retries; a client fault will not get better by retrying. */
 function describeCallError(error: unknown): Omit<FailedEntry, 'index'> {
   const e = error as { name?: string; message?: string; $fault?: string };
-  return { code: e?.name ?? 'Error', message: e?.message ?? String(error), senderFault: e?.$fault === 'client' };
+  return {
+    code: e?.name ?? 'Error',
+    message: e?.message ?? String(error),
+    senderFault: e?.$fault === 'client',
+  };
 }

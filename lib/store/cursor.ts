@@ -3,7 +3,7 @@ import { ValidationError } from '../model/errors.js';
 
 interface CursorBody {
   v: 1;
-  /** Epoch ms: the newest `updated_at` the holder has seen. */
+  /** Epoch ms: when the read that returned this cursor began (reader's clock). */
   since: number;
 }
 

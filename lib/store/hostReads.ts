@@ -8,7 +8,7 @@ import { HOST_CHANGE_SHARDS, HOSTS_BY_CHANGE } from './tables.js';
 type Item = Record<string, unknown>;
 
 export interface HostChanges {
-  /** Hosts written since the cursor (minus the overlap); may repeat ones already seen: keep the highest version. */
+  /** Hosts written since the cursor (minus the overlap); may repeat ones seen before: keep the highest version. */
   hosts: StoredHost[];
   /** Pass to the next call. */
   cursor: string;
@@ -42,25 +42,19 @@ export async function listHosts(ctx: StoreContext, pageSize = 500): Promise<Stor
 
 /**
  * Hosts whose item changed (report or claim) since `cursor`; everything when there is no cursor.
- * Reads each change-index shard from `since - changeOverlapMs`, because writers stamp `updated_at`
- * with their own clocks and a write can land after a later-stamped one. The snapshot that calls
- * this should still do a full listHosts now and then (e.g. every few minutes) as a backstop.
+ * The cursor is the reader's clock when the read began. Each shard is read from
+ * `since - changeOverlapMs`, because writers stamp `updated_at` with their own clocks and a write
+ * can commit after a read that covered its stamp. The snapshot that calls this should still do a
+ * full listHosts now and then (e.g. every few minutes) as a backstop.
  */
 export async function hostsChangedSince(ctx: StoreContext, cursor?: string): Promise<HostChanges> {
   const since = decodeCursor(cursor);
+  const readStart = ctx.clock().getTime();
   const from = since > 0 ? since - ctx.changeOverlapMs : -1;
   const shards = Array.from({ length: HOST_CHANGE_SHARDS }, (_, i) => String(i));
   const pages = await Promise.all(shards.map((shard) => queryShard(ctx, shard, from)));
-  const newest = new Map<string, StoredHost>();
-  let latest = since;
-  for (const item of pages.flat()) {
-    const host = hostFromItem(item);
-    const key = `${host.state.host}\u0000${host.state.nodename}`;
-    const seen = newest.get(key);
-    if (!seen || seen.version < host.version) newest.set(key, host);
-    latest = Math.max(latest, host.updated_at);
-  }
-  return { hosts: [...newest.values()], cursor: encodeCursor(latest) };
+  // A host lives in exactly one shard, so the pages never overlap.
+  return { hosts: pages.flat().map(hostFromItem), cursor: encodeCursor(readStart) };
 }
 
 async function queryShard(ctx: StoreContext, shard: string, from: number): Promise<Item[]> {

@@ -7,7 +7,12 @@ import { ConfigError } from '../../lib/model/errors.js';
 function setup(maxReceiveCount = 3) {
   const clock = new ManualClock();
   const dlq = new LocalSqsQueue({ name: 'dlq', clock });
-  const queue = new LocalSqsQueue({ name: 'work', clock, visibilityTimeoutSeconds: 30, redrive: { deadLetterQueue: dlq, maxReceiveCount } });
+  const queue = new LocalSqsQueue({
+    name: 'work',
+    clock,
+    visibilityTimeoutSeconds: 30,
+    redrive: { deadLetterQueue: dlq, maxReceiveCount },
+  });
   return { clock, dlq, queue };
 }
 
@@ -22,7 +27,9 @@ function recorder(reply: (event: SQSEvent, call: number) => SQSBatchResponse | u
 }
 
 const failBodies = (event: SQSEvent, bodies: string[]): SQSBatchResponse => ({
-  batchItemFailures: event.Records.filter((r) => bodies.includes(r.body)).map((r) => ({ itemIdentifier: r.messageId })),
+  batchItemFailures: event.Records.filter((r) => bodies.includes(r.body)).map((r) => ({
+    itemIdentifier: r.messageId,
+  })),
 });
 
 describe('EventSourceMapping', () => {
@@ -42,7 +49,9 @@ describe('EventSourceMapping', () => {
 
   it('redelivers only the records named in batchItemFailures', async () => {
     const { queue } = setup();
-    const { batches, handler } = recorder((event, call) => (call === 1 ? failBodies(event, ['b']) : undefined));
+    const { batches, handler } = recorder((event, call) =>
+      call === 1 ? failBodies(event, ['b']) : undefined,
+    );
     queue.attach(handler);
     await queue.sendBatch(['a', 'b', 'c']);
     const first = await queue.drain({ waitForInvisible: true });
@@ -67,7 +76,9 @@ describe('EventSourceMapping', () => {
 
   it('redelivers the whole batch when batchItemFailures names a message it was not given', async () => {
     const { queue } = setup();
-    const { batches, handler } = recorder((_e, call) => (call === 1 ? { batchItemFailures: [{ itemIdentifier: 'x' }] } : undefined));
+    const { batches, handler } = recorder((_e, call) =>
+      call === 1 ? { batchItemFailures: [{ itemIdentifier: 'x' }] } : undefined,
+    );
     queue.attach(handler);
     await queue.send('a');
     await queue.drain({ waitForInvisible: true });
@@ -86,7 +97,9 @@ describe('EventSourceMapping', () => {
   it('leaves a failed message invisible until the visibility timeout passes on the clock', async () => {
     // Prepare
     const { clock, queue } = setup();
-    const { batches, handler } = recorder((event, call) => (call === 1 ? failBodies(event, ['a']) : undefined));
+    const { batches, handler } = recorder((event, call) =>
+      call === 1 ? failBodies(event, ['a']) : undefined,
+    );
     queue.attach(handler);
     await queue.send('a');
     // Act / Assess
@@ -104,7 +117,9 @@ describe('EventSourceMapping', () => {
     const counts: string[] = [];
     queue.attach(async (event) => {
       counts.push(event.Records[0].attributes.ApproximateReceiveCount);
-      return counts.length < 3 ? { batchItemFailures: [{ itemIdentifier: event.Records[0].messageId }] } : undefined;
+      return counts.length < 3
+        ? { batchItemFailures: [{ itemIdentifier: event.Records[0].messageId }] }
+        : undefined;
     });
     await queue.send('a');
     await queue.drain({ waitForInvisible: true });
@@ -138,7 +153,11 @@ describe('EventSourceMapping', () => {
     const contexts: { name: string; id: string; remaining: number }[] = [];
     queue.attach(
       async (_event, context) => {
-        contexts.push({ name: context.functionName, id: context.awsRequestId, remaining: context.getRemainingTimeInMillis() });
+        contexts.push({
+          name: context.functionName,
+          id: context.awsRequestId,
+          remaining: context.getRemainingTimeInMillis(),
+        });
       },
       { batchSize: 1, functionName: 'placid-ingest', timeoutMs: 15_000 },
     );
@@ -152,6 +171,8 @@ describe('EventSourceMapping', () => {
   });
 
   it.each([0, 10_001, 2.5])('refuses a batch size of %s', (batchSize) => {
-    expect(() => new LocalSqsQueue({ name: 'q1' }).attach(async () => {}, { batchSize })).toThrow(ConfigError);
+    expect(() => new LocalSqsQueue({ name: 'q1' }).attach(async () => {}, { batchSize })).toThrow(
+      ConfigError,
+    );
   });
 });

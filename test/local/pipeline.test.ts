@@ -16,7 +16,8 @@ interface Report {
 
 function parseReport(body: string): Report {
   const value = parseJsonBody(body) as Partial<Report> | null;
-  if (typeof value?.id !== 'string') throw new ValidationError('report', [{ path: 'id', message: 'missing' }]);
+  if (typeof value?.id !== 'string')
+    throw new ValidationError('report', [{ path: 'id', message: 'missing' }]);
   if (typeof value.steal !== 'number' || value.steal > 100) {
     throw new ValidationError('report', [{ path: 'steal', message: `must be ≤ 100, got ${value.steal}` }]);
   }
@@ -24,10 +25,17 @@ function parseReport(body: string): Report {
 }
 
 /** A stage wired like a real one: the middy handler, the batch helper, local queues on a fake clock. */
-function stage(store: (report: Report, record: SQSRecord) => Promise<void>, afterBatch: () => void = () => {}) {
+function stage(
+  store: (report: Report, record: SQSRecord) => Promise<void>,
+  afterBatch: () => void = () => {},
+) {
   const clock = new ManualClock();
   const dlq = new LocalSqsQueue({ name: 'placid-ingest-dlq', clock });
-  const queue = new LocalSqsQueue({ name: 'placid-ingest', clock, redrive: { deadLetterQueue: dlq, maxReceiveCount: 3 } });
+  const queue = new LocalSqsQueue({
+    name: 'placid-ingest',
+    clock,
+    redrive: { deadLetterQueue: dlq, maxReceiveCount: 3 },
+  });
   const handler = withPowertools(async (event: SQSEvent) => {
     const outcome = await processSqsBatch(event, { parse: parseReport, handle: store, deadLetter: dlq });
     recordBatchCounts(outcome.counts);

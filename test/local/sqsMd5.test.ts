@@ -4,8 +4,16 @@ import { md5Hex, md5OfMessageAttributes } from '../../lib/local/sqsMd5.js';
 describe('md5OfMessageAttributes', () => {
   // Expected digests are the published examples of SQS's attribute-digest algorithm.
   it.each([
-    ['one string attribute', { SellerName: { dataType: 'String', value: 'Example Store' } }, 'cd28f3b68aeee4b2eac9c66f2f694b58'],
-    ['one number attribute', { timestamp: { dataType: 'Number', value: '1493147359900' } }, '235c5c510d26fb653d073faed50ae77c'],
+    [
+      'one string attribute',
+      { SellerName: { dataType: 'String', value: 'Example Store' } },
+      'cd28f3b68aeee4b2eac9c66f2f694b58',
+    ],
+    [
+      'one number attribute',
+      { timestamp: { dataType: 'Number', value: '1493147359900' } },
+      '235c5c510d26fb653d073faed50ae77c',
+    ],
     [
       'two attributes, given out of name order',
       { ordinal: { dataType: 'Number', value: '1' }, category: { dataType: 'String', value: 'test' } },

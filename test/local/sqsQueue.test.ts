@@ -48,7 +48,12 @@ describe('LocalSqsQueue records', () => {
         ApproximateFirstReceiveTimestamp: String(START + 1_000),
       },
       messageAttributes: {
-        correlation_id: { stringValue: 'c-1', stringListValues: [], binaryListValues: [], dataType: 'String' },
+        correlation_id: {
+          stringValue: 'c-1',
+          stringListValues: [],
+          binaryListValues: [],
+          dataType: 'String',
+        },
       },
       md5OfBody: md5Hex('hello'),
       md5OfMessageAttributes: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -166,12 +171,15 @@ describe('LocalSqsQueue options', () => {
     ['a bad name', { name: 'no spaces' }],
     ['a negative visibility timeout', { name: 'q1', visibilityTimeoutSeconds: -1 }],
     ['a visibility timeout over 12 hours', { name: 'q1', visibilityTimeoutSeconds: 43_201 }],
-    ['a zero maxReceiveCount', { name: 'q1', redrive: { deadLetterQueue: new LocalSqsQueue({ name: 'd1' }), maxReceiveCount: 0 } }],
+    [
+      'a zero maxReceiveCount',
+      { name: 'q1', redrive: { deadLetterQueue: new LocalSqsQueue({ name: 'd1' }), maxReceiveCount: 0 } },
+    ],
   ])('refuses %s', (_name, options) => {
     expect(() => new LocalSqsQueue(options)).toThrow(ConfigError);
   });
 
-  it('refuses to drain without a handler', () => {
-    expect(() => new LocalSqsQueue({ name: 'q1' }).drain()).toThrow(/has no handler attached/);
+  it('refuses to drain without a handler', async () => {
+    await expect(new LocalSqsQueue({ name: 'q1' }).drain()).rejects.toThrow(/has no handler attached/);
   });
 });

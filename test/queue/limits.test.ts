@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkMessage, messageBytes, SQS_LIMITS, sanitizeForSqs, truncateUtf8 } from '../../lib/queue/limits.js';
+import {
+  checkMessage,
+  messageBytes,
+  SQS_LIMITS,
+  sanitizeForSqs,
+  truncateUtf8,
+} from '../../lib/queue/limits.js';
 
 describe('messageBytes', () => {
   it('counts the UTF-8 body plus each attribute name, type and value', () => {
@@ -16,15 +22,31 @@ describe('checkMessage', () => {
   it.each([
     ['an empty body', { body: '' }, 'InvalidParameterValue'],
     ['a body over the size limit', { body: 'x'.repeat(SQS_LIMITS.messageBytes + 1) }, 'MessageTooLong'],
-    ['attributes pushing the size over the limit', { body: 'x'.repeat(SQS_LIMITS.messageBytes - 5), attributes: { k: 'v' } }, 'MessageTooLong'],
+    [
+      'attributes pushing the size over the limit',
+      { body: 'x'.repeat(SQS_LIMITS.messageBytes - 5), attributes: { k: 'v' } },
+      'MessageTooLong',
+    ],
     ['a NUL character in the body', { body: 'a\u0000b' }, 'InvalidMessageContents'],
     ['a lone surrogate in the body', { body: 'a\uD800b' }, 'InvalidMessageContents'],
     ['eleven attributes', { body: 'x', attributes: tenAttributes }, 'InvalidParameterValue'],
-    ['an attribute name reserved for AWS', { body: 'x', attributes: { 'AWS.trace': 'v' } }, 'InvalidParameterValue'],
+    [
+      'an attribute name reserved for AWS',
+      { body: 'x', attributes: { 'AWS.trace': 'v' } },
+      'InvalidParameterValue',
+    ],
     ['an attribute name with a space', { body: 'x', attributes: { 'my key': 'v' } }, 'InvalidParameterValue'],
-    ['an attribute name with two dots in a row', { body: 'x', attributes: { 'a..b': 'v' } }, 'InvalidParameterValue'],
+    [
+      'an attribute name with two dots in a row',
+      { body: 'x', attributes: { 'a..b': 'v' } },
+      'InvalidParameterValue',
+    ],
     ['an empty attribute value', { body: 'x', attributes: { k: '' } }, 'InvalidParameterValue'],
-    ['a control character in an attribute value', { body: 'x', attributes: { k: '\u0001' } }, 'InvalidParameterValue'],
+    [
+      'a control character in an attribute value',
+      { body: 'x', attributes: { k: '\u0001' } },
+      'InvalidParameterValue',
+    ],
   ])('refuses %s', (_name, message, code) => {
     expect(checkMessage(message)?.code).toBe(code);
   });

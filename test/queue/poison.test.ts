@@ -5,7 +5,9 @@ import { checkMessage, messageBytes } from '../../lib/queue/limits.js';
 import { DEAD_LETTER_ATTRIBUTE, deadLetterMessage, sendToDeadLetter } from '../../lib/queue/poison.js';
 import { sqsRecord } from './sqsRecords.js';
 
-const invalid = new ValidationError('report', [{ path: 'samples[0].steal_percent', message: 'must be ≤ 100, got 140' }]);
+const invalid = new ValidationError('report', [
+  { path: 'samples[0].steal_percent', message: 'must be ≤ 100, got 140' },
+]);
 
 describe('deadLetterMessage', () => {
   it('keeps the body and attaches the reason, error name, source message and queue', () => {
@@ -43,7 +45,10 @@ describe('deadLetterMessage', () => {
 
   it('shortens the reason to fit beside a body close to the size limit', () => {
     const body = 'x'.repeat(262_144 - 600);
-    const message = deadLetterMessage(sqsRecord(body), new ValidationError('r', [{ path: 'p', message: 'z'.repeat(5000) }]));
+    const message = deadLetterMessage(
+      sqsRecord(body),
+      new ValidationError('r', [{ path: 'p', message: 'z'.repeat(5000) }]),
+    );
     expect(message.body).toBe(body);
     expect(messageBytes(message)).toBeLessThanOrEqual(262_144);
     expect(Buffer.byteLength(message.attributes?.[DEAD_LETTER_ATTRIBUTE.error] ?? '')).toBeLessThan(600);

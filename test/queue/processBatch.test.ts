@@ -16,7 +16,9 @@ interface Sample {
 function parseSample(body: string): Sample {
   const value = parseJsonBody(body) as { steal?: unknown };
   if (typeof value?.steal !== 'number' || value.steal < 0 || value.steal > 100) {
-    throw new ValidationError('sample', [{ path: 'steal', message: `must be a number 0..100, got ${JSON.stringify(value?.steal)}` }]);
+    throw new ValidationError('sample', [
+      { path: 'steal', message: `must be a number 0..100, got ${JSON.stringify(value?.steal)}` },
+    ]);
   }
   return { steal: value.steal };
 }
@@ -28,8 +30,13 @@ function setup(handle: (item: Sample, record: SQSRecord) => Promise<void> = asyn
   const warnings: string[] = [];
   const errors: string[] = [];
   const logger = { warn: (m: string) => void warnings.push(m), error: (m: string) => void errors.push(m) };
-  return { deadLetter, warnings, errors, run: (records: SQSRecord[], dlq: MessageQueue = deadLetter) =>
-    processSqsBatch(sqsEvent(...records), { parse: parseSample, handle, deadLetter: dlq, logger }) };
+  return {
+    deadLetter,
+    warnings,
+    errors,
+    run: (records: SQSRecord[], dlq: MessageQueue = deadLetter) =>
+      processSqsBatch(sqsEvent(...records), { parse: parseSample, handle, deadLetter: dlq, logger }),
+  };
 }
 
 const good = (id: string, steal = 5) => sqsRecord(JSON.stringify({ steal }), { messageId: id });
@@ -107,7 +114,9 @@ describe('processSqsBatch', () => {
     });
     const outcome = await run([good('a')]);
     expect(outcome.counts.rejected).toBe(1);
-    expect(deadLetter.messages()[0].attributes[DEAD_LETTER_ATTRIBUTE.error]).toBe('report: host: unknown host');
+    expect(deadLetter.messages()[0].attributes[DEAD_LETTER_ATTRIBUTE.error]).toBe(
+      'report: host: unknown host',
+    );
   });
 
   it('lets the caller decide which errors are poison', async () => {

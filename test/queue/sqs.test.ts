@@ -1,4 +1,9 @@
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +18,14 @@ const queue = () => new SqsQueue(new SQSClient({ region: 'eu-west-1' }), URL, { 
 
 /** Accepts every entry, with a message id derived from the entry id. */
 function acceptAll(input: { Entries?: SendMessageBatchRequestEntry[] }) {
-  return { Successful: (input.Entries ?? []).map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}`, MD5OfMessageBody: '' })), Failed: [] };
+  return {
+    Successful: (input.Entries ?? []).map((e) => ({
+      Id: e.Id,
+      MessageId: `m-${e.Id}`,
+      MD5OfMessageBody: '',
+    })),
+    Failed: [],
+  };
 }
 
 beforeEach(() => {
@@ -99,11 +111,15 @@ describe('SqsQueue.sendBatch', () => {
     });
     const result = await queue().sendBatch(['a', 'b']);
     expect(sqs).toHaveReceivedCommandTimes(SendMessageBatchCommand, 1);
-    expect(result.failed).toEqual([{ index: 1, code: 'InvalidParameterValue', message: 'bad', senderFault: true }]);
+    expect(result.failed).toEqual([
+      { index: 1, code: 'InvalidParameterValue', message: 'bad', senderFault: true },
+    ]);
   });
 
   it('reports entries that still fail after every attempt', async () => {
-    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '0', Code: 'ServiceUnavailable', SenderFault: false }] });
+    sqs
+      .on(SendMessageBatchCommand)
+      .resolves({ Successful: [], Failed: [{ Id: '0', Code: 'ServiceUnavailable', SenderFault: false }] });
     const result = await queue().sendBatch(['a']);
     expect(sqs).toHaveReceivedCommandTimes(SendMessageBatchCommand, 4);
     expect(result.failed).toEqual([expect.objectContaining({ index: 0, code: 'ServiceUnavailable' })]);
@@ -118,7 +134,9 @@ describe('SqsQueue.sendBatch', () => {
   });
 
   it('reports every entry of a call refused as a client error, without retrying', async () => {
-    sqs.on(SendMessageBatchCommand).rejects(Object.assign(new Error('denied'), { name: 'AccessDenied', $fault: 'client' }));
+    sqs
+      .on(SendMessageBatchCommand)
+      .rejects(Object.assign(new Error('denied'), { name: 'AccessDenied', $fault: 'client' }));
     const result = await queue().sendBatch(['a', 'b']);
     expect(sqs).toHaveReceivedCommandTimes(SendMessageBatchCommand, 1);
     expect(result.failed.map((f) => [f.index, f.code, f.senderFault])).toEqual([

@@ -3,7 +3,10 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 const ARN = 'arn:aws:sqs:us-east-1:000000000000:placid-ingest';
 
 /** A complete SQS record (every field Powertools' schema requires); `id` defaults from the body. */
-export function sqsRecord(body: string, overrides: Partial<SQSRecord> & { correlationId?: string } = {}): SQSRecord {
+export function sqsRecord(
+  body: string,
+  overrides: Partial<SQSRecord> & { correlationId?: string } = {},
+): SQSRecord {
   const { correlationId, ...rest } = overrides;
   return {
     messageId: `id-${body.slice(0, 20)}`,
@@ -16,7 +19,14 @@ export function sqsRecord(body: string, overrides: Partial<SQSRecord> & { correl
       ApproximateFirstReceiveTimestamp: '1767225600000',
     },
     messageAttributes: correlationId
-      ? { correlation_id: { stringValue: correlationId, dataType: 'String', stringListValues: [], binaryListValues: [] } }
+      ? {
+          correlation_id: {
+            stringValue: correlationId,
+            dataType: 'String',
+            stringListValues: [],
+            binaryListValues: [],
+          },
+        }
       : {},
     md5OfBody: '',
     eventSource: 'aws:sqs',

@@ -2,7 +2,9 @@
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
 import { parseReportMessage, type ReportMessage } from '../../lib/model/reports.js';
 import type { StoreOptions } from '../../lib/store/context.js';
+import { createTables } from '../../lib/store/createTables.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
+import { tableNames } from '../../lib/store/tables.js';
 
 export const NOW = new Date('2026-12-01T12:00:00Z');
 
@@ -80,4 +82,22 @@ export async function startStore(options: Partial<StoreOptions> = {}): Promise<S
     ...options,
   });
   return { local, store, setNow: (d) => (now = d) };
+}
+
+let tableSets = 0;
+
+/** A second store on the harness's dynalite with tables of its own, for tests that read whole tables. */
+export async function storeWithOwnTables(
+  h: StoreHarness,
+  options: Partial<StoreOptions> = {},
+): Promise<FleetStore> {
+  const tables = tableNames(`t${++tableSets}-`);
+  await createTables(h.local.dynamo, tables);
+  return new FleetStore({
+    ...h.store.ctx,
+    retry: h.store.ctx.retry,
+    ...options,
+    doc: h.local.client,
+    tables,
+  });
 }

@@ -2,7 +2,7 @@ import type { HostState } from '../../model/hostState.js';
 import type { RequestSpec } from '../../model/requestSpec.js';
 import type { EngineContext } from '../context.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
-import { explainNoFit, hasThreads, numaLimitsFor, placeInstance } from '../hardware/numa.js';
+import { explainNoFit, hasThreads, numaLimitsFor, numaPacking, placeInstance } from '../hardware/numa.js';
 
 interface NumaRequest {
   /** hw:cpu_policy=dedicated with hw:cpu_thread_policy=require (flavor or image): host needs SMT. */
@@ -51,5 +51,6 @@ function fitArgs(host: HostState, spec: RequestSpec, ctx: EngineContext) {
     numaLimitsFor(host, ctx.config),
     spec.pci_requests,
     pci,
+    numaPacking(ctx.config),
   ] as const;
 }

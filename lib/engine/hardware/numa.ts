@@ -165,3 +165,8 @@ export function numaLimitsFor(host: HostState, config: SchedulerConfig): NumaLim
     ram_allocation_ratio: allocationRatio(host, 'ram', config),
   };
 }
+
+/** `[compute] packing_host_numa_cells_allocation_strategy` as the packing order. */
+export function numaPacking(config: SchedulerConfig): NumaPacking {
+  return config.compute.packing_host_numa_cells_allocation_strategy ? 'pack' : 'spread';
+}

@@ -44,7 +44,12 @@ export class FleetIndex {
   private zoneField: boolean | null = null;
   private hostColumns: HostColumns | null = null;
 
-  constructor(readonly hosts: readonly HostState[]) {}
+  /** How many hosts were indexed (the array is expected not to change). */
+  readonly size: number;
+
+  constructor(readonly hosts: readonly HostState[]) {
+    this.size = hosts.length;
+  }
 
   get columns(): HostColumns {
     this.hostColumns ??= buildColumns(this.hosts);
@@ -78,7 +83,8 @@ const cache = new WeakMap<readonly HostState[], FleetIndex>();
 /** The index of `hosts`, cached by array identity (the scheduler passes the Fleet's own array). */
 export function fleetIndex(hosts: readonly HostState[]): FleetIndex {
   let index = cache.get(hosts);
-  if (!index) {
+  // A length change means the array was edited in place: index it afresh rather than misread it.
+  if (!index || index.size !== hosts.length) {
     index = new FleetIndex(hosts);
     cache.set(hosts, index);
   }

@@ -53,4 +53,16 @@ describe('placementPrefilter', () => {
     expect(kept(first)).toEqual(['ok1', 'ok2']);
     expect(kept(second)).toEqual(['ok1', 'full', 'ok2']);
   });
+
+  it('re-indexes a hosts array that grew in place', () => {
+    // Prepare
+    const list = hosts();
+    const ctx = makeContext(makeConfig());
+    placementPrefilter(list, makeSpec(), ctx, false);
+    list.push(computeHost({ host: 'late' }));
+    // Act
+    const result = placementPrefilter(list, makeSpec(), ctx, false);
+    // Assess
+    expect(kept(result)).toEqual(['ok1', 'ok2', 'late']);
+  });
 });

@@ -1,0 +1,132 @@
+/**
+ * One HTTP exchange with an OpenStack API over the global `fetch`: JSON in and out, a timeout on
+ * the whole exchange (body included), and every failure turned into a typed error that names the
+ * call but carries no credentials.
+ */
+import type { z } from 'zod';
+import {
+  apiErrorFor,
+  type CallSite,
+  type OpenStackService,
+  OpenStackNetworkError,
+  OpenStackResponseError,
+  OpenStackTimeoutError,
+} from './errors.js';
+import { errorBodySchema } from './schemas.js';
+
+export type FetchLike = typeof fetch;
+
+export interface HttpRequest {
+  service: OpenStackService;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON when present. */
+  body?: unknown;
+  timeoutMs: number;
+  fetch?: FetchLike;
+  /** Strings to blank out of any error message (passwords, secrets, tokens). */
+  secrets?: readonly string[];
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+}
+
+const MAX_MESSAGE_CHARS = 400;
+
+/** Sends one request; resolves for 2xx, throws a typed OpenStack error otherwise. */
+export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
+  const url = new URL(request.url);
+  const site: CallSite = { service: request.service, method: request.method, path: url.pathname + url.search };
+  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  let status: number;
+  let responseHeaders: Headers;
+  let text: string;
+  try {
+    const response = await (request.fetch ?? fetch)(url, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+    status = response.status;
+    responseHeaders = response.headers;
+    text = await response.text();
+  } catch (error) {
+    throw transportError(error, site, request.timeoutMs);
+  }
+  if (status < 200 || status >= 300) {
+    const message = scrub(errorMessage(text, status), request.secrets ?? []);
+    const requestId = responseHeaders.get('x-openstack-request-id') ?? responseHeaders.get('x-compute-request-id');
+    throw apiErrorFor(site, status, message, requestId ?? undefined, retryAfterMs(responseHeaders));
+  }
+  return { status, headers: responseHeaders, body: parseJson(text, site) };
+}
+
+/** Validates a response body against its schema, naming the first fields that did not match. */
+export function parseBody<S extends z.ZodType>(schema: S, response: HttpResponse, site: CallSite): z.output<S> {
+  const result = schema.safeParse(response.body);
+  if (result.success) return result.data;
+  const issues = result.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+  throw new OpenStackResponseError(site, issues);
+}
+
+function transportError(error: unknown, site: CallSite, timeoutMs: number): Error {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError') return new OpenStackTimeoutError(site, timeoutMs);
+  // undici reports "fetch failed" and puts the system error (ECONNREFUSED, …) in `cause`.
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return new OpenStackNetworkError(site, reason, { cause: error });
+}
+
+function parseJson(text: string, site: CallSite): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new OpenStackResponseError(site, 'body is not JSON');
+  }
+}
+
+function errorMessage(text: string, status: number): string {
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    const first = parsed.success ? Object.values(parsed.data)[0] : undefined;
+    if (first) return truncate(first.message);
+  } catch {
+    // Not JSON (a proxy's HTML page, say): fall back to the raw text.
+  }
+  const raw = text.replace(/\s+/g, ' ').trim();
+  return raw === '' ? `HTTP ${status}` : truncate(raw);
+}
+
+function truncate(message: string): string {
+  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
+}
+
+/** Blanks out secrets an API might echo back (a misconfigured proxy can reflect the request). */
+export function scrub(message: string, secrets: readonly string[]): string {
+  let clean = message;
+  for (const secret of secrets) {
+    if (secret.length >= 4) clean = clean.split(secret).join('[redacted]');
+  }
+  return clean;
+}
+
+function retryAfterMs(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
