@@ -137,6 +137,11 @@ export const OPTIONS = {
     },
   },
   workarounds: {
+    disable_fallback_pcpu_query: {
+      type: 'bool',
+      default: false,
+      help: 'Skip the VCPU fallback query for pinned guests (hosts without PCPU inventory)',
+    },
     skip_hypervisor_version_check_on_lm: { type: 'bool', default: false, help: 'Live-migration check' },
   },
   compute_variant: {

@@ -58,15 +58,22 @@ export class HttpTransport {
   }
 
   /** Sends one request; resolves with any HTTP status, rejects with TransportFailure when none came. */
-  request(method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpResponse> {
+  request(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<HttpResponse> {
     const url = new URL(path, this.baseUrl);
     const lib = url.protocol === 'https:' ? https : http;
-    const sent = body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+    const sent =
+      body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
     return new Promise((resolve, reject) => {
       let timedOut = false;
       const fail = (err: Error) => {
         clearTimeout(timer);
-        if (timedOut) reject(new TransportFailure(`no response from ${url.host} within ${this.timeoutMs} ms`, true));
+        if (timedOut)
+          reject(new TransportFailure(`no response from ${url.host} within ${this.timeoutMs} ms`, true));
         else reject(new TransportFailure(`cannot reach ${url.host}: ${err.message}`, false, { cause: err }));
       };
       const req = lib.request(url, { method, headers: sent, agent: this.agent }, (res) => {
@@ -75,13 +82,18 @@ export class HttpTransport {
         res.on('error', fail);
         res.on('end', () => {
           clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
         });
       });
       // A total deadline, not an idle one: a server that trickles bytes must not hold a step forever.
       const timer = setTimeout(() => {
         timedOut = true;
         req.destroy();
+        fail(new Error('timed out'));
       }, this.timeoutMs);
       req.on('error', fail);
       req.end(body);

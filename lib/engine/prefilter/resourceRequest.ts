@@ -46,9 +46,10 @@ const KIND: Record<string, number> = { VCPU, MEMORY_MB, DISK_GB };
  */
 export function placementRequest(spec: RequestSpec, config: SchedulerConfig): PlacementRequest {
   const primary = buildQuery(spec, true);
-  const workarounds = config.workarounds as { disable_fallback_pcpu_query?: boolean };
   const fallback =
-    primary.pinningRequested && !workarounds.disable_fallback_pcpu_query ? buildQuery(spec, false) : null;
+    primary.pinningRequested && !config.workarounds.disable_fallback_pcpu_query
+      ? buildQuery(spec, false)
+      : null;
   return {
     queries: fallback ? [primary.query, fallback.query] : [primary.query],
     requiredTraits: new Set(primary.query.required),

@@ -1,0 +1,193 @@
+/**
+ * The fake cloud's servers and live migrations, with Nova's lifecycle: a migration is `accepted`,
+ * then `preparing`, `running` (memory and disk counters moving), and finally `completed` (the server
+ * now on the destination), `error` (still on the source) or `cancelled` (aborted). It advances one
+ * step per poll, or with the clock when a duration is set.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+
+/** How a server's next migration ends: `stall` keeps running until forced or aborted. */
+export type MigrationOutcome = 'completed' | 'error' | 'stall';
+
+export interface MigrationPlan {
+  outcome: MigrationOutcome;
+  /** Polls (or duration slices) from `accepted` to the outcome. */
+  steps: number;
+}
+
+export interface FakeServerInput {
+  id: string;
+  host: string;
+  name?: string;
+  status?: string;
+  availabilityZone?: string;
+  metadata?: Record<string, string>;
+  memoryBytes?: number;
+  diskBytes?: number;
+  /** Overrides the fake's default plan for this server's migrations. */
+  migration?: Partial<MigrationPlan>;
+}
+
+export interface FakeServer {
+  id: string;
+  name: string;
+  host: string;
+  hypervisorHostname: string;
+  status: string;
+  vmState: string;
+  taskState: string | null;
+  availabilityZone: string;
+  metadata: Record<string, string>;
+  memoryBytes: number;
+  diskBytes: number;
+  migration?: Partial<MigrationPlan>;
+}
+
+export interface FakeMigration {
+  id: number;
+  uuid: string;
+  serverId: string;
+  migrationType: 'live-migration';
+  status: string;
+  sourceCompute: string;
+  destCompute: string;
+  memoryTotalBytes: number;
+  memoryProcessedBytes: number;
+  diskTotalBytes: number;
+  diskProcessedBytes: number;
+  createdAtMs: number;
+  updatedAtMs: number;
+  step: number;
+  plan: MigrationPlan;
+  forceCompleted: boolean;
+}
+
+export const IN_PROGRESS = new Set(['queued', 'preparing', 'running', 'post-migrating']);
+const FINISHED = new Set(['completed', 'error', 'cancelled', 'failed', 'done']);
+
+export class FakeCloudState {
+  readonly servers = new Map<string, FakeServer>();
+  readonly migrations: FakeMigration[] = [];
+  private nextMigrationId = 1;
+
+  constructor(
+    readonly clock: Clock,
+    private readonly defaultPlan: MigrationPlan,
+    /** When set, migrations move with the clock: `steps` slices of this duration. */
+    private readonly durationMs?: number,
+  ) {}
+
+  addServer(input: FakeServerInput): FakeServer {
+    const server: FakeServer = {
+      id: input.id,
+      name: input.name ?? input.id,
+      host: input.host,
+      hypervisorHostname: input.host,
+      status: input.status ?? 'ACTIVE',
+      vmState: (input.status ?? 'ACTIVE').toLowerCase(),
+      taskState: null,
+      availabilityZone: input.availabilityZone ?? 'nova',
+      metadata: { ...input.metadata },
+      memoryBytes: input.memoryBytes ?? 4 * 2 ** 30,
+      diskBytes: input.diskBytes ?? 20 * 2 ** 30,
+      migration: input.migration,
+    };
+    this.servers.set(server.id, server);
+    return server;
+  }
+
+  /** Starts a live migration (the API has already checked the server's state). */
+  startMigration(server: FakeServer, destination: string): FakeMigration {
+    const now = this.clock.now();
+    const migration: FakeMigration = {
+      id: this.nextMigrationId++,
+      uuid: randomUUID(),
+      serverId: server.id,
+      migrationType: 'live-migration',
+      status: 'accepted',
+      sourceCompute: server.host,
+      destCompute: destination,
+      memoryTotalBytes: server.memoryBytes,
+      memoryProcessedBytes: 0,
+      diskTotalBytes: server.diskBytes,
+      diskProcessedBytes: 0,
+      createdAtMs: now,
+      updatedAtMs: now,
+      step: 0,
+      plan: { ...this.defaultPlan, ...server.migration },
+      forceCompleted: false,
+    };
+    // Nova's asynchronous pre-checks (>= 2.34) fail a migration to the host the server is on.
+    if (destination === server.host) migration.plan = { outcome: 'error', steps: 1 };
+    server.status = 'MIGRATING';
+    server.taskState = 'migrating';
+    this.migrations.push(migration);
+    return migration;
+  }
+
+  /** Moves every unfinished migration of `serverId` on by one poll (or to where the clock says). */
+  advance(serverId: string): void {
+    for (const migration of this.migrations) {
+      if (migration.serverId !== serverId || FINISHED.has(migration.status)) continue;
+      const slice = this.durationMs === undefined ? undefined : this.durationMs / migration.plan.steps;
+      const step =
+        slice === undefined
+          ? migration.step + 1
+          : Math.floor((this.clock.now() - migration.createdAtMs) / Math.max(slice, 1e-9));
+      this.moveTo(migration, Math.max(migration.step, step));
+    }
+  }
+
+  /** Ends a running migration the next time it advances (Nova pauses the guest to converge). */
+  forceComplete(migration: FakeMigration): void {
+    migration.forceCompleted = true;
+  }
+
+  abort(migration: FakeMigration): void {
+    this.finish(migration, 'cancelled');
+  }
+
+  /** Someone else moved the server: it is on `host` now, with a completed migration on record. */
+  moveServer(server: FakeServer, host: string): void {
+    const migration = this.startMigration(server, host);
+    migration.plan = { outcome: 'completed', steps: 1 };
+    this.finish(migration, 'completed');
+  }
+
+  private moveTo(migration: FakeMigration, step: number): void {
+    const { plan } = migration;
+    migration.step = step;
+    migration.updatedAtMs = this.clock.now();
+    const done = step >= plan.steps && plan.outcome !== 'stall';
+    if (migration.forceCompleted && migration.status === 'running') {
+      this.finish(migration, plan.outcome === 'error' ? 'error' : 'completed');
+    } else if (done) {
+      this.finish(migration, plan.outcome === 'error' ? 'error' : 'completed');
+    } else if (step >= 1) {
+      migration.status = step === 1 && plan.steps > 2 ? 'preparing' : 'running';
+      // A stalled migration copies memory forever: the guest dirties pages as fast as they move.
+      const fraction = plan.outcome === 'stall' ? 0.9 : Math.min(step / plan.steps, 1);
+      migration.memoryProcessedBytes = Math.floor(migration.memoryTotalBytes * fraction);
+      migration.diskProcessedBytes = Math.floor(migration.diskTotalBytes * Math.min(step / plan.steps, 1));
+    }
+  }
+
+  private finish(migration: FakeMigration, status: 'completed' | 'error' | 'cancelled'): void {
+    const server = this.servers.get(migration.serverId);
+    migration.status = status;
+    migration.updatedAtMs = this.clock.now();
+    if (status === 'completed') {
+      migration.memoryProcessedBytes = migration.memoryTotalBytes;
+      migration.diskProcessedBytes = migration.diskTotalBytes;
+    }
+    if (!server) return;
+    if (status === 'completed') {
+      server.host = migration.destCompute;
+      server.hypervisorHostname = migration.destCompute;
+    }
+    server.status = 'ACTIVE';
+    server.vmState = 'active';
+    server.taskState = null;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Host contention and likely noisy neighbours. A host is contended when its steal is above
+ * host_steal_threshold_percent: its own steal metric when it reports usable samples (host-side
+ * steal or CPU-ready), otherwise its VMs' demand-weighted steal (stolen vCPUs / demanded vCPUs,
+ * which under proportional share is the fraction every VM loses; idle VMs do not dilute it).
+ * The noisy neighbours are the highest-demand VMs whose departure would, by the steal model,
+ * bring the host under the threshold.
+ */
+
+import { readWindow, type WindowSettings } from './samples.js';
+import type { RebalanceSettings } from './settings.js';
+import { effectiveCapacity, excessDemand } from './stealModel.js';
+import type { HostDetection, HostObservation, NoisyNeighbour, VmDetection } from './types.js';
+
+export type HostDetectionSettings = WindowSettings & Pick<RebalanceSettings, 'host_steal_threshold_percent'>;
+
+const HOST_RANGES = {
+  steal_percent: [0, 100],
+  cpu_percent: [0, 100],
+} as const;
+
+/** Classifies one host from its own samples and the detections of the VMs on it. */
+export function detectHost(
+  host: HostObservation,
+  vms: readonly VmDetection[],
+  now: Date,
+  settings: HostDetectionSettings,
+): HostDetection {
+  const withData = vms.filter((vm) => vm.demandVcpus !== null);
+  let demand = 0;
+  let stolen = 0;
+  for (const vm of withData) {
+    demand += vm.demandVcpus ?? 0;
+    stolen += vm.stolenVcpus ?? 0;
+  }
+  const own = readWindow(host.samples, now, settings, HOST_RANGES);
+  const fromHost = own.kind === 'ok';
+  const steal = fromHost ? own.stats.steal_percent.mean : withData.length > 0 ? ratio(stolen, demand) : null;
+  const base = {
+    host: host.host,
+    availability_zone: host.availability_zone,
+    stealPercent: steal,
+    stealSource: steal === null ? null : fromHost ? ('host' as const) : ('vms' as const),
+    demandVcpus: demand,
+    capacityVcpus: effectiveCapacity(demand, steal ?? 0, host.vcpus_total),
+    vmsWithData: withData.length,
+    vmsTotal: vms.length,
+    victims: vms.filter((vm) => vm.status === 'suffering').map((vm) => vm.uuid),
+  };
+  const threshold = settings.host_steal_threshold_percent;
+  if (steal === null) {
+    const hostNote = own.kind === 'ok' ? '' : `host samples ${own.reason}; `;
+    const reason = `unknown: ${hostNote}none of its ${vms.length} VM(s) has usable data`;
+    return { ...base, status: 'unknown', noisyNeighbours: [], excessDemandVcpus: 0, reason };
+  }
+  const source = fromHost
+    ? `host-reported steal ${pct(steal)}`
+    : `its VMs lose ${pct(steal)} of their demand (${vcpu(stolen)} of ${vcpu(demand)} vCPUs stolen)`;
+  if (steal <= threshold) {
+    const reason = `not contended: ${source}, at or below ${pct(threshold)}`;
+    return { ...base, status: 'ok', noisyNeighbours: [], excessDemandVcpus: 0, reason };
+  }
+  const excess = excessDemand({ capacityVcpus: base.capacityVcpus, demandVcpus: demand }, threshold);
+  const noisy = noisyNeighbours(withData, excess);
+  const names = noisy.map((n) => `${n.uuid} (${vcpu(n.demandVcpus)} vCPUs)`).join(', ');
+  const reason =
+    `contended: ${source}, above ${pct(threshold)}; ${vcpu(excess)} vCPUs of demand must leave` +
+    (noisy.length > 0 ? `; likely noisy neighbours: ${names}` : '; no VM data to name noisy neighbours');
+  return { ...base, status: 'contended', noisyNeighbours: noisy, excessDemandVcpus: excess, reason };
+}
+
+/** The highest-demand VMs, in order, until their demand covers `excess` (at least one). */
+function noisyNeighbours(vms: readonly VmDetection[], excess: number): NoisyNeighbour[] {
+  const ranked = [...vms].sort((a, b) => (b.demandVcpus ?? 0) - (a.demandVcpus ?? 0));
+  const out: NoisyNeighbour[] = [];
+  let removed = 0;
+  for (const vm of ranked) {
+    if (out.length > 0 && removed >= excess) break;
+    const demand = vm.demandVcpus ?? 0;
+    if (demand <= 0) break;
+    out.push({ uuid: vm.uuid, demandVcpus: demand, suffering: vm.status === 'suffering' });
+    removed += demand;
+  }
+  return out;
+}
+
+function ratio(stolen: number, demand: number): number {
+  return demand > 0 ? (stolen / demand) * 100 : 0;
+}
+
+const pct = (v: number) => `${v.toFixed(1)}%`;
+const vcpu = (v: number) => v.toFixed(1);

@@ -1,0 +1,142 @@
+/**
+ * Reads a metric series over the sustained window ending at `now`. The window is split into
+ * buckets of the expected sample interval (ten one-minute buckets by default); each bucket's value
+ * is the mean of its usable samples, so a faster agent does not outvote a slower one and a burst of
+ * samples cannot stand in for a whole window. Gaps are tolerated up to the coverage requirement.
+ * A sample with an unparseable time or a value out of range (what a counter reset or a clock jump
+ * produces: negative or >100 % rates) is a gap, not data.
+ */
+import type { WindowStats } from './types.js';
+
+export interface WindowSettings {
+  sustain_minutes: number;
+  sample_interval_seconds: number;
+  min_coverage_percent: number;
+  stale_sample_minutes: number;
+}
+
+/** Field name → allowed [min, max] range of its values. */
+export type FieldRanges<F extends string> = Readonly<Record<F, readonly [number, number]>>;
+
+/** Agents' clocks may run slightly ahead of the detector's; samples this far ahead count as "now". */
+export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
+
+export type WindowReading<F extends string> =
+  | { kind: 'stale'; newestAgeMinutes: number | null; rejected: number; reason: string }
+  | { kind: 'insufficient'; covered: number; buckets: number; rejected: number; reason: string }
+  | { kind: 'ok'; covered: number; buckets: number; rejected: number; stats: Record<F, WindowStats> };
+
+/**
+ * Summarises `fields` of `samples` over the window `(now - sustain, now]`. Samples before `since`
+ * (e.g. the VM's last migration: they describe another host) are ignored, and the window still
+ * needs its coverage, so a VM moved 4 minutes ago has 4 of 10 buckets at most.
+ * @example readWindow(vm.samples, now, settings, { steal_percent: [0, 100], load5: [0, Infinity] })
+ */
+export function readWindow<F extends string>(
+  samples: readonly ({ ts: string } & { [K in F]: number })[],
+  now: Date,
+  settings: WindowSettings,
+  ranges: FieldRanges<F>,
+  since: number = Number.NEGATIVE_INFINITY,
+): WindowReading<F> {
+  const fields = Object.keys(ranges) as F[];
+  const to = now.getTime();
+  const windowMs = settings.sustain_minutes * 60_000;
+  const from = to - windowMs;
+  const buckets = Math.max(1, Math.round(windowMs / (settings.sample_interval_seconds * 1000)));
+  const bucketMs = windowMs / buckets;
+  const sums = fields.map(() => new Float64Array(buckets));
+  const counts = new Uint32Array(buckets);
+  let rejected = 0;
+  let newest = Number.NEGATIVE_INFINITY;
+
+  for (const sample of samples) {
+    const ts = Date.parse(sample.ts);
+    if (!(ts > from && ts > since && ts <= to + CLOCK_SKEW_TOLERANCE_MS)) {
+      if (Number.isNaN(ts)) rejected++;
+      else if (ts <= to + CLOCK_SKEW_TOLERANCE_MS && ts > since) newest = Math.max(newest, ts);
+      continue;
+    }
+    if (!fields.every((f) => inRange(sample[f], ranges[f]))) {
+      rejected++;
+      continue;
+    }
+    newest = Math.max(newest, ts);
+    const bucket = Math.min(buckets - 1, Math.max(0, Math.ceil((ts - from) / bucketMs) - 1));
+    counts[bucket]++;
+    fields.forEach((f, i) => {
+      sums[i][bucket] += sample[f];
+    });
+  }
+  return summarise(fields, sums, counts, { to, newest, rejected, settings });
+}
+
+function inRange(value: unknown, [min, max]: readonly [number, number]): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
+}
+
+function summarise<F extends string>(
+  fields: F[],
+  sums: Float64Array[],
+  counts: Uint32Array,
+  ctx: { to: number; newest: number; rejected: number; settings: WindowSettings },
+): WindowReading<F> {
+  const { to, newest, rejected, settings } = ctx;
+  const buckets = counts.length;
+  const rejectedNote = rejected > 0 ? `; ${rejected} sample(s) rejected as out of range or undated` : '';
+  const ageMinutes = (to - newest) / 60_000;
+  if (!(ageMinutes <= settings.stale_sample_minutes)) {
+    const newestAgeMinutes = Number.isFinite(ageMinutes) ? ageMinutes : null;
+    const age =
+      newestAgeMinutes === null
+        ? 'no usable sample'
+        : `newest usable sample is ${Math.max(0, newestAgeMinutes).toFixed(1)} min old`;
+    return {
+      kind: 'stale',
+      newestAgeMinutes,
+      rejected,
+      reason: `stale: ${age} (limit ${settings.stale_sample_minutes} min)${rejectedNote}`,
+    };
+  }
+  const covered = counts.reduce((n, c) => n + (c > 0 ? 1 : 0), 0);
+  const needed = requiredBuckets(buckets, settings.min_coverage_percent);
+  if (covered < needed) {
+    const bucketLabel = `${settings.sample_interval_seconds}-second`;
+    return {
+      kind: 'insufficient',
+      covered,
+      buckets,
+      rejected,
+      reason: `insufficient data: ${covered} of ${buckets} ${bucketLabel} buckets have usable samples (needs ${needed})${rejectedNote}`,
+    };
+  }
+  const stats = {} as Record<F, WindowStats>;
+  fields.forEach((f, i) => {
+    stats[f] = bucketStats(sums[i], counts);
+  });
+  return { kind: 'ok', covered, buckets, rejected, stats };
+}
+
+/** Buckets that must hold data: ceil(buckets × coverage), at least one. */
+export function requiredBuckets(buckets: number, minCoveragePercent: number): number {
+  // Round away float noise first: 10 × 80 / 100 is 8, not 8.000000000000002.
+  return Math.max(1, Math.ceil(Number(((buckets * minCoveragePercent) / 100).toFixed(9))));
+}
+
+function bucketStats(sums: Float64Array, counts: Uint32Array): WindowStats {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let total = 0;
+  let n = 0;
+  let last = 0;
+  for (let b = 0; b < counts.length; b++) {
+    if (counts[b] === 0) continue;
+    const value = sums[b] / counts[b];
+    min = Math.min(min, value);
+    max = Math.max(max, value);
+    total += value;
+    n++;
+    last = value;
+  }
+  return { min, mean: total / n, max, last };
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { at, hypervisorDoc, instanceDoc, message, type StoreHarness, startStore } from './fixtures.js';
+
+let h: StoreHarness;
+beforeAll(async () => {
+  h = await startStore();
+});
+afterAll(async () => {
+  await h.local.close();
+});
+
+const fleetMessage = (prefix: string, minutes: number) =>
+  message(
+    [1, 2, 3].map((n) =>
+      hypervisorDoc({ host: `${prefix}-h${n}`, nodename: `${prefix}-h${n}`, reported_at: at(minutes) }),
+    ),
+    [1, 2].map((n) =>
+      instanceDoc({ uuid: `${prefix}-vm${n}`, host: `${prefix}-h1`, reported_at: at(minutes) }),
+    ),
+  );
+
+describe('FleetStore.putReports', () => {
+  it('stores every state and sample of a message and counts them', async () => {
+    // Act
+    const outcome = await h.store.putReports(fleetMessage('all', -1));
+    // Assess
+    expect(outcome).toEqual({
+      hosts: { stored: 3, stale: 0 },
+      instances: { stored: 2, stale: 0 },
+      samples: { written: 5, calls: 1, retries: 0 },
+    });
+    expect((await h.store.instancesByHost('all-h1')).map((i) => i.uuid).sort()).toEqual([
+      'all-vm1',
+      'all-vm2',
+    ]);
+  });
+
+  it('changes no state when the same message is delivered again', async () => {
+    // Prepare
+    await h.store.putReports(fleetMessage('again', -1));
+    const before = await h.store.getHost('again-h2');
+    // Act
+    const outcome = await h.store.putReports(fleetMessage('again', -1));
+    // Assess
+    expect(outcome.hosts).toEqual({ stored: 0, stale: 3 });
+    expect(outcome.instances).toEqual({ stored: 0, stale: 2 });
+    expect(await h.store.getHost('again-h2')).toEqual(before);
+  });
+
+  it('does not let an older message regress newer states', async () => {
+    // Prepare
+    await h.store.putReports(fleetMessage('regress', -1));
+    // Act
+    const outcome = await h.store.putReports(fleetMessage('regress', -5));
+    // Assess
+    expect(outcome.hosts.stale).toBe(3);
+    expect((await h.store.getHost('regress-h3'))?.reported_at).toBe(at(-1));
+  });
+});
