@@ -26,7 +26,7 @@ export interface SecretsManagerLike {
   getSecretValue(secretId: string): Promise<string>;
 }
 
-const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.\/-]*$/;
+const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_./-]*$/;
 
 /** `openstack` → `PLACID_OPENSTACK_JSON`; `nova-prod` → `PLACID_NOVA_PROD_JSON`. */
 export function secretEnvName(name: string): string {
@@ -62,16 +62,21 @@ export function fileSecrets(path: string): SecretsProvider {
         throw new SecretNotFoundError(`secret ${name}: cannot read secrets file ${path} (${code})`);
       }
       const all = parseSecret(text, `secrets file ${path}`);
-      if (!Object.hasOwn(all, name)) throw new SecretNotFoundError(`secret ${name}: not in secrets file ${path}`);
+      if (!Object.hasOwn(all, name))
+        throw new SecretNotFoundError(`secret ${name}: not in secrets file ${path}`);
       const value = all[name];
-      if (!isPlainObject(value)) throw new SecretFormatError(`secret ${name} in ${path} must be a JSON object`);
+      if (!isPlainObject(value))
+        throw new SecretFormatError(`secret ${name} in ${path} must be a JSON object`);
       return redacted(value);
     },
   };
 }
 
 /** Secrets from AWS Secrets Manager, as `<prefix><name>` (e.g. prefix `placid/`). */
-export function secretsManagerSecrets(client: SecretsManagerLike, options: { prefix?: string } = {}): SecretsProvider {
+export function secretsManagerSecrets(
+  client: SecretsManagerLike,
+  options: { prefix?: string } = {},
+): SecretsProvider {
   return {
     async loadSecret(name) {
       const secretId = `${options.prefix ?? ''}${checkedName(name)}`;
@@ -80,9 +85,12 @@ export function secretsManagerSecrets(client: SecretsManagerLike, options: { pre
         text = await client.getSecretValue(secretId);
       } catch (error) {
         const code = (error as { name?: string }).name ?? 'Error';
-        throw new SecretNotFoundError(`secret ${name}: Secrets Manager could not return ${secretId} (${code})`, {
-          cause: error,
-        });
+        throw new SecretNotFoundError(
+          `secret ${name}: Secrets Manager could not return ${secretId} (${code})`,
+          {
+            cause: error,
+          },
+        );
       }
       return parseSecret(text, `Secrets Manager secret ${secretId}`);
     },
@@ -124,7 +132,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function checkedName(name: string): string {
   if (!SECRET_NAME.test(name)) {
-    throw new SecretFormatError(`secret name ${JSON.stringify(name)} must be letters, digits, '_', '.', '/' or '-'`);
+    throw new SecretFormatError(
+      `secret name ${JSON.stringify(name)} must be letters, digits, '_', '.', '/' or '-'`,
+    );
   }
   return name;
 }

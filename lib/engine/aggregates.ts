@@ -1,4 +1,8 @@
 import type { Aggregate, HostState } from '../model/hostState.js';
+import { pyFloat, pyInt } from './pyStrings.js';
+
+// pyInt/pyFloat lived here first; the pre-filter modules still import them from this module.
+export { pyFloat, pyInt };
 
 /**
  * Nova's aggregate helpers (`nova/scheduler/utils.py`, `filters/utils.py`). Results are cached per
@@ -17,16 +21,7 @@ export function aggregateMetadata(host: HostState): Metadata {
   let md = metadataCache.get(aggs);
   if (!md) {
     const out = new Map<string, Set<string>>();
-    for (const agg of aggs) {
-      for (const [k, v] of Object.entries(agg.metadata)) {
-        let set = out.get(k);
-        if (!set) {
-          set = new Set();
-          out.set(k, set);
-        }
-        for (const part of v.split(',')) set.add(part.trim());
-      }
-    }
+    for (const agg of aggs) addMetadata(out, agg);
     md = out;
     metadataCache.set(aggs, md);
   }
@@ -39,18 +34,20 @@ export function aggregateMetadata(host: HostState): Metadata {
  */
 export function aggregateMetadataWithKey(host: HostState, key: string): Metadata {
   const out = new Map<string, Set<string>>();
-  for (const agg of host.aggregates) {
-    if (!Object.hasOwn(agg.metadata, key)) continue;
-    for (const [k, v] of Object.entries(agg.metadata)) {
-      let set = out.get(k);
-      if (!set) {
-        set = new Set();
-        out.set(k, set);
-      }
-      for (const part of v.split(',')) set.add(part.trim());
-    }
-  }
+  for (const agg of host.aggregates) if (Object.hasOwn(agg.metadata, key)) addMetadata(out, agg);
   return out;
+}
+
+/** Adds each metadata value of `agg`, split on ',' and stripped, to the set of its key. */
+function addMetadata(out: Map<string, Set<string>>, agg: Aggregate): void {
+  for (const [k, v] of Object.entries(agg.metadata)) {
+    let set = out.get(k);
+    if (!set) {
+      set = new Set();
+      out.set(k, set);
+    }
+    for (const part of v.split(',')) set.add(part.trim());
+  }
 }
 
 /** `aggregate_values_from_key(host, key)`: the raw (unsplit) values of `key` across the host's aggregates. */
@@ -63,24 +60,6 @@ export function aggregateValues(host: HostState, key: string): string[] {
     }
   }
   return out;
-}
-
-/** Python's int() on a string: optional sign and digits, surrounding whitespace allowed. */
-export function pyInt(v: string): number | undefined {
-  const s = v.trim();
-  return /^[+-]?\d+$/.test(s) ? Number.parseInt(s, 10) : undefined;
-}
-
-/** Python's float() on a string (inf/nan included); undefined where Python raises ValueError. */
-export function pyFloat(v: string): number | undefined {
-  // Python accepts single underscores between digits ('1_000.5').
-  const raw = v.trim().toLowerCase();
-  if (/_(?!\d)|(?<!\d)_/.test(raw)) return undefined;
-  const s = raw.replaceAll('_', '');
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number.parseFloat(s);
-  if (/^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
-  if (/^[+-]?nan$/.test(s)) return Number.NaN;
-  return undefined;
 }
 
 /**
@@ -103,6 +82,68 @@ export function aggregateNumber(
     if (n < min) min = n;
   }
   return min;
+}
+
+/**
+ * A per-request memo of aggregate-derived answers, keyed by the host's aggregates array (the fleet
+ * makes hosts with the same membership share it), so a 100k-host pass computes each answer once per
+ * distinct membership and allocates nothing per host.
+ */
+export type AggregateMemo<T> = Map<readonly Aggregate[], T>;
+
+/**
+ * The memo's answer for the host's membership, `compute(host, arg)` the first time. `compute`
+ * should be a module-level function (not a closure made per host) to keep the hot path allocation-free.
+ */
+export function memoizedByAggregates<T, A>(
+  memo: AggregateMemo<T>,
+  host: HostState,
+  compute: (host: HostState, arg: A) => T,
+  arg: A,
+): T {
+  let answer = memo.get(host.aggregates);
+  if (answer === undefined) {
+    answer = compute(host, arg);
+    memo.set(host.aggregates, answer);
+  }
+  return answer;
+}
+
+/**
+ * Nova's `validate_num_values(aggregate_values_from_key(host, key), fallback, cast, min)` with the
+ * ValueError fallback, memoised. Shared by the Aggregate* limit and ratio filters.
+ */
+export function aggregateLimit(
+  host: HostState,
+  memo: AggregateMemo<number>,
+  key: string,
+  fallback: number,
+  cast: 'int' | 'float',
+): number {
+  if (host.aggregates.length === 0) return fallback;
+  let limit = memo.get(host.aggregates);
+  if (limit === undefined) {
+    limit = aggregateNumber(host, key, fallback, cast);
+    memo.set(host.aggregates, limit);
+  }
+  return limit;
+}
+
+/** Where `aggregateLimit` took its value from, in words, for explanations. */
+export function aggregateLimitOrigin(
+  host: HostState,
+  key: string,
+  cast: 'int' | 'float',
+  fallback: string,
+): string {
+  const values = aggregateValues(host, key);
+  if (values.length === 0) return `${fallback}; no aggregate of the host sets ${key}`;
+  const parse = cast === 'int' ? pyInt : pyFloat;
+  const bad = values.find((v) => parse(v) === undefined);
+  if (bad !== undefined) {
+    return `${fallback}, because aggregate metadata ${key}='${bad}' is not ${cast === 'int' ? 'an integer' : 'a number'}`;
+  }
+  return `the smallest aggregate metadata ${key} among ${values.map((v) => `'${v}'`).join(', ')}`;
 }
 
 const multiplierCache = new WeakMap<readonly Aggregate[], Map<string, number>>();

@@ -33,9 +33,13 @@ function isThenable(v: unknown): v is Promise<unknown> {
 }
 
 /**
- * Nova's `get_filtered_objects`: run each enabled filter in order over the survivors of the one
- * before, skipping once-per-request filters after the first instance and non-rebuild filters on a
- * rebuild, and stop at the first filter that leaves no host.
+ * Nova's `get_filtered_objects`: each enabled filter in order over the survivors of the one before,
+ * skipping once-per-request filters after the first instance and non-rebuild filters on a rebuild,
+ * stopping at the first filter that leaves no host.
+ *
+ * The loop runs host by host (every filter on one host, then the next host) rather than filter by
+ * filter: the result, the per-filter counts and the removals are the same, but each host object is
+ * read from memory once instead of once per filter, which dominates at 100k hosts.
  */
 export async function runFilters(
   filters: readonly HostFilter<unknown>[],
@@ -44,43 +48,79 @@ export async function runFilters(
   ctx: EngineContext,
   recordRemovals: boolean,
 ): Promise<FilterRun> {
-  const rebuild = isRebuild(spec);
+  const stages = await prepareStages(filters, spec, ctx);
+  const active = stages.filter((s) => s.state !== PASS_ALL);
+  const removedBy = new Int32Array(stages.length);
+  const removedHosts: Removal[][] = stages.map(() => []);
+  const hosts: HostState[] = [];
+  let current = active[0];
+  let i = 0;
+  try {
+    for (; i < input.length; i++) {
+      const host = input[i];
+      let passed = true;
+      for (let j = 0; j < active.length; j++) {
+        current = active[j];
+        if (!current.filter.hostPasses(host, spec, current.state, ctx)) {
+          removedBy[current.position]++;
+          if (recordRemovals) {
+            removedHosts[current.position].push({
+              host,
+              filter: current.filter,
+              state: current.state,
+              spec,
+              ctx,
+            });
+          }
+          passed = false;
+          break;
+        }
+      }
+      if (passed) hosts.push(host);
+    }
+  } catch (err) {
+    throw wrap(current.filter.name, `failed on host ${input[i].host}`, err);
+  }
   const counts: FilterCount[] = [];
-  const removals: Removal[] = [];
-  const hosts = input.slice();
+  let start = input.length;
+  for (const stage of stages) {
+    const end = start - removedBy[stage.position];
+    counts.push({ filter: stage.filter.name, start, end, instance_index: ctx.index });
+    if (end === 0) break;
+    start = end;
+  }
+  return { hosts, counts, removals: removedHosts.flat() };
+}
+
+interface Stage {
+  filter: HostFilter<unknown>;
+  state: unknown;
+  /** Index among the stages that run for this instance (for counts). */
+  position: number;
+}
+
+/** Every filter that runs for this instance, with its per-request state (PASS_ALL: no loop needed). */
+async function prepareStages(
+  filters: readonly HostFilter<unknown>[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+): Promise<Stage[]> {
+  const rebuild = isRebuild(spec);
+  const stages: Stage[] = [];
   for (const filter of filters) {
     if (filter.runFilterOncePerRequest && ctx.index > 0) continue;
-    const start = hosts.length;
-    if (rebuild && !filter.runOnRebuild) {
-      counts.push({ filter: filter.name, start, end: start, instance_index: ctx.index });
-      continue;
-    }
-    let state: unknown;
-    try {
-      const prepared = filter.prepare ? filter.prepare(spec, ctx) : undefined;
-      state = isThenable(prepared) ? await prepared : prepared;
-    } catch (err) {
-      throw wrap(filter.name, 'could not prepare the request', err);
-    }
-    if (state !== PASS_ALL) {
-      let kept = 0;
-      for (let i = 0; i < hosts.length; i++) {
-        const host = hosts[i];
-        let ok: boolean;
-        try {
-          ok = filter.hostPasses(host, spec, state, ctx);
-        } catch (err) {
-          throw wrap(filter.name, `failed on host ${host.host}`, err);
-        }
-        if (ok) hosts[kept++] = host;
-        else if (recordRemovals) removals.push({ host, filter, state, spec, ctx });
+    let state: unknown = PASS_ALL;
+    if (!rebuild || filter.runOnRebuild) {
+      try {
+        const prepared = filter.prepare ? filter.prepare(spec, ctx) : undefined;
+        state = isThenable(prepared) ? await prepared : prepared;
+      } catch (err) {
+        throw wrap(filter.name, 'could not prepare the request', err);
       }
-      hosts.length = kept;
     }
-    counts.push({ filter: filter.name, start, end: hosts.length, instance_index: ctx.index });
-    if (hosts.length === 0) break;
+    stages.push({ filter, state, position: stages.length });
   }
-  return { hosts, counts, removals };
+  return stages;
 }
 
 function wrap(plugin: string, what: string, err: unknown): PlacidError {

@@ -35,51 +35,84 @@ export function weighHosts(
   const weights = new Float64Array(n);
   const traces: WeigherTrace[] = [];
   if (n <= 1) return { weights, traces };
-  const raw = new Float64Array(n);
-  for (const w of weighers) {
-    let state: unknown;
-    try {
-      state = w.prepare ? w.prepare(spec, ctx) : undefined;
-    } catch (err) {
-      throw asPluginError(w.name, 'could not prepare the request', err);
+  const active = prepareWeighers(weighers, spec, ctx);
+  const raw = active.map(() => new Float64Array(n));
+  // Host by host, every weigher: each host object is read from memory once.
+  let w = 0;
+  let i = 0;
+  try {
+    for (; i < n; i++) {
+      const host = hosts[i];
+      for (w = 0; w < active.length; w++) raw[w][i] = active[w].weigher.weigh(host, spec, active[w].state, ctx);
     }
-    if (state === ALL_ZERO) continue;
-    const minval = w.minval;
-    const maxval = w.maxval;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let i = 0; i < n; i++) {
-      let x: number;
-      try {
-        x = w.weigh(hosts[i], spec, state, ctx);
-      } catch (err) {
-        throw asPluginError(w.name, `failed on host ${hosts[i].host}`, err);
-      }
-      if (minval !== undefined && x < minval) x = minval;
-      if (maxval !== undefined && x > maxval) x = maxval;
-      raw[i] = x;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-    // A weigher's declared minval/maxval fixes that end of the range (minval = 0: x / max).
-    if (minval !== undefined) lo = minval;
-    if (maxval !== undefined) hi = maxval;
-    const range = hi - lo;
-    const t = trace ? newTrace(w.name, raw, n) : undefined;
-    const uniform = w.uniformMultiplier?.(ctx) ?? false;
-    const fixed = uniform ? w.multiplier(hosts[0], ctx) : 0;
-    for (let i = 0; i < n; i++) {
-      const norm = range === 0 || Number.isNaN(range) ? 0 : (raw[i] - lo) / range;
-      const m = uniform ? fixed : w.multiplier(hosts[i], ctx);
-      weights[i] += m * norm;
-      if (t) {
-        t.normalized[i] = norm;
-        t.multiplier[i] = m;
-      }
-    }
+  } catch (err) {
+    throw asPluginError(active[w].weigher.name, `failed on host ${hosts[i].host}`, err);
+  }
+  for (let k = 0; k < active.length; k++) {
+    const t = addNormalized(active[k].weigher, raw[k], hosts, ctx, weights, trace);
     if (t) traces.push(t);
   }
   return { weights, traces };
+}
+
+interface ActiveWeigher {
+  weigher: HostWeigher<unknown>;
+  state: unknown;
+}
+
+function prepareWeighers(weighers: readonly HostWeigher<unknown>[], spec: RequestSpec, ctx: EngineContext) {
+  const active: ActiveWeigher[] = [];
+  for (const weigher of weighers) {
+    let state: unknown;
+    try {
+      state = weigher.prepare ? weigher.prepare(spec, ctx) : undefined;
+    } catch (err) {
+      throw asPluginError(weigher.name, 'could not prepare the request', err);
+    }
+    if (state !== ALL_ZERO) active.push({ weigher, state });
+  }
+  return active;
+}
+
+/** Clamps one weigher's raw weights, normalises them and adds multiplier × normalised to `weights`. */
+function addNormalized(
+  w: HostWeigher<unknown>,
+  raw: Float64Array,
+  hosts: readonly HostState[],
+  ctx: EngineContext,
+  weights: Float64Array,
+  trace: boolean,
+): WeigherTrace | undefined {
+  const n = raw.length;
+  const { minval, maxval } = w;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    let x = raw[i];
+    if (minval !== undefined && x < minval) x = minval;
+    if (maxval !== undefined && x > maxval) x = maxval;
+    raw[i] = x;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  // A weigher's declared minval/maxval fixes that end of the range (minval = 0: x / max).
+  if (minval !== undefined) lo = minval;
+  if (maxval !== undefined) hi = maxval;
+  const range = hi - lo;
+  const collapsed = range === 0 || Number.isNaN(range);
+  const t = trace ? newTrace(w.name, raw, n) : undefined;
+  const uniform = w.uniformMultiplier?.(ctx) ?? false;
+  const fixed = uniform ? w.multiplier(hosts[0], ctx) : 0;
+  for (let i = 0; i < n; i++) {
+    const norm = collapsed ? 0 : (raw[i] - lo) / range;
+    const m = uniform ? fixed : w.multiplier(hosts[i], ctx);
+    weights[i] += m * norm;
+    if (t) {
+      t.normalized[i] = norm;
+      t.multiplier[i] = m;
+    }
+  }
+  return t;
 }
 
 function newTrace(weigher: string, raw: Float64Array, n: number): WeigherTrace {

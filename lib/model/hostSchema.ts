@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ValidationError } from './errors.js';
-import { canonicalImageProperties } from './imageMeta.js';
 import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
+import { canonicalImageProperties } from './imageMeta.js';
 import { finite, nonNegative, novaString, parseWith } from './schema.js';
 
 const aggregate = z.object({

@@ -13,7 +13,7 @@ export const REPORT_JSON_SCHEMA_PATH = 'schemas/report-v1.schema.json';
 export function reportJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(reportMessageInput, { io: 'input', target: 'draft-2020-12' }),
-    $id: 'https://placid.dev/schemas/report-v1.schema.json',
+    $id: 'urn:placid:schema:report:v1',
     $comment:
       'Generated from lib/model/reportSchema.ts by scripts/gen-schema.ts. Also enforced on receipt: at most 256 KiB, ' +
       'nesting at most 32 levels, no duplicate host/nodename or instance uuid, no duplicate sample ts in a report, ' +

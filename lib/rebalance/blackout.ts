@@ -95,22 +95,33 @@ export function blackoutAt(
 
 /**
  * The earliest time at or after `at` outside every window: `at` itself when it is allowed.
- * Adjacent or overlapping windows are crossed one after another. Across a DST change the jump is by
- * elapsed minutes, so the result can be up to the DST shift later than the exact local end.
+ * Adjacent or overlapping windows are crossed one after another. Exact across DST changes: a jump
+ * that a DST shift made overshoot is searched back to the first minute outside the window.
  */
 export function nextAllowedStart(at: Date, windows: readonly BlackoutWindow[], timeZone: string): Date {
   let t = at.getTime();
-  // Each step leaves one window; more steps than windows (+1 for DST) means they cover the day.
-  for (let step = 0; step <= windows.length + 1; step++) {
-    const moment = new Date(t);
-    const w = blackoutAt(moment, windows, timeZone);
-    if (!w) return moment;
-    const minute = localMinuteOfDay(moment, timeZone);
-    const minutesLeft = (w.end - minute + MINUTES_PER_DAY) % MINUTES_PER_DAY || MINUTES_PER_DAY;
-    const intoMinute = t % 60_000;
-    t += minutesLeft * 60_000 - intoMinute;
+  // Each step leaves one window, or one repeated (fall-back) hour of it; more means they cover the day.
+  for (let step = 0; step <= 2 * windows.length + 1; step++) {
+    const w = blackoutAt(new Date(t), windows, timeZone);
+    if (!w) return new Date(t);
+    const inside = (ms: number) => contains(w, localMinuteOfDay(new Date(ms), timeZone));
+    const minutesLeft = (w.end - localMinuteOfDay(new Date(t), timeZone) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+    const next = t - (t % 60_000) + (minutesLeft || MINUTES_PER_DAY) * 60_000;
+    t = inside(next) ? next : firstMinuteOutside(t - (t % 60_000), next, inside);
   }
   throw new RangeError('blackout windows cover the whole day; no migration can ever start');
+}
+
+/** Binary search for the first whole minute in (from, to] that is outside; `to` is outside. */
+function firstMinuteOutside(from: number, to: number, inside: (ms: number) => boolean): number {
+  let lo = from;
+  let hi = to;
+  while (hi - lo > 60_000) {
+    const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+    if (inside(mid)) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 /** Minutes from `at` until the next window starts (Infinity without windows); 0 inside a window. */

@@ -33,7 +33,7 @@ export type WindowReading<F extends string> =
  * @example readWindow(vm.samples, now, settings, { steal_percent: [0, 100], load5: [0, Infinity] })
  */
 export function readWindow<F extends string>(
-  samples: readonly ({ ts: string } & { [K in F]: number })[],
+  samples: readonly ({ ts: string } & { [K in NoInfer<F>]: number })[],
   now: Date,
   settings: WindowSettings,
   ranges: FieldRanges<F>,

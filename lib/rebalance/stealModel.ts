@@ -29,7 +29,8 @@ export function demandVcpus(cpuPercent: number, stealPercent: number, vcpus: num
 export function predictedStealPercent(demand: number, capacity: number): number {
   if (demand <= 0) return 0;
   if (capacity <= 0) return 100;
-  return Math.max(0, 1 - capacity / demand) * 100;
+  // (D - C) / D rather than 1 - C/D: exact for round figures (20 on 16 gives 20, not 19.999…).
+  return (Math.max(0, demand - capacity) / demand) * 100;
 }
 
 /**

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  comparePyStrings,
-  compileExtraSpec,
-  matchExtraSpec,
-  pySplit,
-  pythonRepr,
-  pythonStr,
-} from '../../lib/engine/extraSpecsOps.js';
+import { compileExtraSpec, matchExtraSpec } from '../../lib/engine/extraSpecsOps.js';
+import { comparePyStrings, pySplit } from '../../lib/engine/pyStrings.js';
+import { pythonRepr, pythonStr } from '../../lib/engine/pyValues.js';
 import { RequestError } from '../../lib/model/errors.js';
 
 describe('matchExtraSpec', () => {

@@ -17,7 +17,8 @@ export type PodDisposition =
 export function podDisposition(pod: Pod, force: boolean): PodDisposition {
   const controller = pod.metadata.ownerReferences?.find((ref) => ref.controller === true);
   if (controller?.kind === 'DaemonSet') return { action: 'skip', reason: 'daemonset' };
-  if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return { action: 'skip', reason: 'mirror' };
+  if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined)
+    return { action: 'skip', reason: 'mirror' };
   if (isFinished(pod)) return { action: 'evict', emptyDir: false, unmanaged: false };
   const emptyDir = (pod.spec.volumes ?? []).some((v) => v.emptyDir !== undefined && v.emptyDir !== null);
   const unmanaged = controller === undefined;

@@ -45,7 +45,10 @@ export function authRequestBody(auth: KeystoneAuth): unknown {
   if (auth.method === 'password') {
     return {
       auth: {
-        identity: { methods: ['password'], password: { user: { ...userRef(auth.user), password: auth.password } } },
+        identity: {
+          methods: ['password'],
+          password: { user: { ...userRef(auth.user), password: auth.password } },
+        },
         scope: { project: projectRef(auth.project) },
       },
     };

@@ -28,12 +28,16 @@ export function selectEndpoint(catalog: readonly CatalogEntry[], query: Endpoint
   const where = `${query.type} endpoint with interface ${wantedInterface}${query.region ? ` in region ${query.region}` : ''}`;
   if (matching.length === 0) {
     const regions = [...new Set(endpoints.map(regionOf))].join(', ') || 'none';
-    throw new EndpointNotFoundError(`the service catalog has no ${where} (regions with that interface: ${regions})`);
+    throw new EndpointNotFoundError(
+      `the service catalog has no ${where} (regions with that interface: ${regions})`,
+    );
   }
   const urls = [...new Set(matching.map((e) => e.url))];
   if (urls.length > 1) {
     const regions = [...new Set(matching.map(regionOf))].join(', ');
-    throw new EndpointNotFoundError(`the service catalog has several ${where} (regions: ${regions}); set a region`);
+    throw new EndpointNotFoundError(
+      `the service catalog has several ${where} (regions: ${regions}); set a region`,
+    );
   }
   return urls[0].replace(/\/+$/, '');
 }

@@ -60,7 +60,11 @@ function password(f: AuthFields, issues: Issue[]): KeystoneAuth | undefined {
   else if (f.project_name !== undefined) {
     const domain = domainFrom(f.project_domain_id, f.project_domain_name);
     if (domain) project = { name: f.project_name, domain };
-    else issues.push({ path: 'auth.project_domain_name', message: 'project_name needs project_domain_name or _id' });
+    else
+      issues.push({
+        path: 'auth.project_domain_name',
+        message: 'project_name needs project_domain_name or _id',
+      });
   } else issues.push({ path: 'auth.project_id', message: 'password auth needs project_id or project_name' });
   if (!user || !project || f.password === undefined) return undefined;
   return { method: 'password', user, password: f.password, project };
@@ -69,7 +73,10 @@ function password(f: AuthFields, issues: Issue[]): KeystoneAuth | undefined {
 function applicationCredential(f: AuthFields, issues: Issue[]): KeystoneAuth | undefined {
   const secret = f.application_credential_secret;
   if (secret === undefined) {
-    issues.push({ path: 'auth.application_credential_secret', message: 'required for application credentials' });
+    issues.push({
+      path: 'auth.application_credential_secret',
+      message: 'required for application credentials',
+    });
   }
   let credential: { id: string } | { name: string; user: UserRef } | undefined;
   if (f.application_credential_id !== undefined) credential = { id: f.application_credential_id };
@@ -94,7 +101,10 @@ function userFrom(f: AuthFields, prefix: string, issues: Issue[]): UserRef | und
   }
   const domain = domainFrom(f.user_domain_id, f.user_domain_name);
   if (domain) return { name: f.username, domain };
-  issues.push({ path: `${prefix}.user_domain_name`, message: 'username needs user_domain_name or user_domain_id' });
+  issues.push({
+    path: `${prefix}.user_domain_name`,
+    message: 'username needs user_domain_name or user_domain_id',
+  });
   return undefined;
 }
 

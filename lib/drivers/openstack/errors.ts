@@ -117,7 +117,12 @@ export class OpenStackResponseError extends OpenStackError {
   }
 }
 
-type ApiErrorClass = new (site: CallSite, status: number, apiMessage: string, requestId?: string) => OpenStackApiError;
+type ApiErrorClass = new (
+  site: CallSite,
+  status: number,
+  apiMessage: string,
+  requestId?: string,
+) => OpenStackApiError;
 
 const CLASS_BY_STATUS: Record<number, ApiErrorClass> = {
   400: OpenStackBadRequestError,

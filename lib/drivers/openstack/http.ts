@@ -7,9 +7,9 @@ import type { z } from 'zod';
 import {
   apiErrorFor,
   type CallSite,
-  type OpenStackService,
   OpenStackNetworkError,
   OpenStackResponseError,
+  type OpenStackService,
   OpenStackTimeoutError,
 } from './errors.js';
 import { errorBodySchema } from './schemas.js';
@@ -25,8 +25,8 @@ export interface HttpRequest {
   body?: unknown;
   timeoutMs: number;
   fetch?: FetchLike;
-  /** Strings to blank out of any error message (passwords, secrets, tokens). */
-  secrets?: readonly string[];
+  /** Blanks secrets (passwords, tokens) out of an error message the API sent back. */
+  redact?: (message: string) => string;
 }
 
 export interface HttpResponse {
@@ -41,7 +41,11 @@ const MAX_MESSAGE_CHARS = 400;
 /** Sends one request; resolves for 2xx, throws a typed OpenStack error otherwise. */
 export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
   const url = new URL(request.url);
-  const site: CallSite = { service: request.service, method: request.method, path: url.pathname + url.search };
+  const site: CallSite = {
+    service: request.service,
+    method: request.method,
+    path: url.pathname + url.search,
+  };
   const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
   let status: number;
@@ -61,15 +65,20 @@ export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
     throw transportError(error, site, request.timeoutMs);
   }
   if (status < 200 || status >= 300) {
-    const message = scrub(errorMessage(text, status), request.secrets ?? []);
-    const requestId = responseHeaders.get('x-openstack-request-id') ?? responseHeaders.get('x-compute-request-id');
+    const message = (request.redact ?? ((m: string) => m))(errorMessage(text, status));
+    const requestId =
+      responseHeaders.get('x-openstack-request-id') ?? responseHeaders.get('x-compute-request-id');
     throw apiErrorFor(site, status, message, requestId ?? undefined, retryAfterMs(responseHeaders));
   }
   return { status, headers: responseHeaders, body: parseJson(text, site) };
 }
 
 /** Validates a response body against its schema, naming the first fields that did not match. */
-export function parseBody<S extends z.ZodType>(schema: S, response: HttpResponse, site: CallSite): z.output<S> {
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  response: HttpResponse,
+  site: CallSite,
+): z.output<S> {
   const result = schema.safeParse(response.body);
   if (result.success) return result.data;
   const issues = result.error.issues
@@ -83,7 +92,8 @@ function transportError(error: unknown, site: CallSite, timeoutMs: number): Erro
   const name = error instanceof Error ? error.name : '';
   if (name === 'TimeoutError' || name === 'AbortError') return new OpenStackTimeoutError(site, timeoutMs);
   // undici reports "fetch failed" and puts the system error (ECONNREFUSED, …) in `cause`.
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
   return new OpenStackNetworkError(site, reason, { cause: error });
 }

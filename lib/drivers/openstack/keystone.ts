@@ -5,10 +5,16 @@
  */
 import { inspect } from 'node:util';
 import { ConfigError } from '../../model/errors.js';
-import { authRequestBody, authSecrets, type CloudCredentials, type EndpointInterface, tokensUrl } from './auth.js';
+import {
+  authRequestBody,
+  authSecrets,
+  type CloudCredentials,
+  type EndpointInterface,
+  tokensUrl,
+} from './auth.js';
 import { type EndpointQuery, selectEndpoint } from './catalog.js';
 import { KeystoneAuthError, OpenStackApiError, OpenStackUnavailableError } from './errors.js';
-import { type FetchLike, parseBody, sendRequest } from './http.js';
+import { type FetchLike, parseBody, scrub, sendRequest } from './http.js';
 import { type CatalogEntry, tokenResponseSchema } from './schemas.js';
 
 export interface KeystoneSessionOptions {
@@ -38,6 +44,8 @@ export interface TokenSource {
   endpoint(query: EndpointQuery): Promise<string>;
   /** Forget `token` (e.g. after a 401, when it was revoked); the next call authenticates again. */
   invalidate(token: string): void;
+  /** `text` with the session's secrets (password or secret, tokens) blanked out. */
+  redact(text: string): string;
 }
 
 export class KeystoneSession implements TokenSource {
@@ -76,6 +84,11 @@ export class KeystoneSession implements TokenSource {
     if (this.#cached?.value === token) this.#cached = undefined;
   }
 
+  redact(text: string): string {
+    const tokens = this.#cached ? [this.#cached.value] : [];
+    return scrub(text, [...authSecrets(this.#credentials.auth), ...tokens]);
+  }
+
   async #current(): Promise<CachedToken> {
     const cached = this.#cached;
     if (cached && this.#now() < cached.refreshAtMs) return cached;
@@ -95,7 +108,7 @@ export class KeystoneSession implements TokenSource {
       body: authRequestBody(this.#credentials.auth),
       timeoutMs: this.#timeoutMs,
       fetch: this.#fetch,
-      secrets: authSecrets(this.#credentials.auth),
+      redact: (message: string) => this.redact(message),
     };
     const response = await sendRequest(request).catch((error: unknown) => {
       // 5xx and 429 stay retryable; any other refusal means the credentials are wrong.

@@ -3,10 +3,12 @@
  * token and the compute microversion; reads are retried on retryable errors, actions never are (a
  * timed-out POST may have started something; the caller checks the state before trying again).
  */
+
+import { RequestError } from '../../model/errors.js';
 import type { EndpointInterface } from './auth.js';
 import type { CallSite } from './errors.js';
 import { OpenStackForbiddenError } from './errors.js';
-import { type FetchLike, type HttpResponse, parseBody, sendRequest } from './http.js';
+import { type FetchLike, type HttpResponse, parseBody, scrub, sendRequest } from './http.js';
 import type { TokenSource } from './keystone.js';
 import { assertMicroversion, NOVA_DEFAULT_MICROVERSION } from './microversion.js';
 import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from './retry.js';
@@ -19,7 +21,6 @@ import {
   serverMigrationsSchema,
   serverSchema,
 } from './schemas.js';
-import { RequestError } from '../../model/errors.js';
 
 export interface NovaClientOptions {
   /** Compute API microversion; default NOVA_DEFAULT_MICROVERSION, at least 2.25. */
@@ -77,7 +78,9 @@ export class NovaClient {
 
   /** `POST /servers/{id}/action` `os-migrateLive`; 202, checks run asynchronously (>= 2.34). */
   async liveMigrate(serverId: string, options: LiveMigrateOptions): Promise<void> {
-    const body = { 'os-migrateLive': { host: options.host, block_migration: options.blockMigration ?? 'auto' } };
+    const body = {
+      'os-migrateLive': { host: options.host, block_migration: options.blockMigration ?? 'auto' },
+    };
     await this.#send('POST', `/servers/${id('serverId', serverId)}/action`, body);
   }
 
@@ -93,7 +96,10 @@ export class NovaClient {
       instance_uuid: id('instanceUuid', filter.instanceUuid),
       migration_type: filter.migrationType ?? 'live-migration',
     });
-    return this.#read(`/os-migrations?${query}`, (r, site) => parseBody(migrationRecordsSchema, r, site).migrations);
+    return this.#read(
+      `/os-migrations?${query}`,
+      (r, site) => parseBody(migrationRecordsSchema, r, site).migrations,
+    );
   }
 
   /** `POST /servers/{id}/migrations/{mid}/action` `force_complete`: pause the guest to finish. */
@@ -135,7 +141,7 @@ export class NovaClient {
         },
         timeoutMs: this.#options.timeoutMs ?? DEFAULT_NOVA_TIMEOUT_MS,
         fetch: this.#options.fetch,
-        secrets: [token],
+        redact: (message) => this.#session.redact(scrub(message, [token])),
       });
     } catch (error) {
       // A 401 means the cached token was revoked early: authenticate once more, then give up.

@@ -29,7 +29,10 @@ export const tokenResponseSchema = z.object({
 export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
 export type CatalogEndpoint = z.infer<typeof endpointSchema>;
 
-const nullableString = z.string().nullish().transform((v) => v ?? null);
+const nullableString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 export const serverSchema = z
   .object({
@@ -62,7 +65,10 @@ export const serverSchema = z
 export type NovaServer = z.output<typeof serverSchema>;
 
 // Byte counters are null until the hypervisor reports progress.
-const bytes = z.number().nullish().transform((v) => v ?? null);
+const bytes = z
+  .number()
+  .nullish()
+  .transform((v) => v ?? null);
 
 const serverMigrationSchema = z
   .object({

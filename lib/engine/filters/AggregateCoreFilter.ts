@@ -1,6 +1,6 @@
+import type { AggregateMemo } from '../aggregates.js';
 import { defineFilter } from '../filter.js';
-import type { AggregateMemo } from './AggregateIoOpsFilter.js';
-import { aggregateRatio, aggregateRatioOrigin } from './AggregateRamFilter.js';
+import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { coreShortfall, coresFit } from './CoreFilter.js';
 
 /**
@@ -12,12 +12,12 @@ export const AggregateCoreFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateCoreFilter',
   prepare: () => new Map(),
   hostPasses: (host, spec, memo, ctx) =>
-    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx)),
+    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx.config)),
   explain: (host, spec, memo, ctx) =>
     coreShortfall(
       host,
       spec.flavor.vcpus,
-      aggregateRatio(host, memo, 'cpu', ctx),
+      aggregateRatio(host, memo, 'cpu', ctx.config),
       aggregateRatioOrigin(host, 'cpu', ctx.config),
     ),
 });

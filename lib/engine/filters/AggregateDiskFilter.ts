@@ -1,6 +1,6 @@
+import type { AggregateMemo } from '../aggregates.js';
 import { defineFilter } from '../filter.js';
-import type { AggregateMemo } from './AggregateIoOpsFilter.js';
-import { aggregateRatio, aggregateRatioOrigin } from './AggregateRamFilter.js';
+import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { diskFits, diskShortfall } from './DiskFilter.js';
 
 /**
@@ -11,12 +11,13 @@ import { diskFits, diskShortfall } from './DiskFilter.js';
 export const AggregateDiskFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateDiskFilter',
   prepare: () => new Map(),
-  hostPasses: (host, spec, memo, ctx) => diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx)),
+  hostPasses: (host, spec, memo, ctx) =>
+    diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx.config)),
   explain: (host, spec, memo, ctx) =>
     diskShortfall(
       host,
       spec.flavor,
-      aggregateRatio(host, memo, 'disk', ctx),
+      aggregateRatio(host, memo, 'disk', ctx.config),
       aggregateRatioOrigin(host, 'disk', ctx.config),
     ),
 });

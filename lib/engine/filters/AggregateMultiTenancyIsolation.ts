@@ -1,7 +1,6 @@
 import type { HostState } from '../../model/hostState.js';
-import { aggregateMetadata } from '../aggregates.js';
+import { type AggregateMemo, aggregateMetadata, memoizedByAggregates } from '../aggregates.js';
 import { defineFilter } from '../filter.js';
-import type { AggregateMemo } from './AggregateIoOpsFilter.js';
 
 const KEY_PREFIX = 'filter_tenant_id';
 const NO_TENANTS: ReadonlySet<string> = new Set();
@@ -18,11 +17,7 @@ export const AggregateMultiTenancyIsolation = defineFilter<AggregateMemo<Readonl
   prepare: () => new Map(),
   hostPasses: (host, spec, memo) => {
     if (host.aggregates.length === 0) return true;
-    let tenants = memo.get(host.aggregates);
-    if (tenants === undefined) {
-      tenants = allowedTenants(host);
-      memo.set(host.aggregates, tenants);
-    }
+    const tenants = memoizedByAggregates(memo, host, allowedTenants, undefined);
     // A request without a project cannot be one of the allowed tenants, as in Nova.
     return tenants.size === 0 || (spec.project_id !== null && tenants.has(spec.project_id));
   },

@@ -1,5 +1,5 @@
+import { type AggregateMemo, aggregateLimit, aggregateLimitOrigin } from '../aggregates.js';
 import { defineFilter } from '../filter.js';
-import { type AggregateMemo, aggregateLimit, aggregateLimitOrigin } from './AggregateIoOpsFilter.js';
 import { tooManyInstances } from './NumInstancesFilter.js';
 
 const KEY = 'max_instances_per_host';

@@ -1,7 +1,6 @@
 import type { HostState } from '../../model/hostState.js';
-import { aggregateValues } from '../aggregates.js';
+import { type AggregateMemo, aggregateValues, memoizedByAggregates } from '../aggregates.js';
 import { defineFilter } from '../filter.js';
-import type { AggregateMemo } from './AggregateIoOpsFilter.js';
 
 const KEY = 'instance_type';
 
@@ -15,12 +14,7 @@ export const AggregateTypeAffinityFilter = defineFilter<AggregateMemo<boolean>>(
   prepare: () => new Map(),
   hostPasses: (host, spec, memo) => {
     if (host.aggregates.length === 0) return true;
-    let answer = memo.get(host.aggregates);
-    if (answer === undefined) {
-      answer = allowsFlavor(host, spec.flavor.name);
-      memo.set(host.aggregates, answer);
-    }
-    return answer;
+    return memoizedByAggregates(memo, host, allowsFlavor, spec.flavor.name);
   },
   explain: (host, spec) => {
     const values = aggregateValues(host, KEY).map((v) => `'${v}'`);

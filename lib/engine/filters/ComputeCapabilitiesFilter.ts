@@ -1,6 +1,8 @@
 import { type HostState, hostAttribute } from '../../model/hostState.js';
-import { compileExtraSpec, type ExtraSpecMatcher, pythonStr } from '../extraSpecsOps.js';
+import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
+import { parseJsonCached } from '../jsonCache.js';
+import { isPyDict, pythonStr } from '../pyValues.js';
 
 /** One flavor extra spec this filter checks: where to look on the host and what must match. */
 interface Capability {
@@ -86,31 +88,8 @@ function walk(host: HostState, path: readonly string[]): unknown {
   let cap: unknown = hostAttribute(host, path[0]);
   if (cap == null) cap = Object.hasOwn(host.stats, path[0]) ? host.stats[path[0]] : undefined;
   for (let i = 1; i < path.length && cap != null; i++) {
-    if (typeof cap === 'string') cap = parseJson(cap);
-    cap = isDict(cap) && Object.hasOwn(cap, path[i]) ? cap[path[i]] : undefined;
+    if (typeof cap === 'string') cap = parseJsonCached(cap);
+    cap = isPyDict(cap) && Object.hasOwn(cap, path[i]) ? cap[path[i]] : undefined;
   }
   return cap ?? undefined;
-}
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Parsed JSON by text: hosts share identical cpu_info strings, and V8 caches a string's hash. */
-const jsonCache = new Map<string, unknown>();
-const JSON_CACHE_LIMIT = 10_000;
-const INVALID = Symbol('invalid JSON');
-
-function parseJson(text: string): unknown {
-  let parsed = jsonCache.get(text);
-  if (parsed === undefined) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = INVALID;
-    }
-    if (jsonCache.size >= JSON_CACHE_LIMIT) jsonCache.clear();
-    jsonCache.set(text, parsed ?? INVALID);
-  }
-  return parsed === INVALID ? undefined : parsed;
 }

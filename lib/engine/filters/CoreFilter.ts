@@ -1,7 +1,6 @@
 import type { HostState } from '../../model/hostState.js';
 import { defineFilter } from '../filter.js';
-import { allocationRatio } from '../ratios.js';
-import { ratioOrigin, round } from './RamFilter.js';
+import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
 
 /**
  * Removed from Nova in Train (Placement's VCPU inventory does this job); kept for running without
@@ -37,7 +36,7 @@ export function coreShortfall(host: HostState, requested: number, ratio: number,
     return `the flavor needs ${requested} vCPUs but the host has only ${host.vcpus_total} in total (overcommit never lets one instance exceed the physical count)`;
   }
   return (
-    `host has ${round(limit - host.vcpus_used)} vCPUs left: ${host.vcpus_total} × cpu_allocation_ratio ${ratio} ` +
-    `(${origin}) = ${round(limit)}, minus ${host.vcpus_used} in use; the flavor needs ${requested}`
+    `host has ${roundForDisplay(limit - host.vcpus_used)} vCPUs left: ${host.vcpus_total} × cpu_allocation_ratio ${ratio} ` +
+    `(${origin}) = ${roundForDisplay(limit)}, minus ${host.vcpus_used} in use; the flavor needs ${requested}`
   );
 }

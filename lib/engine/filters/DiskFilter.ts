@@ -1,8 +1,7 @@
 import type { HostState } from '../../model/hostState.js';
 import type { Flavor } from '../../model/requestSpec.js';
 import { defineFilter } from '../filter.js';
-import { allocationRatio } from '../ratios.js';
-import { ratioOrigin, round } from './RamFilter.js';
+import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
 
 /**
  * Removed from Nova in Train (Placement's DISK_GB inventory does this job); kept for running without
@@ -47,7 +46,7 @@ export function diskShortfall(host: HostState, flavor: Flavor, ratio: number, or
   const limit = total * ratio;
   const used = total - host.free_disk_mb;
   return (
-    `host has ${round(limit - used)} MB of disk left: ${total} MB × disk_allocation_ratio ${ratio} (${origin}) = ` +
-    `${round(limit)} MB, minus ${round(used)} MB in use; the flavor needs ${need}`
+    `host has ${roundForDisplay(limit - used)} MB of disk left: ${total} MB × disk_allocation_ratio ${ratio} (${origin}) = ` +
+    `${roundForDisplay(limit)} MB, minus ${roundForDisplay(used)} MB in use; the flavor needs ${need}`
   );
 }

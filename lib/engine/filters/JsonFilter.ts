@@ -1,16 +1,17 @@
 import { RequestError } from '../../model/errors.js';
 import { type HostState, hostAttribute } from '../../model/hostState.js';
 import { schedulerHint } from '../../model/requestSpec.js';
-import { comparePyStrings, pythonRepr } from '../extraSpecsOps.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
-
-/** Nova resolves `$host_ip` to a netaddr IPAddress: equal only to another IPAddress, never to a string. */
-class HostIp {
-  constructor(readonly address: string) {}
-}
-
-/** Where Python would raise (TypeError, AttributeError) while evaluating the query for one host. */
-class QueryEvaluationError extends Error {}
+import {
+  isPyDict,
+  PyIPAddress,
+  PythonError,
+  pyCompare,
+  pyEquals,
+  pyTruthy,
+  pythonRepr,
+  UnorderableError,
+} from '../pyValues.js';
 
 /** A compiled node: its value for a host; undefined stands for Python's None (the argument is dropped). */
 type Evaluator = (host: HostState) => unknown;
@@ -42,7 +43,7 @@ export const JsonFilter = defineFilter<State>({
     } catch (err) {
       throw new RequestError(`JsonFilter query ${query} is not valid JSON: ${(err as Error).message}`);
     }
-    if (!truthy(parsed)) return PASS_ALL; // an empty expression is true for every host
+    if (!pyTruthy(parsed)) return PASS_ALL; // an empty expression is true for every host
     if (!Array.isArray(parsed)) {
       throw new RequestError(
         `JsonFilter query ${query} must be a JSON list such as [">=", "$free_ram_mb", 1024]`,
@@ -53,11 +54,11 @@ export const JsonFilter = defineFilter<State>({
   },
   hostPasses: (host, _spec, state) => {
     const result = evaluate(host, state);
-    return Array.isArray(result) ? result.some(truthy) : truthy(result);
+    return Array.isArray(result) ? result.some(pyTruthy) : pyTruthy(result);
   },
   explain: (host, _spec, state) => {
     const values = [...state.variables].map(
-      ([name, resolve]) => `${name}=${show(evaluate(host, state, resolve))}`,
+      ([name, resolve]) => `${name}=${pythonRepr(evaluate(host, state, resolve))}`,
     );
     const seen = values.length > 0 ? ` (with ${values.join(', ')})` : '';
     return `host ${host.host} does not satisfy the JsonFilter query ${state.query}${seen}`;
@@ -68,11 +69,18 @@ function evaluate(host: HostState, state: State, evaluator: Evaluator = state.ev
   try {
     return evaluator(host);
   } catch (err) {
-    if (!(err instanceof QueryEvaluationError)) throw err;
+    if (!(err instanceof PythonError)) throw err;
     throw new RequestError(
-      `JsonFilter query ${state.query} cannot be evaluated on host ${host.host}: ${err.message}`,
+      `JsonFilter query ${state.query} cannot be evaluated on host ${host.host}: ${err.message}${statsHint(err)}`,
     );
   }
+}
+
+/** Comparing a string with a number is the usual mistake: the query forgot that stats are strings. */
+function statsHint(err: PythonError): string {
+  const withString =
+    err instanceof UnorderableError && (typeof err.left === 'string' || typeof err.right === 'string');
+  return withString ? '; note that host stats values are strings' : '';
 }
 
 /** An operator over the first `n` entries of `args` (a buffer reused across hosts: never keep it). */
@@ -93,7 +101,7 @@ function some(args: readonly unknown[], from: number, n: number, test: (v: unkno
 }
 
 const ordered = (op: string, holds: (c: number) => boolean) =>
-  eachAgainstFirst((a, b) => holds(order(a, b, op)));
+  eachAgainstFirst((a, b) => holds(pyCompare(a, b, op)));
 
 const OPERATORS: ReadonlyMap<string, Operator> = new Map<string, Operator>([
   ['=', eachAgainstFirst(pyEquals)],
@@ -102,9 +110,9 @@ const OPERATORS: ReadonlyMap<string, Operator> = new Map<string, Operator>([
   ['<=', ordered('<=', (c) => c <= 0)],
   ['>=', ordered('>=', (c) => c >= 0)],
   ['in', (args, n) => some(args, 1, n, (x) => pyEquals(args[0], x))],
-  ['not', (args, n) => Array.from({ length: n }, (_, i) => !truthy(args[i]))], // a list, and [] is false
-  ['or', (args, n) => some(args, 0, n, truthy)],
-  ['and', (args, n) => !some(args, 0, n, (a) => !truthy(a))],
+  ['not', (args, n) => Array.from({ length: n }, (_, i) => !pyTruthy(args[i]))], // a list, and [] is false
+  ['or', (args, n) => some(args, 0, n, pyTruthy)],
+  ['and', (args, n) => !some(args, 0, n, (a) => !pyTruthy(a))],
 ]);
 
 function compileNode(node: unknown[], query: string, variables: Map<string, Evaluator>): Evaluator {
@@ -141,73 +149,12 @@ function variable(name: string): Evaluator {
   const [first, ...keys] = name.slice(1).split('.');
   return (host) => {
     let value: unknown =
-      first === 'host_ip' && host.host_ip ? new HostIp(host.host_ip) : hostAttribute(host, first);
+      first === 'host_ip' && host.host_ip ? new PyIPAddress(host.host_ip) : hostAttribute(host, first);
     for (let i = 0; i < keys.length && value != null; i++) {
-      if (!isDict(value))
-        throw new QueryEvaluationError(`${name}: ${show(value)} has no key '${keys[i]}' (not a dictionary)`);
+      if (!isPyDict(value))
+        throw new PythonError(`${name}: ${pythonRepr(value)} has no key '${keys[i]}' (not a dictionary)`);
       value = Object.hasOwn(value, keys[i]) ? value[keys[i]] : undefined;
     }
     return value ?? undefined;
   };
-}
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof HostIp);
-}
-
-/** Python truthiness: None, False, 0, '', [] and {} are false (NaN is true). */
-function truthy(v: unknown): boolean {
-  if (typeof v === 'boolean') return v;
-  if (v == null) return false;
-  if (typeof v === 'number') return v !== 0;
-  if (typeof v === 'string') return v.length > 0;
-  if (Array.isArray(v)) return v.length > 0;
-  if (v instanceof HostIp) return !/^[0.:]*$/.test(v.address); // netaddr: the all-zero address is false
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return Boolean(v);
-}
-
-const isNumeric = (v: unknown): v is number | boolean => typeof v === 'number' || typeof v === 'boolean';
-
-/** Python's `==`: booleans are numbers, str never equals a number, lists and dicts compare by content. */
-function pyEquals(a: unknown, b: unknown): boolean {
-  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
-  if (typeof a === 'string' || typeof b === 'string') return a === b;
-  if (a instanceof HostIp || b instanceof HostIp) {
-    return a instanceof HostIp && b instanceof HostIp && a.address === b.address;
-  }
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]))
-    );
-  }
-  if (isDict(a) && isDict(b)) {
-    const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && pyEquals(a[k], b[k]))
-    );
-  }
-  return false;
-}
-
-/** Python's ordering as a sign; throws QueryEvaluationError where Python raises TypeError (e.g. str vs number). */
-function order(a: unknown, b: unknown, op: string): number {
-  if (isNumeric(a) && isNumeric(b)) {
-    const x = Number(a);
-    const y = Number(b);
-    return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN; // NaN: every comparison is false
-  }
-  if (typeof a === 'string' && typeof b === 'string') return comparePyStrings(a, b);
-  if (a instanceof HostIp && b instanceof HostIp) return comparePyStrings(a.address, b.address);
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const i = a.findIndex((x, k) => k >= b.length || !pyEquals(x, b[k]));
-    return i < 0 || i >= b.length ? a.length - b.length : order(a[i], b[i], op);
-  }
-  const hint =
-    typeof a === 'string' || typeof b === 'string' ? '; note that host stats values are strings' : '';
-  throw new QueryEvaluationError(`cannot compare ${show(a)} ${op} ${show(b)}${hint}`);
-}
-
-function show(v: unknown): string {
-  return v instanceof HostIp ? `IPAddress('${v.address}')` : pythonRepr(v);
 }

@@ -1,7 +1,6 @@
-import type { SchedulerConfig } from '../../config/options.js';
 import type { HostState } from '../../model/hostState.js';
 import { defineFilter } from '../filter.js';
-import { allocationRatio, type ResourceKind } from '../ratios.js';
+import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
 
 /**
  * Removed from Nova in Train (Placement's MEMORY_MB inventory does this job); kept for running
@@ -38,20 +37,7 @@ export function ramShortfall(host: HostState, requestedMb: number, ratio: number
   const limit = total * ratio;
   const used = total - host.free_ram_mb;
   return (
-    `host has ${round(limit - used)} MB of RAM left: ${total} MB × ram_allocation_ratio ${ratio} (${origin}) = ` +
-    `${round(limit)} MB, minus ${round(used)} MB in use; the flavor needs ${requestedMb} MB`
+    `host has ${roundForDisplay(limit - used)} MB of RAM left: ${total} MB × ram_allocation_ratio ${ratio} (${origin}) = ` +
+    `${roundForDisplay(limit)} MB, minus ${roundForDisplay(used)} MB in use; the flavor needs ${requestedMb} MB`
   );
-}
-
-/** Where `allocationRatio` took the host's ratio from, in words (shared by the Core and Disk filters). */
-export function ratioOrigin(host: HostState, kind: ResourceKind, config: SchedulerConfig): string {
-  const option = `${kind}_allocation_ratio` as const;
-  if (config.DEFAULT[option] !== null) return `[DEFAULT] ${option}`;
-  if (host[option] !== null) return 'reported by the host';
-  return `[DEFAULT] initial_${option}, as the host reports none`;
-}
-
-/** Rounds MB / vCPU figures for explanations, so 1.1 × 1000 reads 1100, not 1100.0000000000002. */
-export function round(n: number): number {
-  return Math.round(n * 100) / 100;
 }

@@ -1,4 +1,5 @@
 import { defineFilter, PASS_ALL } from '../filter.js';
+import { groupName } from '../serverGroups.js';
 
 interface State {
   hosts: ReadonlySet<string>;
@@ -15,7 +16,7 @@ export const ServerGroupAffinityFilter = defineFilter<State>({
   prepare: (spec) => {
     const group = spec.instance_group;
     if (group?.policy !== 'affinity' || group.hosts.length === 0) return PASS_ALL;
-    return { hosts: new Set(group.hosts), group: group.name ?? group.uuid ?? '(unnamed)' };
+    return { hosts: new Set(group.hosts), group: groupName(group) };
   },
   hostPasses: (host, _spec, state) => state.hosts.has(host.host),
   explain: (host, _spec, state) =>

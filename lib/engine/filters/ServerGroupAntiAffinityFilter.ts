@@ -1,8 +1,8 @@
 import { RequestError } from '../../model/errors.js';
-import type { HostState } from '../../model/hostState.js';
 import type { InstanceGroup } from '../../model/requestSpec.js';
-import { pyInt } from '../aggregates.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
+import { pyInt } from '../pyStrings.js';
+import { distinctMembers, groupName, membersOnHost } from '../serverGroups.js';
 
 interface State {
   /** The group's members, without repeats. */
@@ -24,7 +24,7 @@ export const ServerGroupAntiAffinityFilter = defineFilter<State>({
     const group = spec.instance_group;
     if (group?.policy !== 'anti-affinity') return PASS_ALL;
     return {
-      members: [...new Set(group.members)],
+      members: distinctMembers(group),
       maxPerHost: maxServerPerHost(group),
       instanceUuid: spec.instance_uuid,
       group: groupName(group),
@@ -32,7 +32,7 @@ export const ServerGroupAntiAffinityFilter = defineFilter<State>({
   },
   hostPasses: (host, _spec, state) => {
     if (state.instanceUuid !== null && Object.hasOwn(host.instances, state.instanceUuid)) return true;
-    return membersOn(host, state.members) < state.maxPerHost;
+    return membersOnHost(host, state.members) < state.maxPerHost;
   },
   explain: (host, _spec, state) => {
     const here = state.members.filter((m) => Object.hasOwn(host.instances, m));
@@ -42,12 +42,6 @@ export const ServerGroupAntiAffinityFilter = defineFilter<State>({
     );
   },
 });
-
-function membersOn(host: HostState, members: readonly string[]): number {
-  let count = 0;
-  for (let i = 0; i < members.length; i++) if (Object.hasOwn(host.instances, members[i])) count++;
-  return count;
-}
 
 function maxServerPerHost(group: InstanceGroup): number {
   const rule = group.rules.max_server_per_host;
@@ -60,8 +54,4 @@ function maxServerPerHost(group: InstanceGroup): number {
     );
   }
   return max;
-}
-
-function groupName(group: InstanceGroup): string {
-  return group.name ?? group.uuid ?? '(unnamed)';
 }

@@ -41,7 +41,11 @@ export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-export function writeReply(response: ServerResponse, reply: FakeReply, extraHeaders: Record<string, string>): void {
+export function writeReply(
+  response: ServerResponse,
+  reply: FakeReply,
+  extraHeaders: Record<string, string>,
+): void {
   const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
   response.writeHead(reply.status, {
     ...extraHeaders,

@@ -53,7 +53,13 @@ interface Identity {
 
 const UNAUTHORIZED: FakeReply = {
   status: 401,
-  body: { error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' } },
+  body: {
+    error: {
+      code: 401,
+      title: 'Unauthorized',
+      message: 'The request you have made requires authentication.',
+    },
+  },
 };
 
 export class FakeKeystone {
@@ -117,7 +123,8 @@ export class FakeKeystone {
     const identity = auth?.identity as
       | { methods?: string[]; password?: { user?: UserRef }; application_credential?: AppCredRef }
       | undefined;
-    if (identity?.methods?.includes('application_credential')) return this.byAppCredential(identity.application_credential);
+    if (identity?.methods?.includes('application_credential'))
+      return this.byAppCredential(identity.application_credential);
     if (identity?.methods?.includes('password')) return this.byPassword(identity.password?.user, auth?.scope);
     return undefined;
   }

@@ -38,9 +38,27 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '');
 
 export const NOVA_ROUTES: readonly NovaRoute[] = [
   { name: 'getServer', method: 'GET', pattern: /^\/servers\/([^/]+)$/, since: 1, handle: getServer },
-  { name: 'getServerMetadata', method: 'GET', pattern: /^\/servers\/([^/]+)\/metadata$/, since: 1, handle: metadata },
-  { name: 'liveMigrate', method: 'POST', pattern: /^\/servers\/([^/]+)\/action$/, since: 1, handle: liveMigrate },
-  { name: 'listServerMigrations', method: 'GET', pattern: /^\/servers\/([^/]+)\/migrations$/, since: 23, handle: list },
+  {
+    name: 'getServerMetadata',
+    method: 'GET',
+    pattern: /^\/servers\/([^/]+)\/metadata$/,
+    since: 1,
+    handle: metadata,
+  },
+  {
+    name: 'liveMigrate',
+    method: 'POST',
+    pattern: /^\/servers\/([^/]+)\/action$/,
+    since: 1,
+    handle: liveMigrate,
+  },
+  {
+    name: 'listServerMigrations',
+    method: 'GET',
+    pattern: /^\/servers\/([^/]+)\/migrations$/,
+    since: 23,
+    handle: list,
+  },
   { name: 'listMigrations', method: 'GET', pattern: /^\/os-migrations$/, since: 1, handle: listAll },
   {
     name: 'forceComplete',
@@ -49,7 +67,13 @@ export const NOVA_ROUTES: readonly NovaRoute[] = [
     since: 22,
     handle: forceComplete,
   },
-  { name: 'abortMigration', method: 'DELETE', pattern: /^\/servers\/([^/]+)\/migrations\/([^/]+)$/, since: 24, handle: abort },
+  {
+    name: 'abortMigration',
+    method: 'DELETE',
+    pattern: /^\/servers\/([^/]+)\/migrations\/([^/]+)$/,
+    since: 24,
+    handle: abort,
+  },
 ];
 
 function withServer(call: NovaCall, then: (server: FakeServer) => FakeReply): FakeReply {
@@ -83,19 +107,23 @@ function metadata(call: NovaCall): FakeReply {
 }
 
 function liveMigrate(call: NovaCall): FakeReply {
-  const action = (call.body as { 'os-migrateLive'?: { host?: unknown; block_migration?: unknown; force?: unknown } })?.[
-    'os-migrateLive'
-  ];
+  const action = (
+    call.body as { 'os-migrateLive'?: { host?: unknown; block_migration?: unknown; force?: unknown } }
+  )?.['os-migrateLive'];
   if (!action) return novaFault(400, 'Only the os-migrateLive action is supported by this fake.');
   const block = action.block_migration;
   if (!(typeof block === 'boolean' || (block === 'auto' && call.minor >= 25))) {
-    return novaFault(400, "Invalid input for field/attribute block_migration. Value: must be a boolean or 'auto'.");
+    return novaFault(
+      400,
+      "Invalid input for field/attribute block_migration. Value: must be a boolean or 'auto'.",
+    );
   }
   if (action.force !== undefined && call.minor >= 68) {
     return novaFault(400, "Additional properties are not allowed ('force' was unexpected)");
   }
   const host = action.host ?? null;
-  if (host !== null && typeof host !== 'string') return novaFault(400, 'Invalid input for field/attribute host.');
+  if (host !== null && typeof host !== 'string')
+    return novaFault(400, 'Invalid input for field/attribute host.');
   return withServer(call, (server) => {
     if (server.taskState !== null || server.vmState !== 'active') {
       return novaFault(
@@ -154,7 +182,9 @@ function listAll(call: NovaCall): FakeReply {
   const type = call.query.get('migration_type');
   if (instance !== null) call.state.advance(instance);
   const rows = call.state.migrations
-    .filter((m) => (instance === null || m.serverId === instance) && (type === null || m.migrationType === type))
+    .filter(
+      (m) => (instance === null || m.serverId === instance) && (type === null || m.migrationType === type),
+    )
     .sort((a, b) => b.createdAtMs - a.createdAtMs || b.id - a.id)
     .map((m) => ({
       id: m.id,
@@ -172,7 +202,9 @@ function listAll(call: NovaCall): FakeReply {
 
 function withMigration(call: NovaCall, then: (server: FakeServer, m: FakeMigration) => FakeReply): FakeReply {
   return withServer(call, (server) => {
-    const migration = call.state.migrations.find((m) => String(m.id) === call.params[1] && m.serverId === server.id);
+    const migration = call.state.migrations.find(
+      (m) => String(m.id) === call.params[1] && m.serverId === server.id,
+    );
     if (!migration) {
       return novaFault(404, `Instance ${server.id} does not have a migration with id ${call.params[1]}`);
     }
@@ -189,7 +221,10 @@ function forceComplete(call: NovaCall): FakeReply {
   }
   return withMigration(call, (server, migration) => {
     if (migration.status !== 'running') {
-      return novaFault(400, `Migration ${migration.id} state of instance ${server.id} is ${migration.status}.`);
+      return novaFault(
+        400,
+        `Migration ${migration.id} state of instance ${server.id} is ${migration.status}.`,
+      );
     }
     call.state.forceComplete(migration);
     return { status: 202 };
@@ -200,7 +235,10 @@ function abort(call: NovaCall): FakeReply {
   return withMigration(call, (server, migration) => {
     const abortable = call.minor >= 65 ? IN_PROGRESS.has(migration.status) : migration.status === 'running';
     if (!abortable || migration.status === 'post-migrating') {
-      return novaFault(400, `Migration ${migration.id} state of instance ${server.id} is ${migration.status}.`);
+      return novaFault(
+        400,
+        `Migration ${migration.id} state of instance ${server.id} is ${migration.status}.`,
+      );
     }
     call.state.abort(migration);
     return { status: 202 };

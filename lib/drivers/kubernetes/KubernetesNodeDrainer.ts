@@ -1,0 +1,144 @@
+import { type Clock, systemClock } from '../../local/clock.js';
+import { type KubernetesConnection, resolveClusterAccess } from './connection.js';
+import { resolveDrainOptions } from './drainOptions.js';
+import {
+  type BlockedEviction,
+  DrainTimeoutError,
+  EvictionBlockedError,
+  UnmanagedPodsError,
+} from './errors.js';
+import { evictUntilDeadline, type Pacing, waitUntilGone } from './evictions.js';
+import { KubernetesApi } from './KubernetesApi.js';
+import { podDisposition } from './podPolicy.js';
+import type { Pod } from './resources.js';
+import {
+  type CordonOutcome,
+  type DrainOptions,
+  type DrainResult,
+  type NodeDrainer,
+  type PodRef,
+  podKey,
+  type UncordonOutcome,
+} from './types.js';
+
+export interface DrainerDependencies {
+  /** Time source for deadlines, backoff and polling; a ManualClock makes tests instant. */
+  clock?: Clock;
+}
+
+/** A NodeDrainer over the Kubernetes REST API (core/v1 nodes and pods, policy/v1 evictions). */
+export class KubernetesNodeDrainer implements NodeDrainer {
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly api: KubernetesApi,
+    deps: DrainerDependencies = {},
+  ) {
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  /** Validates the connection settings, reads any files they name, and builds a drainer. */
+  static async connect(
+    connection: KubernetesConnection,
+    deps?: DrainerDependencies,
+  ): Promise<KubernetesNodeDrainer> {
+    return new KubernetesNodeDrainer(new KubernetesApi(await resolveClusterAccess(connection)), deps);
+  }
+
+  async isCordoned(node: string): Promise<boolean> {
+    return (await this.api.getNode(node)).spec.unschedulable === true;
+  }
+
+  // Reading first lets the caller learn whether someone else had cordoned the node, and so
+  // whether an undrain should leave it cordoned.
+  async cordon(node: string): Promise<CordonOutcome> {
+    if (await this.isCordoned(node)) return 'already-cordoned';
+    await this.api.setUnschedulable(node, true);
+    return 'cordoned';
+  }
+
+  async uncordon(node: string): Promise<UncordonOutcome> {
+    if (!(await this.isCordoned(node))) return 'already-schedulable';
+    await this.api.setUnschedulable(node, false);
+    return 'uncordoned';
+  }
+
+  /**
+   * Like kubectl, cordons first (so nothing new lands while pods leave) and leaves the node cordoned
+   * when the drain fails: undoing it is the caller's rollback, which must uncordon anyway.
+   */
+  async drain(node: string, options?: DrainOptions): Promise<DrainResult> {
+    const opts = resolveDrainOptions(options);
+    const started = this.clock.now();
+    const pacing: Pacing = { ...opts, clock: this.clock, deadline: started + opts.timeoutMs };
+
+    await this.cordon(node);
+    const plan = planDrain(await this.api.listPodsOnNode(node), opts.force);
+    if (plan.refused.length > 0) throw new UnmanagedPodsError(node, plan.refused);
+
+    const settled = await Promise.allSettled(
+      plan.evict.map((pod) => evictUntilDeadline(this.api, pod, pacing, opts.gracePeriodSeconds)),
+    );
+    const evicted: Array<PodRef & { uid?: string }> = [];
+    const alreadyGone: PodRef[] = [];
+    const blocked: BlockedEviction[] = [];
+    const failures: unknown[] = [];
+    settled.forEach((result, i) => {
+      const pod = plan.evict[i];
+      if (result.status === 'rejected') failures.push(result.reason);
+      else if (result.value.outcome === 'evicted') evicted.push(pod);
+      else if (result.value.outcome === 'gone') alreadyGone.push(ref(pod));
+      else blocked.push({ pod: ref(pod), attempts: result.value.attempts, reason: result.value.reason });
+    });
+    if (blocked.length > 0) throw new EvictionBlockedError(node, blocked, opts.timeoutMs);
+    if (failures.length > 0) throw failures[0];
+
+    const pending = await waitUntilGone(this.api, evicted, pacing);
+    if (pending.length > 0) throw new DrainTimeoutError(node, pending, opts.timeoutMs);
+
+    return {
+      node,
+      evicted: evicted.map(ref),
+      alreadyGone,
+      skipped: plan.skipped,
+      warnings: plan.warnings,
+      durationMs: this.clock.now() - started,
+    };
+  }
+
+  /** Closes idle connections to the API server. */
+  close(): void {
+    this.api.close();
+  }
+}
+
+interface DrainPlan {
+  evict: Array<PodRef & { uid?: string }>;
+  skipped: DrainResult['skipped'];
+  refused: PodRef[];
+  warnings: string[];
+}
+
+function planDrain(pods: Pod[], force: boolean): DrainPlan {
+  const plan: DrainPlan = { evict: [], skipped: [], refused: [], warnings: [] };
+  const withEmptyDir: PodRef[] = [];
+  const unmanaged: PodRef[] = [];
+  for (const pod of pods) {
+    const target = { namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid };
+    const disposition = podDisposition(pod, force);
+    if (disposition.action === 'skip') plan.skipped.push({ ...ref(target), reason: disposition.reason });
+    else if (disposition.action === 'refuse') plan.refused.push(ref(target));
+    else {
+      plan.evict.push(target);
+      if (disposition.emptyDir) withEmptyDir.push(target);
+      if (disposition.unmanaged) unmanaged.push(target);
+    }
+  }
+  if (withEmptyDir.length > 0) plan.warnings.push(`deleting pods with emptyDir data: ${list(withEmptyDir)}`);
+  if (unmanaged.length > 0)
+    plan.warnings.push(`deleting pods that declare no controller (force): ${list(unmanaged)}`);
+  return plan;
+}
+
+const ref = ({ namespace, name }: PodRef): PodRef => ({ namespace, name });
+const list = (pods: PodRef[]) => pods.map(podKey).join(', ');

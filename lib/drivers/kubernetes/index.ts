@@ -1,0 +1,23 @@
+/** The Kubernetes driver: cordon, drain and uncordon a VM's node. */
+export { type ClusterAccess, type KubernetesConnection, resolveClusterAccess } from './connection.js';
+export { drainOptionsSchema } from './drainOptions.js';
+export {
+  type BlockedEviction,
+  DrainTimeoutError,
+  EvictionBlockedError,
+  KubernetesApiError,
+  KubernetesError,
+  NodeNotFoundError,
+  UnmanagedPodsError,
+} from './errors.js';
+export { KubernetesApi } from './KubernetesApi.js';
+export { type DrainerDependencies, KubernetesNodeDrainer } from './KubernetesNodeDrainer.js';
+export type {
+  CordonOutcome,
+  DrainOptions,
+  DrainResult,
+  NodeDrainer,
+  PodRef,
+  SkipReason,
+  UncordonOutcome,
+} from './types.js';
