@@ -1,30 +1,57 @@
 import type { Command } from '@commander-js/extra-typings';
 import { decide } from './decide.js';
-import { EXIT_STATUS_HELP } from './exitCodes.js';
+import { InputError } from './errors.js';
+import { EXIT, EXIT_STATUS_HELP } from './exitCodes.js';
 import type { CliIO } from './io.js';
 import { printDecision } from './report.js';
+import { decideFromStore } from './storeDecision.js';
 
 export interface ScheduleArgs {
-  hosts: string;
+  hosts?: string;
   request: string;
   config?: string;
   json?: boolean;
+  store?: boolean;
+  dataDir?: string;
+  claim?: boolean;
 }
 
-/** `placid schedule`: one explained placement of REQUEST.json over HOSTS.json. */
+/** `placid schedule`: one explained placement of REQUEST.json over HOSTS.json or the stored fleet. */
 export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
+  if (args.store) return runStoreSchedule(args, io);
+  if (args.dataDir || args.claim) throw new InputError('--data-dir and --claim need --store');
+  if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');
   const decided = await decide({ hosts: args.hosts, request: args.request, config: args.config });
   return printDecision(decided, args.json ?? false, io);
+}
+
+async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
+  if (args.hosts) throw new InputError('give either --hosts or --store, not both');
+  const { decided, outcome, dataDir } = await decideFromStore(args);
+  if (decided && decided.hosts.length === 0) {
+    io.stderr.write(`placid: the store in ${dataDir} has no hosts yet (placid ingest REPORTS.json fills it)\n`);
+  }
+  if (outcome && (args.json || !decided)) {
+    if (outcome.replayed && !args.json) io.stdout.write(`Decided before, at ${outcome.decided_at}; nothing placed now.\n`);
+    io.stdout.write(`${JSON.stringify(outcome.decision, null, 2)}\n`);
+    return outcome.decision.error ? EXIT.noValidHost : EXIT.placed;
+  }
+  const status = printDecision(decided!, args.json ?? false, io);
+  if (outcome) io.stdout.write(`\nClaimed in the store; decision recorded as request ${outcome.request_id}.\n`);
+  return status;
 }
 
 export function addScheduleCommand(program: Command, io: CliIO, done: (status: number) => void): void {
   program
     .command('schedule')
     .description('place one request on a fleet the way Nova FilterScheduler would, and explain why')
-    .requiredOption('--hosts <file>', 'JSON array of host states (Nova HostState field names)')
+    .option('--hosts <file>', 'JSON array of host states (Nova HostState field names)')
     .requiredOption('--request <file>', 'JSON request spec (flavor, image, hints, availability zone, ...)')
     .option('--config <file>', "nova.conf-style INI, or .json; Nova's defaults when omitted")
     .option('--json', 'print the decision as JSON: selected, alternates, weighed, eliminated, error')
+    .option('--store', 'use the fleet stored by `placid ingest` instead of --hosts')
+    .option('--data-dir <dir>', 'with --store: the local store directory (default: $XDG_DATA_HOME/placid/dynamo)')
+    .option('--claim', 'with --store: claim the resources and record the decision, as the schedule stage does')
     .addHelpText('after', EXIT_STATUS_HELP)
     .action(async (opts) => done(await runSchedule(opts, io)));
 }

@@ -1,7 +1,7 @@
 import type { Aggregate, HostState } from '../model/hostState.js';
 import { pyFloat, pyInt } from './pyStrings.js';
 
-// pyInt/pyFloat lived here first; the pre-filter modules still import them from this module.
+// Re-exported for the pre-filter modules that import them from here; new code imports pyStrings.js.
 export { pyFloat, pyInt };
 
 /**

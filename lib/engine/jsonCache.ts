@@ -12,12 +12,12 @@ export function parseJsonCached(text: string): unknown {
   let parsed = cache.get(text);
   if (parsed === undefined) {
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(text) ?? INVALID; // null is cached as INVALID too: both read as None
     } catch {
       parsed = INVALID;
     }
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(text, parsed ?? INVALID);
+    cache.set(text, parsed);
   }
   return parsed === INVALID ? undefined : parsed;
 }

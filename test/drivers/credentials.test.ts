@@ -50,7 +50,9 @@ describe('secretEnvName', () => {
 
 describe('envSecrets', () => {
   it('parses the variable into a redacted object', async () => {
-    const secret = await envSecrets({ PLACID_OPENSTACK_JSON: JSON.stringify(SECRET) }).loadSecret('openstack');
+    const secret = await envSecrets({ PLACID_OPENSTACK_JSON: JSON.stringify(SECRET) }).loadSecret(
+      'openstack',
+    );
     expect(secret).toEqual(SECRET);
     expect(isRedacted(secret)).toBe(true);
   });
@@ -93,7 +95,9 @@ describe('fileSecrets', () => {
 
   it('rejects an entry that is not an object', async () => {
     const path = await secretsFile(JSON.stringify({ openstack: 'pw-inline-1234' }));
-    const error = await fileSecrets(path).loadSecret('openstack').catch((e: Error) => e);
+    const error = await fileSecrets(path)
+      .loadSecret('openstack')
+      .catch((e: Error) => e);
     expect(error).toBeInstanceOf(SecretFormatError);
     expect((error as Error).message).not.toContain('pw-inline-1234');
   });

@@ -20,7 +20,11 @@ describe('redacted', () => {
 
   it('still reads like the original', () => {
     const value = secret();
-    expect([value.user, value.password, Object.keys(value)]).toEqual(['placid', 'hunter2-secret', ['user', 'password']]);
+    expect([value.user, value.password, Object.keys(value)]).toEqual([
+      'placid',
+      'hunter2-secret',
+      ['user', 'password'],
+    ]);
   });
 
   it('leaves the original object printable', () => {

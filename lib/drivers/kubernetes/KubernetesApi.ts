@@ -1,17 +1,17 @@
-import type { z } from 'zod';
-import type { ClusterAccess } from './connection.js';
-import { KubernetesApiError, NodeNotFoundError } from './errors.js';
 import {
-  evictionBody,
-  type Node,
-  nodeSchema,
-  type Pod,
-  podListSchema,
-  podSchema,
-  type Status,
-  statusSchema,
-} from './resources.js';
-import { type HttpResponse, HttpTransport, TransportFailure } from './transport.js';
+  ApiException,
+  CoreV1Api,
+  createConfiguration,
+  type KubeConfig,
+  type Middleware,
+  PatchStrategy,
+  ServerConfiguration,
+  setHeaderOptions,
+  type V1Node,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import { KubernetesApiError, NodeNotFoundError } from './errors.js';
+import { evictionBody, readStatus, type StatusBody } from './resources.js';
 
 /** What the Eviction API said about one pod. */
 export type EvictionResponse =
@@ -21,145 +21,134 @@ export type EvictionResponse =
   | { outcome: 'blocked'; reason: string };
 
 const PAGE_SIZE = 500;
-const enc = encodeURIComponent;
 
-/** The few core/v1 and policy/v1 calls a drain needs, with typed results and typed errors. */
+/**
+ * The few core/v1 and policy/v1 calls a drain needs, through the official client, with every
+ * failure turned into a typed error that names the call.
+ */
 export class KubernetesApi {
-  readonly #authorization: string | undefined;
-  private readonly transport: HttpTransport;
+  // Private so that logging this object cannot print the KubeConfig and its credentials.
+  readonly #core: CoreV1Api;
 
-  constructor(access: ClusterAccess) {
-    this.#authorization = access.authorization;
-    this.transport = new HttpTransport(access.server, access.tls, access.timeoutMs);
+  constructor(kubeConfig: KubeConfig, timeoutMs: number) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new KubernetesApiError('connect', undefined, 'the kubeconfig has no current cluster');
+    this.#core = new CoreV1Api(
+      createConfiguration({
+        baseServer: new ServerConfiguration(cluster.server, {}),
+        authMethods: { default: kubeConfig },
+        promiseMiddleware: [requestTimeout(timeoutMs)],
+      }),
+    );
   }
 
-  async getNode(name: string): Promise<Node> {
-    const res = await this.send(`get node ${name}`, 'GET', `/api/v1/nodes/${enc(name)}`);
-    if (res.status === 404) throw new NodeNotFoundError(name);
-    return this.parse(`get node ${name}`, res, nodeSchema);
+  async getNode(name: string): Promise<V1Node> {
+    return this.call(`get node ${name}`, () => this.#core.readNode({ name }), {
+      404: () => nodeMissing(name),
+    });
   }
 
   /** A strategic merge patch, as `kubectl cordon` sends; only `spec.unschedulable` changes. */
-  async setUnschedulable(name: string, unschedulable: boolean): Promise<Node> {
+  async setUnschedulable(name: string, unschedulable: boolean): Promise<V1Node> {
     const operation = `${unschedulable ? 'cordon' : 'uncordon'} node ${name}`;
-    const body = JSON.stringify({ spec: { unschedulable } });
-    const res = await this.send(
-      operation,
-      'PATCH',
-      `/api/v1/nodes/${enc(name)}`,
-      body,
-      STRATEGIC_MERGE_PATCH,
-    );
-    if (res.status === 404) throw new NodeNotFoundError(name);
-    return this.parse(operation, res, nodeSchema);
+    // Without the header the client would not send a strategic-merge content type.
+    const options = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
+    const body = { spec: { unschedulable } };
+    return this.call(operation, () => this.#core.patchNode({ name, body }, options), {
+      404: () => nodeMissing(name),
+    });
   }
 
   /** Every pod bound to the node, in all namespaces, following `continue` tokens. */
-  async listPodsOnNode(node: string): Promise<Pod[]> {
-    const operation = `list pods on node ${node}`;
-    const pods: Pod[] = [];
-    let token: string | null | undefined;
+  async listPodsOnNode(node: string): Promise<V1Pod[]> {
+    const pods: V1Pod[] = [];
+    let token: string | undefined;
     do {
-      const query = `fieldSelector=${enc(`spec.nodeName=${node}`)}&limit=${PAGE_SIZE}`;
-      const path = `/api/v1/pods?${query}${token ? `&continue=${enc(token)}` : ''}`;
-      const page = this.parse(operation, await this.send(operation, 'GET', path), podListSchema);
-      pods.push(...(page.items ?? []));
-      token = page.metadata.continue;
+      const request = { fieldSelector: `spec.nodeName=${node}`, limit: PAGE_SIZE, _continue: token };
+      const page = await this.call(`list pods on node ${node}`, () =>
+        this.#core.listPodForAllNamespaces(request),
+      );
+      pods.push(...page.items);
+      token = page.metadata?._continue || undefined;
     } while (token);
     return pods;
   }
 
   /** The pod, or null when it no longer exists. */
-  async getPod(namespace: string, name: string): Promise<Pod | null> {
-    const operation = `get pod ${namespace}/${name}`;
-    const res = await this.send(operation, 'GET', `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}`);
-    return res.status === 404 ? null : this.parse(operation, res, podSchema);
+  async getPod(namespace: string, name: string): Promise<V1Pod | null> {
+    return this.call(
+      `get pod ${namespace}/${name}`,
+      () => this.#core.readNamespacedPod({ namespace, name }),
+      {
+        404: () => null,
+      },
+    );
   }
 
   async evictPod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<EvictionResponse> {
-    const operation = `evict pod ${namespace}/${name}`;
-    const path = `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}/eviction`;
-    const body = JSON.stringify(evictionBody(namespace, name, gracePeriodSeconds));
-    const res = await this.send(operation, 'POST', path, body, 'application/json');
-    if (res.status === 404) return { outcome: 'gone' };
-    if (res.status === 429) return { outcome: 'blocked', reason: blockedReason(readStatus(res.body)) };
-    if (res.status < 200 || res.status >= 300) throw apiError(operation, res);
-    return { outcome: 'evicted' };
+    const body = evictionBody(namespace, name, gracePeriodSeconds);
+    return this.call(
+      `evict pod ${namespace}/${name}`,
+      async (): Promise<EvictionResponse> => {
+        await this.#core.createNamespacedPodEviction({ namespace, name, body });
+        return { outcome: 'evicted' };
+      },
+      {
+        404: () => ({ outcome: 'gone' }),
+        429: (status) => ({ outcome: 'blocked', reason: blockedReason(status) }),
+      },
+    );
   }
 
-  /** Closes idle connections. */
-  close(): void {
-    this.transport.close();
-  }
-
-  private async send(
+  /** Runs one call; an HTTP status listed in `expected` becomes a value, anything else a typed error. */
+  private async call<T>(
     operation: string,
-    method: string,
-    path: string,
-    body?: string,
-    contentType?: string,
-  ): Promise<HttpResponse> {
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'placid' };
-    if (this.#authorization) headers.Authorization = this.#authorization;
-    if (contentType) headers['Content-Type'] = contentType;
+    run: () => Promise<T>,
+    expected: Record<number, (status: StatusBody | undefined) => T> = {},
+  ): Promise<T> {
     try {
-      return await this.transport.request(method, path, headers, body);
+      return await run();
     } catch (err) {
-      if (err instanceof TransportFailure)
-        throw new KubernetesApiError(operation, undefined, err.message, { cause: err });
-      throw err;
+      if (err instanceof ApiException) {
+        const status = readStatus(err.body);
+        const handle = expected[err.code];
+        if (handle) return handle(status);
+        throw new KubernetesApiError(operation, err.code, describe(status), { cause: err });
+      }
+      throw new KubernetesApiError(operation, undefined, transportFailure(err), { cause: err });
     }
-  }
-
-  private parse<S extends z.ZodType>(operation: string, res: HttpResponse, schema: S): z.output<S> {
-    if (res.status < 200 || res.status >= 300) throw apiError(operation, res);
-    let json: unknown;
-    try {
-      json = JSON.parse(res.body);
-    } catch {
-      throw new KubernetesApiError(operation, res.status, `response is not JSON: ${snippet(res.body)}`);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new KubernetesApiError(
-        operation,
-        res.status,
-        `unexpected response: ${issue.path.join('.')}: ${issue.message}`,
-      );
-    }
-    return parsed.data;
   }
 }
 
-const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+const nodeMissing = (name: string): never => {
+  throw new NodeNotFoundError(name);
+};
 
-function readStatus(body: string): Status | undefined {
-  try {
-    const parsed = statusSchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+/** Aborts a request that has not finished in time; node-fetch honours the signal. */
+function requestTimeout(timeoutMs: number): Middleware {
+  return {
+    pre: async (context) => {
+      context.setSignal(AbortSignal.timeout(timeoutMs));
+      return context;
+    },
+    post: async (response) => response,
+  };
 }
 
 /** The budget's own words when the server gives them (which budget, how many healthy pods it needs). */
-function blockedReason(status: Status | undefined): string {
+function blockedReason(status: StatusBody | undefined): string {
   const causes = (status?.details?.causes ?? []).map((c) => c.message).filter((m): m is string => !!m);
   const parts = [status?.message, ...causes].filter((m): m is string => !!m);
   return parts.length > 0 ? parts.join(' ') : 'eviction refused with HTTP 429 (TooManyRequests)';
 }
 
-function apiError(operation: string, res: HttpResponse): KubernetesApiError {
-  const status = readStatus(res.body);
-  const detail = status?.message
-    ? `${status.reason ? `${status.reason}: ` : ''}${status.message}`
-    : snippet(res.body);
-  return new KubernetesApiError(operation, res.status, detail);
+function describe(status: StatusBody | undefined): string {
+  if (!status?.message) return 'no error message in the response';
+  return status.reason ? `${status.reason}: ${status.message}` : status.message;
 }
 
-function snippet(body: string): string {
-  const text = body.trim();
-  if (!text) return '(empty body)';
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+function transportFailure(err: unknown): string {
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e.name === 'AbortError' || e.name === 'TimeoutError') return 'no response before the request timeout';
+  return `no response (${e.code ?? e.name ?? 'error'}): ${e.message ?? String(err)}`;
 }

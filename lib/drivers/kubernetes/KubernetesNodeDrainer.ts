@@ -1,5 +1,6 @@
+import type { V1Pod } from '@kubernetes/client-node';
 import { type Clock, systemClock } from '../../local/clock.js';
-import { type KubernetesConnection, resolveClusterAccess } from './connection.js';
+import { type KubernetesConnection, loadKubeConfig } from './connection.js';
 import { resolveDrainOptions } from './drainOptions.js';
 import {
   type BlockedEviction,
@@ -10,7 +11,6 @@ import {
 import { evictUntilDeadline, type Pacing, waitUntilGone } from './evictions.js';
 import { KubernetesApi } from './KubernetesApi.js';
 import { podDisposition } from './podPolicy.js';
-import type { Pod } from './resources.js';
 import {
   type CordonOutcome,
   type DrainOptions,
@@ -42,11 +42,12 @@ export class KubernetesNodeDrainer implements NodeDrainer {
     connection: KubernetesConnection,
     deps?: DrainerDependencies,
   ): Promise<KubernetesNodeDrainer> {
-    return new KubernetesNodeDrainer(new KubernetesApi(await resolveClusterAccess(connection)), deps);
+    const { kubeConfig, timeoutMs } = await loadKubeConfig(connection);
+    return new KubernetesNodeDrainer(new KubernetesApi(kubeConfig, timeoutMs), deps);
   }
 
   async isCordoned(node: string): Promise<boolean> {
-    return (await this.api.getNode(node)).spec.unschedulable === true;
+    return (await this.api.getNode(node)).spec?.unschedulable === true;
   }
 
   // Reading first lets the caller learn whether someone else had cordoned the node, and so
@@ -105,11 +106,6 @@ export class KubernetesNodeDrainer implements NodeDrainer {
       durationMs: this.clock.now() - started,
     };
   }
-
-  /** Closes idle connections to the API server. */
-  close(): void {
-    this.api.close();
-  }
 }
 
 interface DrainPlan {
@@ -119,12 +115,13 @@ interface DrainPlan {
   warnings: string[];
 }
 
-function planDrain(pods: Pod[], force: boolean): DrainPlan {
+function planDrain(pods: V1Pod[], force: boolean): DrainPlan {
   const plan: DrainPlan = { evict: [], skipped: [], refused: [], warnings: [] };
   const withEmptyDir: PodRef[] = [];
   const unmanaged: PodRef[] = [];
   for (const pod of pods) {
-    const target = { namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid };
+    const { namespace = 'default', name = '', uid } = pod.metadata ?? {};
+    const target = { namespace, name, uid };
     const disposition = podDisposition(pod, force);
     if (disposition.action === 'skip') plan.skipped.push({ ...ref(target), reason: disposition.reason });
     else if (disposition.action === 'refuse') plan.refused.push(ref(target));

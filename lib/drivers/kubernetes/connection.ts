@@ -49,7 +49,9 @@ const SOURCE = 'kubernetes connection';
 export async function loadKubeConfig(input: unknown): Promise<{ kubeConfig: KubeConfig; timeoutMs: number }> {
   // Chosen by key rather than z.union, so a mistake is reported against the form the caller meant.
   const usesServer = typeof input === 'object' && input !== null && 'server' in input;
-  const config = usesServer ? parseWith(tokenConnection, input, SOURCE) : parseWith(kubeconfigConnection, input, SOURCE);
+  const config = usesServer
+    ? parseWith(tokenConnection, input, SOURCE)
+    : parseWith(kubeconfigConnection, input, SOURCE);
   const kubeConfig = new KubeConfig();
   if ('server' in config) {
     const ca = config.ca ?? (config.caFile ? await readText(config.caFile, 'caFile') : undefined);
@@ -90,7 +92,9 @@ function loadKubeconfigText(kubeConfig: KubeConfig, text: string, path: string |
 function useContext(kubeConfig: KubeConfig, context: string): void {
   if (!kubeConfig.getContextObject(context)) {
     const known = kubeConfig.getContexts().map((c) => c.name);
-    throw new ConfigError(`${SOURCE}: context ${context} is not in the kubeconfig (known: ${known.join(', ') || 'none'})`);
+    throw new ConfigError(
+      `${SOURCE}: context ${context} is not in the kubeconfig (known: ${known.join(', ') || 'none'})`,
+    );
   }
   kubeConfig.setCurrentContext(context);
 }
@@ -98,11 +102,15 @@ function useContext(kubeConfig: KubeConfig, context: string): void {
 function checkCluster(kubeConfig: KubeConfig): void {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) {
-    throw new ConfigError(`${SOURCE}: the current context (${kubeConfig.getCurrentContext() || 'none'}) names no cluster`);
+    throw new ConfigError(
+      `${SOURCE}: the current context (${kubeConfig.getCurrentContext() || 'none'}) names no cluster`,
+    );
   }
   // The client refuses this too, but only at the first request; say so at startup instead.
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
-    throw new ConfigError(`${SOURCE}: server ${cluster.server} uses plain HTTP; set skipTLSVerify to allow it`);
+    throw new ConfigError(
+      `${SOURCE}: server ${cluster.server} uses plain HTTP; set skipTLSVerify to allow it`,
+    );
   }
 }
 

@@ -55,7 +55,7 @@ export async function waitUntilGone(
     const current = await Promise.all(pending.map((p) => api.getPod(p.namespace, p.name)));
     pending = pending.filter((p, i) => {
       const found = current[i];
-      return found !== null && (p.uid === undefined || found.metadata.uid === p.uid);
+      return found !== null && (p.uid === undefined || found.metadata?.uid === p.uid);
     });
     if (pending.length === 0) return [];
     const now = clock.now();

@@ -1,5 +1,5 @@
 /** The Kubernetes driver: cordon, drain and uncordon a VM's node. */
-export { type ClusterAccess, type KubernetesConnection, resolveClusterAccess } from './connection.js';
+export { type KubernetesConnection, loadKubeConfig } from './connection.js';
 export { drainOptionsSchema } from './drainOptions.js';
 export {
   type BlockedEviction,
@@ -10,7 +10,7 @@ export {
   NodeNotFoundError,
   UnmanagedPodsError,
 } from './errors.js';
-export { KubernetesApi } from './KubernetesApi.js';
+export { type EvictionResponse, KubernetesApi } from './KubernetesApi.js';
 export { type DrainerDependencies, KubernetesNodeDrainer } from './KubernetesNodeDrainer.js';
 export type {
   CordonOutcome,

@@ -1,4 +1,5 @@
-import { MIRROR_POD_ANNOTATION, type Pod } from './resources.js';
+import type { V1Pod } from '@kubernetes/client-node';
+import { MIRROR_POD_ANNOTATION } from './resources.js';
 import type { SkipReason } from './types.js';
 
 /**
@@ -14,18 +15,18 @@ export type PodDisposition =
   | { action: 'evict'; emptyDir: boolean; unmanaged: boolean }
   | { action: 'refuse' };
 
-export function podDisposition(pod: Pod, force: boolean): PodDisposition {
-  const controller = pod.metadata.ownerReferences?.find((ref) => ref.controller === true);
+export function podDisposition(pod: V1Pod, force: boolean): PodDisposition {
+  const controller = pod.metadata?.ownerReferences?.find((ref) => ref.controller === true);
   if (controller?.kind === 'DaemonSet') return { action: 'skip', reason: 'daemonset' };
-  if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined)
+  if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined)
     return { action: 'skip', reason: 'mirror' };
   if (isFinished(pod)) return { action: 'evict', emptyDir: false, unmanaged: false };
-  const emptyDir = (pod.spec.volumes ?? []).some((v) => v.emptyDir !== undefined && v.emptyDir !== null);
+  const emptyDir = (pod.spec?.volumes ?? []).some((v) => v.emptyDir !== undefined && v.emptyDir !== null);
   const unmanaged = controller === undefined;
   if (unmanaged && !force) return { action: 'refuse' };
   return { action: 'evict', emptyDir, unmanaged };
 }
 
-function isFinished(pod: Pod): boolean {
-  return pod.status.phase === 'Succeeded' || pod.status.phase === 'Failed';
+function isFinished(pod: V1Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 }

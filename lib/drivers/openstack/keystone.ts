@@ -60,6 +60,11 @@ export class KeystoneSession implements TokenSource {
   constructor(credentials: CloudCredentials, options: KeystoneSessionOptions = {}) {
     this.#timeoutMs = milliseconds(options.timeoutMs ?? DEFAULT_KEYSTONE_TIMEOUT_MS, 'timeoutMs', 1);
     this.#marginMs = milliseconds(options.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS, 'refreshMarginMs', 0);
+    if (!/^https?:\/\/[^/]/.test(credentials.authUrl) || !URL.canParse(credentials.authUrl)) {
+      throw new ConfigError(
+        `KeystoneSession authUrl ${JSON.stringify(credentials.authUrl)} is not an http(s) URL`,
+      );
+    }
     this.#credentials = credentials;
     this.#now = options.now ?? Date.now;
     this.#fetch = options.fetch;

@@ -42,7 +42,7 @@ export function isRetryable(error: unknown): boolean {
 export function retryDelay(attempt: number, policy: RetryPolicy, retryAfterMs?: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   const jittered = Math.floor(policy.random() * ceiling);
-  return Math.min(jittered, Math.min(retryAfterMs ?? 0, policy.maxDelayMs));
+  return Math.max(jittered, Math.min(retryAfterMs ?? 0, policy.maxDelayMs));
 }
 
 /** Runs `operation`, retrying retryable failures with backoff; the last error is rethrown as is. */

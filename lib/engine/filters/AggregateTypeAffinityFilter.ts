@@ -12,10 +12,8 @@ export const AggregateTypeAffinityFilter = defineFilter<AggregateMemo<boolean>>(
   name: 'AggregateTypeAffinityFilter',
   runFilterOncePerRequest: true,
   prepare: () => new Map(),
-  hostPasses: (host, spec, memo) => {
-    if (host.aggregates.length === 0) return true;
-    return memoizedByAggregates(memo, host, allowsFlavor, spec.flavor.name);
-  },
+  hostPasses: (host, spec, memo) =>
+    host.aggregates.length === 0 || memoizedByAggregates(memo, host, allowsFlavor, spec.flavor.name),
   explain: (host, spec) => {
     const values = aggregateValues(host, KEY).map((v) => `'${v}'`);
     return `flavor ${spec.flavor.name} is not named in the host's aggregate metadata ${KEY} (${values.join(', ')})`;

@@ -38,11 +38,19 @@ describe('parseCloudCredentials', () => {
     const credentials = parseCloudCredentials(
       {
         auth_type: 'v3applicationcredential',
-        auth: { auth_url: AUTH_URL, application_credential_id: 'ac1', application_credential_secret: 's3cret' },
+        auth: {
+          auth_url: AUTH_URL,
+          application_credential_id: 'ac1',
+          application_credential_secret: 's3cret',
+        },
       },
       'test',
     );
-    expect(credentials.auth).toEqual({ method: 'application_credential', credential: { id: 'ac1' }, secret: 's3cret' });
+    expect(credentials.auth).toEqual({
+      method: 'application_credential',
+      credential: { id: 'ac1' },
+      secret: 's3cret',
+    });
   });
 
   it('reads an application credential by name and user, inferring the method from the secret', () => {

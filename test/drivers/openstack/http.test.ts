@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  OpenStackApiError,
+  type OpenStackApiError,
   OpenStackNetworkError,
   OpenStackResponseError,
 } from '../../../lib/drivers/openstack/errors.js';
@@ -13,7 +13,12 @@ function replying(status: number, body: string, headers: Record<string, string> 
   return async () => new Response(body === '' ? null : body, { status, headers });
 }
 
-const call = { service: 'compute' as const, method: 'GET' as const, url: 'http://nova/v2.1/servers/s1?x=1', timeoutMs: 1_000 };
+const call = {
+  service: 'compute' as const,
+  method: 'GET' as const,
+  url: 'http://nova/v2.1/servers/s1?x=1',
+  timeoutMs: 1_000,
+};
 
 describe('sendRequest', () => {
   it('parses a JSON body', async () => {
@@ -27,21 +32,35 @@ describe('sendRequest', () => {
   });
 
   it('rejects a 2xx body that is not JSON', async () => {
-    await expect(sendRequest({ ...call, fetch: replying(200, '<html>') })).rejects.toThrow(OpenStackResponseError);
+    await expect(sendRequest({ ...call, fetch: replying(200, '<html>') })).rejects.toThrow(
+      OpenStackResponseError,
+    );
   });
 
   it.each([
-    ['a Nova fault', '{"itemNotFound": {"code": 404, "message": "Instance s1 could not be found."}}', 'Instance s1 could not be found.'],
-    ['a Keystone error', '{"error": {"code": 404, "title": "Not Found", "message": "no such user"}}', 'no such user'],
+    [
+      'a Nova fault',
+      '{"itemNotFound": {"code": 404, "message": "Instance s1 could not be found."}}',
+      'Instance s1 could not be found.',
+    ],
+    [
+      'a Keystone error',
+      '{"error": {"code": 404, "title": "Not Found", "message": "no such user"}}',
+      'no such user',
+    ],
     ['a proxy page', '<html> Not   Found </html>', '<html> Not Found </html>'],
     ['an empty body', '', 'HTTP 404'],
-  ])("takes the explanation from %s", async (_name, body, message) => {
-    const error = (await sendRequest({ ...call, fetch: replying(404, body) }).catch((e) => e)) as OpenStackApiError;
+  ])('takes the explanation from %s', async (_name, body, message) => {
+    const error = (await sendRequest({ ...call, fetch: replying(404, body) }).catch(
+      (e) => e,
+    )) as OpenStackApiError;
     expect(error.apiMessage).toBe(message);
   });
 
   it('names the path and query but not the host', async () => {
-    const error = (await sendRequest({ ...call, fetch: replying(500, '') }).catch((e) => e)) as OpenStackApiError;
+    const error = (await sendRequest({ ...call, fetch: replying(500, '') }).catch(
+      (e) => e,
+    )) as OpenStackApiError;
     expect(error.path).toBe('/v2.1/servers/s1?x=1');
     expect(error.message).not.toContain('http://nova');
   });
@@ -62,8 +81,8 @@ describe('parseBody', () => {
   it('names the fields that did not match', () => {
     const schema = z.object({ server: z.object({ id: z.string() }) });
     const site = { service: 'compute' as const, method: 'GET', path: '/servers/s1' };
-    expect(() => parseBody(schema, { status: 200, headers: new Headers(), body: { server: {} } }, site)).toThrow(
-      /server\.id/,
-    );
+    expect(() =>
+      parseBody(schema, { status: 200, headers: new Headers(), body: { server: {} } }, site),
+    ).toThrow(/server\.id/);
   });
 });

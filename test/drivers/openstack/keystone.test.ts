@@ -1,8 +1,13 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EndpointNotFoundError, KeystoneAuthError, OpenStackUnavailableError } from '../../../lib/drivers/openstack/errors.js';
+import {
+  EndpointNotFoundError,
+  KeystoneAuthError,
+  OpenStackUnavailableError,
+} from '../../../lib/drivers/openstack/errors.js';
 import { KeystoneSession } from '../../../lib/drivers/openstack/keystone.js';
 import { FAKE_ADMIN, FAKE_APP_CREDENTIAL } from '../../../lib/local/fakes/openstack/server.js';
+import { ConfigError } from '../../../lib/model/errors.js';
 import { caught, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -59,7 +64,12 @@ describe('KeystoneSession tokens', () => {
     ['application credential by id', { credential: { id: FAKE_APP_CREDENTIAL.id } }],
     [
       'application credential by name and user',
-      { credential: { name: FAKE_APP_CREDENTIAL.name, user: { name: FAKE_ADMIN.name, domain: { name: 'Default' } } } },
+      {
+        credential: {
+          name: FAKE_APP_CREDENTIAL.name,
+          user: { name: FAKE_ADMIN.name, domain: { name: 'Default' } },
+        },
+      },
     ],
   ])('authenticates with an %s', async (_name, ref) => {
     h = await startHarness({
@@ -90,7 +100,10 @@ describe('KeystoneSession tokens', () => {
     h = await startHarness();
     const credentials = h.fake.credentials();
     if (credentials.auth.method !== 'password') throw new Error('expected password credentials');
-    const session = new KeystoneSession({ ...credentials, auth: { ...credentials.auth, password: 'wrong-pass-123' } });
+    const session = new KeystoneSession({
+      ...credentials,
+      auth: { ...credentials.auth, password: 'wrong-pass-123' },
+    });
     const error = await caught(session.token());
     expect(error).toBeInstanceOf(KeystoneAuthError);
     expect(error.message).toContain('401');
@@ -110,6 +123,17 @@ describe('KeystoneSession tokens', () => {
     h.fake.setFault('auth', { kind: 'status', status: 503, times: 1 });
     await caught(h.session.token());
     expect(await h.session.token()).toMatch(/^fake-token-/);
+  });
+
+  it.each([
+    ['an authUrl that is not a URL', { authUrl: 'keystone:5000/v3' }, {}],
+    ['a negative timeout', {}, { timeoutMs: -1 }],
+    ['a margin that is not a number', {}, { refreshMarginMs: Number.NaN }],
+  ])('rejects %s at construction', async (_name, credentials, options) => {
+    h = await startHarness();
+    expect(() => new KeystoneSession({ ...h.fake.credentials(), ...credentials }, options)).toThrow(
+      ConfigError,
+    );
   });
 
   it('prints without its credentials', async () => {

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NovaConflictError, OpenStackBadRequestError, OpenStackTimeoutError } from '../../../lib/drivers/openstack/errors.js';
+import {
+  NovaConflictError,
+  OpenStackBadRequestError,
+  OpenStackTimeoutError,
+} from '../../../lib/drivers/openstack/errors.js';
 import type { NovaClient } from '../../../lib/drivers/openstack/nova.js';
 import type { ServerMigration } from '../../../lib/drivers/openstack/schemas.js';
 import { caught, type Harness, SERVER_ID, startHarness } from './harness.js';
@@ -34,7 +38,11 @@ describe('live migration lifecycle against the fake cloud', () => {
     expect(running).toMatchObject({ sourceCompute: 'cmp-1', destCompute: 'cmp-2' });
     expect(running.memoryRemainingBytes).toBeLessThan(running.memoryTotalBytes ?? 0);
     expect([after.status, after.host, after.taskState]).toEqual(['ACTIVE', 'cmp-2', null]);
-    expect(record).toMatchObject({ status: 'completed', migrationType: 'live-migration', destCompute: 'cmp-2' });
+    expect(record).toMatchObject({
+      status: 'completed',
+      migrationType: 'live-migration',
+      destCompute: 'cmp-2',
+    });
   });
 
   it('reports memory counters that move towards zero remaining', async () => {
@@ -101,6 +109,23 @@ describe('live migration lifecycle against the fake cloud', () => {
     const server = await h.nova.getServer(SERVER_ID);
     expect(record.status).toBe('cancelled');
     expect([server.status, server.host]).toEqual(['ACTIVE', 'cmp-1']);
+  });
+
+  it('aborts a migration that is still preparing (microversion 2.65 and later)', async () => {
+    h = await startHarness({ fake: { migrationSteps: 5 } });
+    await h.nova.liveMigrate(SERVER_ID, { host: 'cmp-2' });
+    const [preparing] = await h.nova.listServerMigrations(SERVER_ID);
+    await h.nova.abortMigration(SERVER_ID, preparing.id);
+    const [record] = await h.nova.listMigrations({ instanceUuid: SERVER_ID });
+    expect(preparing.status).toBe('preparing');
+    expect(record.status).toBe('cancelled');
+  });
+
+  it('cannot abort a preparing migration below microversion 2.65', async () => {
+    h = await startHarness({ fake: { migrationSteps: 5 }, nova: { microversion: '2.60' } });
+    await h.nova.liveMigrate(SERVER_ID, { host: 'cmp-2' });
+    const [preparing] = await h.nova.listServerMigrations(SERVER_ID);
+    await expect(h.nova.abortMigration(SERVER_ID, preparing.id)).rejects.toThrow(OpenStackBadRequestError);
   });
 
   it('refuses to abort a migration that has already finished', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   MicroversionNotSupportedError,
   NovaConflictError,
-  OpenStackApiError,
+  type OpenStackApiError,
   OpenStackBadRequestError,
   OpenStackForbiddenError,
   OpenStackNotFoundError,
@@ -11,8 +11,8 @@ import {
 } from '../../../lib/drivers/openstack/errors.js';
 import { NOVA_DEFAULT_MICROVERSION } from '../../../lib/drivers/openstack/microversion.js';
 import { NovaClient } from '../../../lib/drivers/openstack/nova.js';
-import { ConfigError, RequestError } from '../../../lib/model/errors.js';
 import { FAKE_ADMIN } from '../../../lib/local/fakes/openstack/server.js';
+import { ConfigError, RequestError } from '../../../lib/model/errors.js';
 import { caught, type Harness, SERVER_ID, startHarness } from './harness.js';
 
 let h: Harness;
@@ -37,9 +37,12 @@ describe('NovaClient requests', () => {
     expect(request.headers['openstack-api-version']).toBe('compute 2.80');
   });
 
-  it.each([['2.24'], ['2.9'], ['3.0'], ['latest'], ['2.x']])('rejects microversion %s at construction', (version) => {
-    expect(() => new NovaClient({} as never, { microversion: version })).toThrow(ConfigError);
-  });
+  it.each([['2.24'], ['2.9'], ['3.0'], ['latest'], ['2.x']])(
+    'rejects microversion %s at construction',
+    (version) => {
+      expect(() => new NovaClient({} as never, { microversion: version })).toThrow(ConfigError);
+    },
+  );
 
   it('raises MicroversionNotSupportedError when the cloud is older than the microversion', async () => {
     h = await startHarness({ fake: { maxMicroversion: '2.60' } });
@@ -49,7 +52,10 @@ describe('NovaClient requests', () => {
   });
 
   it('calls the endpoint of the configured interface and region', async () => {
-    h = await startHarness({ fake: { regions: ['RegionOne', 'RegionTwo'] }, nova: { region: 'RegionTwo', interface: 'internal' } });
+    h = await startHarness({
+      fake: { regions: ['RegionOne', 'RegionTwo'] },
+      nova: { region: 'RegionTwo', interface: 'internal' },
+    });
     await h.nova.getServer(SERVER_ID);
     const [request] = h.fake.requests().filter((r) => r.route === 'getServer');
     expect([request.region, request.interface]).toEqual(['RegionTwo', 'internal']);
@@ -82,7 +88,9 @@ describe('NovaClient requests', () => {
     const [request] = h.fake.requests().filter((r) => r.route === 'liveMigrate');
     expect(request.method).toBe('POST');
     expect(request.path).toMatch(new RegExp(`/v2\\.1/servers/${SERVER_ID}/action$`));
-    expect(h.fake.migrations()).toMatchObject([{ serverId: SERVER_ID, sourceCompute: 'cmp-1', destCompute: 'cmp-2' }]);
+    expect(h.fake.migrations()).toMatchObject([
+      { serverId: SERVER_ID, sourceCompute: 'cmp-1', destCompute: 'cmp-2' },
+    ]);
   });
 
   it('rejects an empty server id before calling Nova', async () => {
@@ -93,7 +101,9 @@ describe('NovaClient requests', () => {
 
   it('rejects a migration id that is not a positive integer', async () => {
     h = await startHarness();
-    await expect(h.nova.abortMigration(SERVER_ID, 0)).rejects.toThrow(/migrationId must be a positive integer/);
+    await expect(h.nova.abortMigration(SERVER_ID, 0)).rejects.toThrow(
+      /migrationId must be a positive integer/,
+    );
   });
 
   it('authenticates again once when Nova says the token is no longer valid', async () => {
@@ -151,7 +161,11 @@ describe('NovaClient errors', () => {
   it('keeps credentials and tokens out of every error message', async () => {
     h = await startHarness();
     const token = await h.session.token();
-    h.fake.setFault('getServer', { kind: 'status', status: 500, message: `echo ${token} ${FAKE_ADMIN.password}` });
+    h.fake.setFault('getServer', {
+      kind: 'status',
+      status: 500,
+      message: `echo ${token} ${FAKE_ADMIN.password}`,
+    });
     const error = await caught(h.nova.getServer(SERVER_ID));
     expect(error.message).toContain('[redacted]');
     expect(error.message).not.toContain(token);
@@ -168,6 +182,14 @@ describe('NovaClient retries', () => {
     expect(server.host).toBe('cmp-1');
     expect(h.fake.requests().filter((r) => r.route === 'getServer')).toHaveLength(3);
     expect(h.sleeps).toEqual([100, 200]);
+  });
+
+  it('retries a GET that timed out', async () => {
+    h = await startHarness({ nova: { timeoutMs: 50 } });
+    h.fake.setFault('getServer', { kind: 'hang', times: 1 });
+    const server = await h.nova.getServer(SERVER_ID);
+    expect(server.id).toBe(SERVER_ID);
+    expect(h.fake.requests().filter((r) => r.route === 'getServer')).toHaveLength(2);
   });
 
   it('waits at least as long as Retry-After says', async () => {

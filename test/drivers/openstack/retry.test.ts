@@ -56,10 +56,13 @@ describe('retryIdempotent', () => {
   it('stops after maxAttempts and rethrows the last error', async () => {
     const sleeps: number[] = [];
     let calls = 0;
-    const failing = retryIdempotent(async () => {
-      calls += 1;
-      throw retryable;
-    }, policy(sleeps, { maxAttempts: 3 }));
+    const failing = retryIdempotent(
+      async () => {
+        calls += 1;
+        throw retryable;
+      },
+      policy(sleeps, { maxAttempts: 3 }),
+    );
     await expect(failing).rejects.toBe(retryable);
     expect([calls, sleeps.length]).toEqual([3, 2]);
   });

@@ -3,7 +3,8 @@
  * force-complete, abort and `GET /os-migrations`, with Nova's status codes and fault bodies.
  */
 import { type FakeReply, novaFault } from './http.js';
-import { type FakeCloudState, type FakeMigration, type FakeServer, IN_PROGRESS } from './state.js';
+import { type NovaCall, withServer } from './novaCall.js';
+import { abort, forceComplete, list, listAll } from './novaMigrations.js';
 
 export type NovaRouteName =
   | 'getServer'
@@ -14,17 +15,6 @@ export type NovaRouteName =
   | 'forceComplete'
   | 'abortMigration';
 
-export interface NovaCall {
-  state: FakeCloudState;
-  params: string[];
-  query: URLSearchParams;
-  body: unknown;
-  /** Minor version of the requested `2.x` microversion. */
-  minor: number;
-  /** Hosts a migration may target; empty means any. */
-  knownHosts: ReadonlySet<string>;
-}
-
 interface NovaRoute {
   name: NovaRouteName;
   method: string;
@@ -33,8 +23,6 @@ interface NovaRoute {
   since: number;
   handle(call: NovaCall): FakeReply;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '');
 
 export const NOVA_ROUTES: readonly NovaRoute[] = [
   { name: 'getServer', method: 'GET', pattern: /^\/servers\/([^/]+)$/, since: 1, handle: getServer },
@@ -75,11 +63,6 @@ export const NOVA_ROUTES: readonly NovaRoute[] = [
     handle: abort,
   },
 ];
-
-function withServer(call: NovaCall, then: (server: FakeServer) => FakeReply): FakeReply {
-  const server = call.state.servers.get(call.params[0]);
-  return server ? then(server) : novaFault(404, `Instance ${call.params[0]} could not be found.`);
-}
 
 function getServer(call: NovaCall): FakeReply {
   call.state.advance(call.params[0]);
@@ -139,108 +122,6 @@ function liveMigrate(call: NovaCall): FakeReply {
     // No host: the fake's "scheduler" takes any other known host; none left fails like NoValidHost.
     const destination = host ?? [...call.knownHosts].find((h) => h !== server.host) ?? server.host;
     call.state.startMigration(server, destination);
-    return { status: 202 };
-  });
-}
-
-function serverMigrationBody(m: FakeMigration) {
-  return {
-    id: m.id,
-    uuid: m.uuid,
-    server_uuid: m.serverId,
-    status: m.status,
-    source_compute: m.sourceCompute,
-    source_node: m.sourceCompute,
-    dest_compute: m.destCompute,
-    dest_node: m.destCompute,
-    dest_host: '192.0.2.10',
-    memory_total_bytes: m.memoryTotalBytes,
-    memory_processed_bytes: m.memoryProcessedBytes,
-    memory_remaining_bytes: m.memoryTotalBytes - m.memoryProcessedBytes,
-    disk_total_bytes: m.diskTotalBytes,
-    disk_processed_bytes: m.diskProcessedBytes,
-    disk_remaining_bytes: m.diskTotalBytes - m.diskProcessedBytes,
-    created_at: iso(m.createdAtMs),
-    updated_at: iso(m.updatedAtMs),
-  };
-}
-
-function list(call: NovaCall): FakeReply {
-  call.state.advance(call.params[0]);
-  return withServer(call, (server) => ({
-    status: 200,
-    body: {
-      migrations: call.state.migrations
-        .filter((m) => m.serverId === server.id && IN_PROGRESS.has(m.status))
-        .map(serverMigrationBody),
-    },
-  }));
-}
-
-function listAll(call: NovaCall): FakeReply {
-  const instance = call.query.get('instance_uuid');
-  const type = call.query.get('migration_type');
-  if (instance !== null) call.state.advance(instance);
-  const rows = call.state.migrations
-    .filter(
-      (m) => (instance === null || m.serverId === instance) && (type === null || m.migrationType === type),
-    )
-    .sort((a, b) => b.createdAtMs - a.createdAtMs || b.id - a.id)
-    .map((m) => ({
-      id: m.id,
-      uuid: m.uuid,
-      instance_uuid: m.serverId,
-      status: m.status,
-      migration_type: m.migrationType,
-      source_compute: m.sourceCompute,
-      dest_compute: m.destCompute,
-      created_at: iso(m.createdAtMs),
-      updated_at: iso(m.updatedAtMs),
-    }));
-  return { status: 200, body: { migrations: rows } };
-}
-
-function withMigration(call: NovaCall, then: (server: FakeServer, m: FakeMigration) => FakeReply): FakeReply {
-  return withServer(call, (server) => {
-    const migration = call.state.migrations.find(
-      (m) => String(m.id) === call.params[1] && m.serverId === server.id,
-    );
-    if (!migration) {
-      return novaFault(404, `Instance ${server.id} does not have a migration with id ${call.params[1]}`);
-    }
-    if (server.taskState !== 'migrating') {
-      return novaFault(409, `Cannot do this action to instance ${server.id} while it is in task_state None`);
-    }
-    return then(server, migration);
-  });
-}
-
-function forceComplete(call: NovaCall): FakeReply {
-  if (!(call.body && typeof call.body === 'object' && 'force_complete' in call.body)) {
-    return novaFault(400, 'Only the force_complete action is supported by this fake.');
-  }
-  return withMigration(call, (server, migration) => {
-    if (migration.status !== 'running') {
-      return novaFault(
-        400,
-        `Migration ${migration.id} state of instance ${server.id} is ${migration.status}.`,
-      );
-    }
-    call.state.forceComplete(migration);
-    return { status: 202 };
-  });
-}
-
-function abort(call: NovaCall): FakeReply {
-  return withMigration(call, (server, migration) => {
-    const abortable = call.minor >= 65 ? IN_PROGRESS.has(migration.status) : migration.status === 'running';
-    if (!abortable || migration.status === 'post-migrating') {
-      return novaFault(
-        400,
-        `Migration ${migration.id} state of instance ${server.id} is ${migration.status}.`,
-      );
-    }
-    call.state.abort(migration);
     return { status: 202 };
   });
 }

@@ -7,13 +7,12 @@
  * so the path of every request shows which catalog endpoint the client picked.
  */
 
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CloudCredentials } from '../../../drivers/openstack/auth.js';
 import { type Clock, systemClock } from '../../clock.js';
-import { type FakeFault, type FakeRouteName, FaultBook } from './faults.js';
-import { type FakeReply, keystoneFault, novaFault, readJsonBody, writeReply } from './http.js';
+import type { FakeFault, FakeRouteName } from './faults.js';
+import { novaFault, writeReply } from './http.js';
 import {
   FAKE_ADMIN,
   FAKE_APP_CREDENTIAL,
@@ -21,11 +20,12 @@ import {
   FakeKeystone,
   type FakeUser,
 } from './keystone.js';
-import { NOVA_ROUTES, type NovaRouteName } from './nova.js';
+import { FakeRouter, type RecordedRequest } from './router.js';
 import { FakeCloudState, type FakeMigration, type FakeServer, type FakeServerInput } from './state.js';
 
 export type { FakeFault, FakeRouteName } from './faults.js';
 export { FAKE_ADMIN, FAKE_APP_CREDENTIAL } from './keystone.js';
+export type { RecordedRequest } from './router.js';
 export type { FakeMigration, FakeServer, FakeServerInput, MigrationOutcome, MigrationPlan } from './state.js';
 
 export interface FakeOpenStackOptions {
@@ -47,26 +47,11 @@ export interface FakeOpenStackOptions {
   maxMicroversion?: string;
 }
 
-export interface RecordedRequest {
-  route: FakeRouteName | 'unknown';
-  method: string;
-  path: string;
-  region?: string;
-  interface?: string;
-  headers: Record<string, string>;
-}
-
-const NOVA_PATH = /^\/compute\/([^/]+)\/(public|internal|admin)\/v2\.1(\/.*)$/;
-
 export class FakeOpenStack {
   readonly url: string;
   readonly state: FakeCloudState;
   private readonly keystone: FakeKeystone;
-  private readonly faults = new FaultBook();
-  private readonly log: RecordedRequest[] = [];
-  private readonly hanging = new Set<ServerResponse>();
-  private readonly knownHosts: Set<string>;
-  private readonly maxMinor: number;
+  private readonly router: FakeRouter;
 
   private constructor(
     private readonly http: Server,
@@ -95,15 +80,15 @@ export class FakeOpenStack {
           })),
         ),
     );
-    this.knownHosts = new Set(options.hosts);
-    this.maxMinor = Number((options.maxMicroversion ?? '2.96').split('.')[1]);
+    const maxMinor = Number((options.maxMicroversion ?? '2.96').split('.')[1]);
+    this.router = new FakeRouter(this.state, this.keystone, new Set(options.hosts), maxMinor);
   }
 
   /** Starts the fake on 127.0.0.1 and a free port. */
   static async start(options: FakeOpenStackOptions = {}): Promise<FakeOpenStack> {
     let fake: FakeOpenStack | undefined;
     const http = createServer((request, response) => {
-      fake?.handle(request, response).catch((error: unknown) => {
+      fake?.router.handle(request, response).catch((error: unknown) => {
         writeReply(response, novaFault(500, `fake OpenStack failed: ${String(error)}`), {});
       });
     });
@@ -172,11 +157,11 @@ export class FakeOpenStack {
 
   /** Makes calls to `route` fail (or hang) until cleared or `times` calls have been affected. */
   setFault(route: FakeRouteName, fault: FakeFault): void {
-    this.faults.set(route, fault);
+    this.router.faults.set(route, fault);
   }
 
   clearFaults(): void {
-    this.faults.clear();
+    this.router.faults.clear();
   }
 
   /** Revokes every token issued so far: the next Nova call gets 401. */
@@ -190,11 +175,11 @@ export class FakeOpenStack {
 
   /** Requests received so far (headers lower-cased), oldest first. */
   requests(): RecordedRequest[] {
-    return this.log.map((r) => ({ ...r, headers: { ...r.headers } }));
+    return this.router.log.map((r) => ({ ...r, headers: { ...r.headers } }));
   }
 
   async close(): Promise<void> {
-    for (const response of this.hanging) response.destroy();
+    this.router.releaseHanging();
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
@@ -204,93 +189,4 @@ export class FakeOpenStack {
     if (!server) throw new RangeError(`fake OpenStack has no server ${id}`);
     return server;
   }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', this.url);
-    const body = await readJsonBody(request);
-    const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
-    const requestId = `req-${randomUUID()}`;
-    const nova = NOVA_PATH.exec(url.pathname);
-    const entry: RecordedRequest = {
-      route: 'unknown',
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      headers,
-    };
-    this.log.push(entry);
-    if (request.method === 'POST' && url.pathname === '/identity/v3/auth/tokens') {
-      entry.route = 'auth';
-      const reply = await this.withFault('auth', response, () => this.keystone.issueToken(body));
-      if (reply) writeReply(response, reply, { 'x-openstack-request-id': requestId });
-      return;
-    }
-    if (!nova) return writeReply(response, keystoneFault(404, `no fake route for ${url.pathname}`), {});
-    [, entry.region, entry.interface] = nova;
-    const path = nova[3];
-    const route = NOVA_ROUTES.find((r) => r.method === request.method && r.pattern.test(path));
-    if (!route)
-      return writeReply(response, novaFault(404, `no fake route for ${request.method} ${path}`), {});
-    entry.route = route.name;
-    const version = this.microversion(headers);
-    const novaHeaders = {
-      'OpenStack-API-Version': `compute 2.${typeof version === 'number' ? version : 1}`,
-      'X-OpenStack-Nova-API-Version': `2.${typeof version === 'number' ? version : 1}`,
-      Vary: 'OpenStack-API-Version, X-OpenStack-Nova-API-Version',
-      'x-openstack-request-id': requestId,
-      'x-compute-request-id': requestId,
-    };
-    const reply = await this.withFault(route.name, response, () => {
-      if (!this.keystone.isValid(headers['x-auth-token'])) return this.keystone.unauthorized();
-      if (typeof version !== 'number') return version;
-      if (version < route.since) return novaFault(404, `${route.name} needs microversion 2.${route.since}`);
-      const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeURIComponent);
-      const call = { state: this.state, params, query: url.searchParams, body, minor: version };
-      return route.handle({ ...call, knownHosts: this.knownHosts });
-    });
-    if (reply) writeReply(response, reply, novaHeaders);
-  }
-
-  /** The requested minor version, or the reply Nova gives to a bad or too-new one. */
-  private microversion(headers: Record<string, string>): number | FakeReply {
-    const raw =
-      /^compute\s+(\S+)$/.exec(headers['openstack-api-version'] ?? '')?.[1] ??
-      headers['x-openstack-nova-api-version'] ??
-      '2.1';
-    if (raw === 'latest') return this.maxMinor;
-    const match = /^2\.(\d+)$/.exec(raw);
-    if (!match) return novaFault(400, `Invalid format for API version ${raw}`);
-    const minor = Number(match[1]);
-    if (minor > this.maxMinor) {
-      return novaFault(
-        406,
-        `Version 2.${minor} is not supported by the API. Minimum is 2.1 and maximum is 2.${this.maxMinor}.`,
-      );
-    }
-    return minor;
-  }
-
-  /** Runs `effect` unless a fault replaces it; returns the reply to send, or undefined to hang. */
-  private async withFault(
-    route: FakeRouteName,
-    response: ServerResponse,
-    effect: () => FakeReply,
-  ): Promise<FakeReply | undefined> {
-    const fault = this.faults.take(route);
-    if (!fault) return effect();
-    if (fault.afterEffect) effect();
-    if (fault.kind === 'hang') {
-      this.hanging.add(response);
-      response.on('close', () => this.hanging.delete(response));
-      return undefined;
-    }
-    const reply =
-      route === 'auth'
-        ? keystoneFault(fault.status, fault.message ?? 'injected fault')
-        : novaFault(fault.status, fault.message ?? 'injected fault');
-    if (fault.retryAfterSeconds !== undefined)
-      reply.headers = { 'Retry-After': String(fault.retryAfterSeconds) };
-    return reply;
-  }
 }
-
-export type { NovaRouteName };

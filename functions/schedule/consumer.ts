@@ -1,0 +1,70 @@
+/**
+ * The schedule stage's queue consumer: each record is one request; its decision is recorded and sent
+ * to the reply queue. Malformed requests go to the dead-letter queue with their reason; a transient
+ * failure leaves only its own record for SQS to redeliver, and the redelivery replays the recorded
+ * decision, so a reply may repeat but a placement never does.
+ */
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import type { MessageAttributes } from '../../lib/queue/port.js';
+import { processSqsBatch } from '../../lib/queue/processBatch.js';
+import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
+import { RequestIdConflictError } from '../../lib/schedule/errors.js';
+import { parseScheduleBody } from '../../lib/schedule/request.js';
+import { CORRELATION_ID_ATTRIBUTE } from '../shared/correlation.js';
+import { withPowertools } from '../shared/middleware.js';
+import { logger, recordBatchCounts } from '../shared/powertools.js';
+import { recordDecisionMetrics } from './metrics.js';
+import type { QueueStage } from './stage.js';
+
+/** The reply attribute that names the request a decision answers. */
+export const REQUEST_ID_ATTRIBUTE = 'placid-request-id';
+
+/** The body of a reply: which request, when it was decided, and the JSON of `placid schedule --json`. */
+export interface ScheduleReply {
+  request_id: string;
+  decided_at: string;
+  replayed: boolean;
+  decision: ScheduleOutcome['decision'];
+}
+
+/** Requests that can never succeed, however often they are retried. */
+export function isPoisonRequest(error: unknown): boolean {
+  return (
+    error instanceof ValidationError || error instanceof RequestError || error instanceof RequestIdConflictError
+  );
+}
+
+/**
+ * The SQS-triggered handler over `stage` (use queueStageFromEnv for the real one).
+ * @example export const handler = createQueueHandler(await queueStageFromEnv());
+ */
+export function createQueueHandler(stage: QueueStage) {
+  return withPowertools(async (event: SQSEvent) => {
+    const outcome = await processSqsBatch(event, {
+      parse: (body, record) => parseScheduleBody(body, `schedule request ${record.messageId}`),
+      handle: async (spec, record) => {
+        const decided = await scheduleRequest(spec, stage.deps);
+        await stage.replies.send(JSON.stringify(replyOf(decided)), replyAttributes(decided, record));
+        recordDecisionMetrics(decided);
+      },
+      deadLetter: stage.deadLetter,
+      isPoison: isPoisonRequest,
+      logger,
+    });
+    recordBatchCounts(outcome.counts);
+    return outcome.response;
+  });
+}
+
+export function replyOf(outcome: ScheduleOutcome): ScheduleReply {
+  const { request_id, decided_at, replayed, decision } = outcome;
+  return { request_id, decided_at, replayed, decision };
+}
+
+function replyAttributes(outcome: ScheduleOutcome, record: SQSRecord): MessageAttributes {
+  const attributes: MessageAttributes = { [REQUEST_ID_ATTRIBUTE]: outcome.request_id };
+  const correlationId = record.messageAttributes?.[CORRELATION_ID_ATTRIBUTE]?.stringValue;
+  if (correlationId) attributes[CORRELATION_ID_ATTRIBUTE] = correlationId;
+  return attributes;
+}

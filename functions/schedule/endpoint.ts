@@ -1,0 +1,94 @@
+/**
+ * The schedule stage's synchronous endpoint (a Lambda Function URL; IAM auth is the URL's own
+ * setting). POST a request spec with its `request_id`; the answer is the JSON of
+ * `placid schedule --json`. Status codes:
+ * - 200 placed; 409 NoValidHost (the body is still the full decision, with `error`);
+ * - 400 malformed request; 405 not a POST;
+ * - 409 `RequestIdConflict`: the request id was already decided for a different request;
+ * - 503 DynamoDB throttled or unavailable: retry the same request (it is idempotent) after Retry-After;
+ * - 500 anything else (a bug or a broken configuration; logged, details not exposed).
+ */
+import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
+import { RequestIdConflictError } from '../../lib/schedule/errors.js';
+import { parseScheduleBody } from '../../lib/schedule/request.js';
+import { isTransient } from '../../lib/schedule/transient.js';
+import { withPowertools } from '../shared/middleware.js';
+import { logger } from '../shared/powertools.js';
+import { recordDecisionMetrics } from './metrics.js';
+
+type Result = Exclude<LambdaFunctionURLResult, string>;
+
+/** Seconds a client should wait before retrying after a 503. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The Function URL handler over `deps` (use urlStageFromEnv for the real one).
+ * @example export const handler = createUrlHandler(await urlStageFromEnv());
+ */
+export function createUrlHandler(deps: ScheduleDeps) {
+  return withPowertools(async (event: LambdaFunctionURLEvent): Promise<Result> => {
+    const method = event.requestContext?.http?.method;
+    if (method !== 'POST') {
+      return json(405, problem('MethodNotAllowed', `use POST with a JSON request spec, not ${method}`), {
+        allow: 'POST',
+      });
+    }
+    try {
+      const spec = parseScheduleBody(bodyText(event), 'request body');
+      const outcome = await scheduleRequest(spec, deps);
+      recordDecisionMetrics(outcome);
+      return decided(outcome);
+    } catch (error) {
+      return failed(error);
+    }
+  });
+}
+
+function bodyText(event: LambdaFunctionURLEvent): string {
+  const raw = event.body ?? '';
+  const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  if (text.trim() === '') {
+    throw new ValidationError('request body', [
+      { path: '', message: 'is empty; POST a JSON request spec with a request_id' },
+    ]);
+  }
+  return text;
+}
+
+function decided(outcome: ScheduleOutcome): Result {
+  const status = outcome.decision.error ? 409 : 200;
+  return json(status, outcome.decision, {
+    'x-placid-request-id': outcome.request_id,
+    'x-placid-replayed': String(outcome.replayed),
+  });
+}
+
+function failed(error: unknown): Result {
+  if (error instanceof ValidationError) {
+    return json(400, { error: { type: 'ValidationError', message: error.message, issues: error.issues } });
+  }
+  if (error instanceof RequestError) return json(400, problem('RequestError', error.message));
+  if (error instanceof RequestIdConflictError) return json(409, problem('RequestIdConflict', error.message));
+  if (isTransient(error)) {
+    logger.warn('schedule request failed transiently', { error });
+    return json(503, problem('ServiceUnavailable', 'the fleet store is busy or unreachable; retry the request'), {
+      'retry-after': String(RETRY_AFTER_SECONDS),
+    });
+  }
+  logger.error('schedule request failed', { error });
+  return json(500, problem('InternalError', 'the request could not be scheduled; see the function logs'));
+}
+
+function problem(type: string, message: string) {
+  return { error: { type, message } };
+}
+
+function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): Result {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
+}

@@ -1,0 +1,18 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { ScheduleOutcome } from '../../lib/schedule/core.js';
+import { metrics } from '../shared/powertools.js';
+
+/** One decision's figures: placed or NoValidHost, replays, lost claim races, snapshot refresh cost. */
+export function recordDecisionMetrics(outcome: ScheduleOutcome): void {
+  if (outcome.replayed) {
+    metrics.addMetric('DecisionsReplayed', MetricUnit.Count, 1);
+    return;
+  }
+  const placed = outcome.decision.error === undefined;
+  metrics.addMetric(placed ? 'DecisionsPlaced' : 'DecisionsNoValidHost', MetricUnit.Count, 1);
+  metrics.addMetric('ClaimConflicts', MetricUnit.Count, outcome.claim_conflicts);
+  if (outcome.refresh && outcome.refresh.kind !== 'fresh') {
+    metrics.addMetric('SnapshotHostsChanged', MetricUnit.Count, outcome.refresh.changed);
+    metrics.addMetric('SnapshotRefreshMs', MetricUnit.Milliseconds, outcome.refresh.readMs + outcome.refresh.rebuildMs);
+  }
+}

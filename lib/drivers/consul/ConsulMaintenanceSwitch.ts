@@ -1,0 +1,138 @@
+import http from 'node:http';
+import https from 'node:https';
+import Consul from 'consul';
+import { ValidationError } from '../../model/errors.js';
+import { parseAgentAddress } from './agentAddress.js';
+import { ConsulApiError, ConsulNodeMismatchError, ConsulTlsError, ConsulUnreachableError } from './errors.js';
+import { type ConsulOptions, type ResolvedConsulOptions, resolveConsulOptions } from './options.js';
+import type {
+  ConsulAgentRef,
+  DisableOutcome,
+  EnableOutcome,
+  MaintenanceStatus,
+  MaintenanceSwitch,
+} from './types.js';
+
+/** The check Consul registers on an agent while its node is in maintenance. */
+export const NODE_MAINTENANCE_CHECK = '_node_maintenance';
+
+/** A MaintenanceSwitch over each VM's Consul agent HTTP API, through the `consul` client. */
+export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
+  // Private fields: logging this object must not print the ACL token or the TLS key.
+  readonly #options: ResolvedConsulOptions;
+  readonly #agents: { http: http.Agent; https: https.Agent };
+
+  constructor(options: ResolvedConsulOptions) {
+    this.#options = options;
+    this.#agents = {
+      http: new http.Agent({ keepAlive: true }),
+      https: new https.Agent({
+        keepAlive: true,
+        ca: options.ca,
+        cert: options.cert,
+        key: options.key,
+        rejectUnauthorized: !options.skipTLSVerify,
+      }),
+    };
+  }
+
+  /** Validates the options, reads any CA file, and builds the switch. */
+  static async create(options: ConsulOptions = {}): Promise<ConsulMaintenanceSwitch> {
+    return new ConsulMaintenanceSwitch(await resolveConsulOptions(options));
+  }
+
+  async status(target: ConsulAgentRef): Promise<MaintenanceStatus> {
+    const agent = await this.verifiedAgent(target);
+    return readMaintenance(agent);
+  }
+
+  async enable(target: ConsulAgentRef, reason: string): Promise<EnableOutcome> {
+    if (!reason.trim()) {
+      throw new ValidationError('consul maintenance', [
+        { path: 'reason', message: 'must name why (e.g. the migration)' },
+      ]);
+    }
+    const agent = await this.verifiedAgent(target);
+    const current = await readMaintenance(agent);
+    if (current.enabled) return { outcome: 'already-enabled', reason: current.reason ?? '' };
+    await agent.run('enable maintenance', () => agent.client.agent.maintenance({ enable: true, reason }));
+    return { outcome: 'enabled', reason };
+  }
+
+  async disable(target: ConsulAgentRef): Promise<DisableOutcome> {
+    const agent = await this.verifiedAgent(target);
+    if (!(await readMaintenance(agent)).enabled) return 'already-disabled';
+    await agent.run('disable maintenance', () => agent.client.agent.maintenance({ enable: false }));
+    return 'disabled';
+  }
+
+  /** Closes idle keep-alive connections. */
+  close(): void {
+    this.#agents.http.destroy();
+    this.#agents.https.destroy();
+  }
+
+  private async verifiedAgent(target: ConsulAgentRef): Promise<AgentHandle> {
+    const options = this.#options;
+    const endpoint = parseAgentAddress(target.address, options);
+    const client = new Consul({
+      host: endpoint.host,
+      port: endpoint.port,
+      secure: endpoint.secure,
+      defaults: options.token ? { token: options.token } : undefined,
+      agent: endpoint.secure ? this.#agents.https : this.#agents.http,
+      // papi's total request timeout; the typings omit it.
+      ...{ timeout: options.timeoutMs },
+    });
+    const agent: AgentHandle = { client, run: (operation, call) => run(operation, target.address, call) };
+    if (options.verifyNodeName) {
+      const self = (await agent.run('read agent identity', () => client.agent.self())) as
+        | SelfResponse
+        | undefined;
+      const actual = self?.Config?.NodeName;
+      if (actual !== target.node)
+        throw new ConsulNodeMismatchError(target.address, target.node, String(actual));
+    }
+    return agent;
+  }
+}
+
+interface AgentHandle {
+  client: Consul;
+  run<T>(operation: string, call: () => Promise<T>): Promise<T>;
+}
+
+interface SelfResponse {
+  Config?: { NodeName?: string };
+}
+
+async function readMaintenance(agent: AgentHandle): Promise<MaintenanceStatus> {
+  const checks = await agent.run('read checks', () => agent.client.agent.checks());
+  const check = (checks as Record<string, { Notes?: string } | undefined>)[NODE_MAINTENANCE_CHECK];
+  return check ? { enabled: true, reason: check.Notes ?? '' } : { enabled: false, reason: null };
+}
+
+const TLS_CODES = /^(CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_|ERR_TLS_|ERR_SSL_)/;
+
+/** Runs one call, turning papi's and Node's errors into the driver's typed errors. */
+async function run<T>(operation: string, address: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    const e = err as {
+      isResponse?: boolean;
+      isTimeout?: boolean;
+      statusCode?: number;
+      code?: string;
+      message?: string;
+    };
+    const detail = String(e.message ?? err);
+    if (e.isResponse && typeof e.statusCode === 'number') {
+      throw new ConsulApiError(operation, address, e.statusCode, detail, { cause: err });
+    }
+    if (e.code && TLS_CODES.test(e.code))
+      throw new ConsulTlsError(operation, address, detail, { cause: err });
+    if (e.isTimeout || e.code) throw new ConsulUnreachableError(operation, address, detail, { cause: err });
+    throw err;
+  }
+}

@@ -1,0 +1,18 @@
+/** The Consul driver: put a VM's Consul node in maintenance and take it out again. */
+export { type AgentEndpoint, parseAgentAddress } from './agentAddress.js';
+export { ConsulMaintenanceSwitch, NODE_MAINTENANCE_CHECK } from './ConsulMaintenanceSwitch.js';
+export {
+  ConsulApiError,
+  ConsulError,
+  ConsulNodeMismatchError,
+  ConsulTlsError,
+  ConsulUnreachableError,
+} from './errors.js';
+export { type ConsulOptions, consulOptionsSchema, resolveConsulOptions } from './options.js';
+export type {
+  ConsulAgentRef,
+  DisableOutcome,
+  EnableOutcome,
+  MaintenanceStatus,
+  MaintenanceSwitch,
+} from './types.js';

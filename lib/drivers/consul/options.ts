@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ConfigError } from '../../model/errors.js';
+import { parseWith } from '../../model/schema.js';
+
+export const consulOptionsSchema = z
+  .object({
+    /** ACL token sent as X-Consul-Token; needs node:write for maintenance and agent:read for the node check. */
+    token: z.string().min(1).optional(),
+    /** Scheme and port used when an agent address gives none. Defaults: http, 8500. */
+    scheme: z.enum(['http', 'https']).default('http'),
+    port: z.number().int().min(1).max(65_535).default(8500),
+    /** PEM CA bundle for the agents' certificates, inline or as a file. */
+    ca: z.string().min(1).optional(),
+    caFile: z.string().min(1).optional(),
+    /** PEM client certificate and key, for agents with verify_incoming. */
+    cert: z.string().min(1).optional(),
+    key: z.string().min(1).optional(),
+    /** Accept any agent certificate; never implied. */
+    skipTLSVerify: z.boolean().default(false),
+    /** Limit on each request to an agent. Default 10000. */
+    timeoutMs: z.number().int().positive().max(600_000).default(10_000),
+    /** Check the agent's node name before acting (needs agent:read). Default true. */
+    verifyNodeName: z.boolean().default(true),
+  })
+  .strict()
+  .refine((o) => o.ca === undefined || o.caFile === undefined, {
+    path: ['caFile'],
+    message: 'give ca or caFile, not both',
+  })
+  .refine((o) => (o.cert === undefined) === (o.key === undefined), {
+    path: ['key'],
+    message: 'cert and key go together',
+  });
+
+export type ConsulOptions = z.input<typeof consulOptionsSchema>;
+export type ResolvedConsulOptions = Omit<z.output<typeof consulOptionsSchema>, 'caFile'>;
+
+/** Validates the options and reads the CA file now, so a bad path fails at startup. */
+export async function resolveConsulOptions(input: unknown): Promise<ResolvedConsulOptions> {
+  const { caFile, ...options } = parseWith(consulOptionsSchema, input ?? {}, 'consul options');
+  if (caFile === undefined) return options;
+  try {
+    return { ...options, ca: await readFile(caFile, 'utf8') };
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'unreadable';
+    throw new ConfigError(`consul options: cannot read caFile ${caFile} (${code})`);
+  }
+}

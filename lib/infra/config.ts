@@ -1,0 +1,159 @@
+/**
+ * The stack's settings: CDK context keys `placid:<name>` (cdk.json or `-c placid:<name>=<value>`),
+ * validated at synth time so a bad value fails `cdk synth` with the setting's name, not a deploy.
+ */
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+import { z } from 'zod';
+import { parseJsonConfig, resolveConfig } from '../config/load.js';
+import { ConfigError } from '../model/errors.js';
+
+export const CONTEXT_PREFIX = 'placid:';
+
+// `-c key=value` always arrives as a string; cdk.json gives real numbers. Accept both.
+const numeric = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v), schema);
+const int = (min: number, max: number) => numeric(z.number().int().min(min).max(max));
+
+const RETENTION_DAYS = Object.values(RetentionDays).filter(
+  (d): d is RetentionDays => typeof d === 'number' && d !== RetentionDays.INFINITE,
+);
+
+/** Every setting: its schema (with its default) and what it controls. The deploy guide lists them. */
+export const SETTINGS = {
+  logRetentionDays: {
+    schema: numeric(z.number()).refine((d) => RETENTION_DAYS.includes(d as RetentionDays), {
+      message: `must be one of ${RETENTION_DAYS.join(', ')}`,
+    }),
+    default: 30,
+    help: 'Days Lambda log groups keep their logs',
+  },
+  maxReceiveCount: {
+    schema: int(1, 1000),
+    default: 5,
+    help: 'Receives before SQS moves a message to its dead-letter queue',
+  },
+  deadLetterRetentionDays: {
+    schema: int(1, 14),
+    default: 14,
+    help: 'Days a dead-letter queue keeps a message (SQS maximum 14)',
+  },
+  ingestBatchSize: { schema: int(1, 10_000), default: 10, help: 'Messages per ingest invocation' },
+  ingestBatchingWindowSeconds: {
+    schema: int(0, 300),
+    default: 1,
+    help: 'Seconds Lambda waits to fill an ingest batch (required above 10 messages)',
+  },
+  ingestTimeoutSeconds: { schema: int(3, 900), default: 30, help: 'Ingest function timeout' },
+  ingestMemoryMb: { schema: int(128, 10_240), default: 512, help: 'Ingest function memory' },
+  ingestMaxConcurrency: {
+    schema: int(2, 1000),
+    default: 10,
+    help: 'Most concurrent ingest invocations the queue starts (protects DynamoDB)',
+  },
+  scheduleBatchSize: { schema: int(1, 10), default: 5, help: 'Requests per schedule invocation' },
+  scheduleTimeoutSeconds: { schema: int(3, 900), default: 15, help: 'Schedule functions timeout' },
+  scheduleMemoryMb: {
+    schema: int(128, 10_240),
+    default: 1024,
+    help: 'Schedule functions memory (they hold the host snapshot)',
+  },
+  scheduleMaxConcurrency: {
+    schema: int(2, 1000),
+    default: 5,
+    help: 'Most concurrent schedule invocations the request queue starts',
+  },
+  reportMaxAgeMinutes: {
+    schema: int(1, 1440),
+    default: 5,
+    help: 'Alarm when no report has been stored for this many minutes',
+  },
+  schedulerConfig: {
+    schema: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .optional()
+      .transform(validSchedulerConfig),
+    default: undefined,
+    help: 'Scheduler options as nova.conf groups, e.g. {"filter_scheduler": {"enabled_filters": "..."}}',
+  },
+  alarmEmail: {
+    schema: z.email().optional(),
+    default: undefined,
+    help: 'Optional address subscribed to the alarm topic',
+  },
+  novaSecretName: {
+    schema: z.string().min(1),
+    default: 'placid/nova',
+    help: 'Secrets Manager name of the Nova credentials',
+  },
+  kubernetesSecretName: {
+    schema: z.string().min(1),
+    default: 'placid/kubernetes',
+    help: 'Secrets Manager name of the Kubernetes credentials',
+  },
+  consulSecretName: {
+    schema: z.string().min(1),
+    default: 'placid/consul',
+    help: 'Secrets Manager name of the Consul credentials',
+  },
+} as const satisfies Record<string, { schema: z.ZodType; default: unknown; help: string }>;
+
+// Checked with the same loader the schedule Lambda uses, so a bad option fails here, not at cold start.
+function validSchedulerConfig(
+  value: string | Record<string, unknown> | undefined,
+  ctx: z.RefinementCtx,
+): string | undefined {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  try {
+    resolveConfig(parseJsonConfig(text, 'scheduler config'), 'scheduler config');
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+  return text;
+}
+
+export type SettingName = keyof typeof SETTINGS;
+export type PlacidConfig = { [K in SettingName]: z.output<(typeof SETTINGS)[K]['schema']> };
+
+const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** Validates raw values (by setting name); the error names every bad setting with its context key. */
+export function parseConfig(raw: Partial<Record<string, unknown>>): PlacidConfig {
+  const problems: string[] = [];
+  for (const name of Object.keys(raw)) {
+    if (!(name in SETTINGS)) problems.push(`${CONTEXT_PREFIX}${name}: unknown setting`);
+  }
+  const config: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    const { schema, default: fallback } = SETTINGS[name];
+    const result = schema.safeParse(raw[name] ?? fallback);
+    if (result.success) config[name] = result.data;
+    else problems.push(`${CONTEXT_PREFIX}${name}: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  if (problems.length === 0) problems.push(...crossChecks(config as PlacidConfig));
+  if (problems.length > 0) {
+    throw new ConfigError(`invalid CDK context: ${problems.join(' | ')}`);
+  }
+  return config as PlacidConfig;
+}
+
+// Rules that involve two settings (Lambda's own limits on SQS event sources).
+function crossChecks(config: PlacidConfig): string[] {
+  if (config.ingestBatchSize > 10 && config.ingestBatchingWindowSeconds < 1) {
+    return [
+      `${CONTEXT_PREFIX}ingestBatchingWindowSeconds: must be at least 1 when ${CONTEXT_PREFIX}ingestBatchSize is above 10`,
+    ];
+  }
+  return [];
+}
+
+/** Reads every `placid:*` key from the construct tree's context and validates it. */
+export function configFromContext(node: Node): PlacidConfig {
+  const raw: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node.getAllContext() as Record<string, unknown>)) {
+    if (key.startsWith(CONTEXT_PREFIX)) raw[key.slice(CONTEXT_PREFIX.length)] = value;
+  }
+  return parseConfig(raw);
+}

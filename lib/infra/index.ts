@@ -1,0 +1,11 @@
+export { CONTEXT_PREFIX, configFromContext, type PlacidConfig, parseConfig, SETTINGS } from './config.js';
+export { IngestStage } from './ingestStage.js';
+export { Observability } from './observability.js';
+export { PlacidStack } from './placidStack.js';
+export { Queues } from './queues.js';
+export { METRICS, RUNTIME_ENV, SERVICE_NAMES } from './runtimeEnv.js';
+export { ScheduleStage } from './scheduleStage.js';
+export { ServiceFunction } from './serviceFunction.js';
+export { ServiceQueue } from './serviceQueue.js';
+export { ServiceSecrets } from './secrets.js';
+export { Tables } from './tables.js';

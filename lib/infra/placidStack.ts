@@ -1,0 +1,82 @@
+/**
+ * The deployable service: one construct per part, wired here and nowhere else. Later parts (the
+ * detector, plan starter, workflow steps and state machine) slot in the same way: a construct that
+ * takes the tables, queues and secrets it needs, and registers itself with `observability`.
+ */
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { configFromContext, type PlacidConfig } from './config.js';
+import { IngestStage } from './ingestStage.js';
+import { Observability } from './observability.js';
+import { Queues } from './queues.js';
+import { METRICS, SERVICE_NAMES } from './runtimeEnv.js';
+import { ScheduleStage } from './scheduleStage.js';
+import { ServiceSecrets } from './secrets.js';
+import { Tables } from './tables.js';
+
+export class PlacidStack extends Stack {
+  readonly config: PlacidConfig;
+  readonly tables: Tables;
+  readonly queues: Queues;
+  readonly secrets: ServiceSecrets;
+  readonly ingest: IngestStage;
+  readonly schedule: ScheduleStage;
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, { description: 'Placid: VM placement and rebalancing pipeline', ...props });
+    this.config = configFromContext(this.node);
+    const config = this.config;
+
+    this.tables = new Tables(this, 'Tables');
+    this.queues = new Queues(this, 'Queues', { config });
+    this.secrets = new ServiceSecrets(this, 'Secrets', { config });
+    this.ingest = new IngestStage(this, 'Ingest', { config, tables: this.tables, queue: this.queues.ingest });
+    this.schedule = new ScheduleStage(this, 'Schedule', {
+      config,
+      tables: this.tables,
+      requests: this.queues.scheduleRequests,
+      replies: this.queues.scheduleReplies,
+    });
+
+    this.observability = new Observability(this, 'Observability', { config, key: this.queues.key });
+    const { ingest, scheduleQueue, scheduleHttp } = SERVICE_NAMES;
+    this.observability.alarmWhenSilent('IngestReportsStale', ingest, METRICS.reportsStored);
+    this.observability.watchCounters('Ingest', ingest, [...METRICS.batch, ...METRICS.ingest]);
+    this.observability.watchCounters('Schedule (queue)', scheduleQueue, [...METRICS.batch, ...METRICS.schedule]);
+    this.observability.watchCounters('Schedule (URL)', scheduleHttp, METRICS.schedule);
+    this.observability.watchQueue('Ingest', this.queues.ingest);
+    this.observability.watchQueue('ScheduleRequests', this.queues.scheduleRequests);
+    this.observability.watchQueue('ScheduleReplies', this.queues.scheduleReplies);
+    this.observability.watchFunction('Ingest', this.ingest.function);
+    this.observability.watchFunction('ScheduleQueue', this.schedule.queueFunction);
+    this.observability.watchFunction('ScheduleHttp', this.schedule.httpFunction);
+
+    this.acknowledgeFindings();
+    this.outputs();
+  }
+
+  // Each cdk-nag finding this stack accepts, with the reason (cdk-nag v3: one acknowledgement per finding).
+  private acknowledgeFindings(): void {
+    for (const fn of [this.ingest.function, this.schedule.queueFunction, this.schedule.httpFunction]) {
+      Validations.of(fn.role!).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions',
+      });
+    }
+  }
+
+  private outputs(): void {
+    const out = (id: string, value: string, description: string) =>
+      new CfnOutput(this, id, { value, description });
+    out('IngestQueueUrl', this.queues.ingest.queue.queueUrl, 'Agents send reports here');
+    out('ReportSenderPolicyArn', this.ingest.senderPolicy.managedPolicyArn, 'Attach to the agents');
+    out('ScheduleUrl', this.schedule.url.url, 'Synchronous scheduling (SigV4, service lambda)');
+    out('ScheduleRequestQueueUrl', this.queues.scheduleRequests.queue.queueUrl, 'Queued scheduling');
+    out('ScheduleReplyQueueUrl', this.queues.scheduleReplies.queue.queueUrl, 'Decisions of queued requests');
+    out('ScheduleClientPolicyArn', this.schedule.clientPolicy.managedPolicyArn, 'Attach to schedule callers');
+    out('AlarmTopicArn', this.observability.topic.topicArn, 'Subscribe to receive alarms');
+    out('DashboardName', this.observability.dashboard.dashboardName, 'CloudWatch dashboard');
+  }
+}

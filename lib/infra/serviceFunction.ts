@@ -1,0 +1,94 @@
+/**
+ * NodejsFunction with Placid's defaults (STACK.md §2): Node.js 24 on arm64, bundled locally by
+ * esbuild as minified ESM with source maps, JSON logs into a log group with a retention, X-Ray
+ * tracing and the Powertools environment, and a role that may write only its own log group.
+ * Every Lambda of the stack is one of these.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Duration } from 'aws-cdk-lib';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { METRICS } from './runtimeEnv.js';
+
+/** The repository root: entries are resolved from here, and package-lock.json pins the bundle. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Powertools' shim: the ESM bundle still contains CommonJS dependencies that call `require`. */
+export const ESM_REQUIRE_SHIM =
+  'import { createRequire } from "module";const require = createRequire(import.meta.url);';
+
+export interface ServiceFunctionProps {
+  /** Handler file relative to the repository root, e.g. `functions/ingest/handler.ts`. */
+  readonly entry: string;
+  /** Exported handler name. Default `handler`. */
+  readonly handler?: string;
+  /** POWERTOOLS_SERVICE_NAME: names the logs and the `service` dimension of the metrics. */
+  readonly serviceName: string;
+  readonly description: string;
+  readonly timeout: Duration;
+  readonly memorySize: number;
+  readonly logRetention: RetentionDays;
+  /** Names and resource references only: secrets go to Secrets Manager, never here. */
+  readonly environment?: Record<string, string>;
+}
+
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: props.logRetention });
+    // An own role instead of AWSLambdaBasicExecutionRole, whose log permissions cover every log group.
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.serviceName}`,
+    });
+    logGroup.grantWrite(role);
+    super(scope, id, {
+      entry: join(PROJECT_ROOT, props.entry),
+      handler: props.handler ?? 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      timeout: props.timeout,
+      memorySize: props.memorySize,
+      tracing: Tracing.ACTIVE,
+      role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      environment: {
+        // sourceMap alone does not turn this on (STACK.md pitfall 8).
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        // The artifact must also load on the Node 20 build machine (bundle test, bench).
+        target: 'node20',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        keepNames: true,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_SHIM,
+        // Bundle the AWS SDK too: the version is the one in package-lock.json, not the runtime's.
+        externalModules: [],
+      },
+    });
+  }
+}

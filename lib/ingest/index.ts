@@ -1,0 +1,10 @@
+/** The ingest stage's public API. */
+export {
+  type IngestBatchResult,
+  type IngestDeps,
+  ingestBatch,
+  type ReportCounts,
+  type RetriedRecord,
+} from './ingestBatch.js';
+export { KnownHosts, type NodeKey, type NodeLookup, unknownHostIssues } from './knownHosts.js';
+export { reportsInBody } from './reportCount.js';

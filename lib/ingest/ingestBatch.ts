@@ -1,0 +1,94 @@
+/**
+ * The ingest stage's core: one SQS batch of report messages into the fleet store. The Lambda
+ * (functions/ingest/handler.ts) and the local pipeline (lib/local/pipeline.ts) call this same
+ * function; everything it touches comes in through `deps`.
+ */
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { ValidationError } from '../model/errors.js';
+import { parseReportMessage, type ReportMessage } from '../model/reports.js';
+import type { MessageQueue } from '../queue/port.js';
+import { type BatchLogger, type BatchOutcome, processSqsBatch } from '../queue/processBatch.js';
+import type { FleetStore } from '../store/fleetStore.js';
+import { KnownHosts, unknownHostIssues } from './knownHosts.js';
+import { reportsInBody } from './reportCount.js';
+
+export interface IngestDeps {
+  store: FleetStore;
+  /** Where malformed messages go, with the reason attached. */
+  deadLetter: MessageQueue;
+  /** The receiver's clock: timestamps too far ahead of it are rejected as clock skew. */
+  now: () => Date;
+  logger?: BatchLogger;
+  /** Shared across invocations by a long-lived caller (a warm Lambda); a fresh cache per batch otherwise. */
+  knownHosts?: KnownHosts;
+}
+
+/** Report counts of one batch. Hypervisor and instance reports both count as reports. */
+export interface ReportCounts {
+  /** Reports that replaced (or created) a stored state. */
+  stored: number;
+  /** Reports no newer than the stored state: duplicates, out-of-order, or written by an earlier attempt. */
+  stale: number;
+  /** Reports in dead-lettered messages (a message whose reports cannot be read counts as one). */
+  rejected: number;
+  /** Sample items written (idempotent rewrites of a redelivery included). */
+  samples: number;
+}
+
+/** A record left for SQS to redeliver, with the error that failed it. */
+export interface RetriedRecord {
+  messageId: string;
+  error: unknown;
+}
+
+export interface IngestBatchResult extends BatchOutcome {
+  reports: ReportCounts;
+  retried: RetriedRecord[];
+}
+
+/**
+ * Parses, checks and stores each message of `event`. A malformed message (not JSON, wrong schema,
+ * out-of-range value, unknown schema_version, clock skew, an instance on an unknown node) goes to
+ * the dead-letter queue with its reason and is never retried; any other failure (throttling, a
+ * conflict, the network) is listed in `response.batchItemFailures`, so only that record comes back.
+ * Storing is idempotent, so a redelivered message changes nothing.
+ *
+ * @example
+ * const { response } = await ingestBatch(event, { store, deadLetter, now: () => new Date() });
+ */
+export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<IngestBatchResult> {
+  const known = deps.knownHosts ?? KnownHosts.inStore(deps.store);
+  const reports: ReportCounts = { stored: 0, stale: 0, rejected: 0, samples: 0 };
+  const retried: RetriedRecord[] = [];
+  // Remembers why a record will be retried (the batch helper only counts it).
+  const tracked = async <T>(record: SQSRecord, step: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await step();
+    } catch (error) {
+      if (!(error instanceof ValidationError)) retried.push({ messageId: record.messageId, error });
+      throw error;
+    }
+  };
+
+  const outcome = await processSqsBatch<ReportMessage>(event, {
+    parse: (body, record) => parseReportMessage(body, deps.now(), `message ${record.messageId}`),
+    handle: (message, record) =>
+      tracked(record, async () => {
+        const issues = await unknownHostIssues(message, known);
+        if (issues.length > 0) throw new ValidationError(`message ${record.messageId}`, issues);
+        const stored = await deps.store.putReports(message);
+        known.remember(message.hypervisors);
+        reports.stored += stored.hosts.stored + stored.instances.stored;
+        reports.stale += stored.hosts.stale + stored.instances.stale;
+        reports.samples += stored.samples.written;
+      }),
+    deadLetter: deps.deadLetter,
+    logger: deps.logger,
+  });
+
+  const bodies = new Map(event.Records.map((r) => [r.messageId, r.body]));
+  for (const rejection of outcome.rejections) {
+    reports.rejected += Math.max(1, reportsInBody(bodies.get(rejection.messageId) ?? ''));
+  }
+  return { ...outcome, reports, retried };
+}

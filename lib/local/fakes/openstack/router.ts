@@ -1,0 +1,127 @@
+/**
+ * Routes the fake's HTTP requests: Keystone's token call, then Nova's routes behind a token check
+ * and a microversion check, with injected faults applied first. Records every request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type FakeRouteName, FaultBook } from './faults.js';
+import { type FakeReply, keystoneFault, novaFault, readJsonBody, writeReply } from './http.js';
+import type { FakeKeystone } from './keystone.js';
+import { NOVA_ROUTES } from './nova.js';
+import type { FakeCloudState } from './state.js';
+
+export interface RecordedRequest {
+  route: FakeRouteName | 'unknown';
+  method: string;
+  path: string;
+  region?: string;
+  interface?: string;
+  headers: Record<string, string>;
+}
+
+const NOVA_PATH = /^\/compute\/([^/]+)\/(public|internal|admin)\/v2\.1(\/.*)$/;
+
+export class FakeRouter {
+  readonly faults = new FaultBook();
+  readonly log: RecordedRequest[] = [];
+  private readonly hanging = new Set<ServerResponse>();
+
+  constructor(
+    private readonly state: FakeCloudState,
+    private readonly keystone: FakeKeystone,
+    private readonly knownHosts: ReadonlySet<string>,
+    private readonly maxMinor: number,
+  ) {}
+
+  /** Drops the requests left hanging by a `hang` fault. */
+  releaseHanging(): void {
+    for (const response of this.hanging) response.destroy();
+  }
+
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const body = await readJsonBody(request);
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+    const requestId = `req-${randomUUID()}`;
+    const nova = NOVA_PATH.exec(url.pathname);
+    const entry: RecordedRequest = {
+      route: 'unknown',
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      headers,
+    };
+    this.log.push(entry);
+    if (request.method === 'POST' && url.pathname === '/identity/v3/auth/tokens') {
+      entry.route = 'auth';
+      const reply = await this.withFault('auth', response, () => this.keystone.issueToken(body));
+      if (reply) writeReply(response, reply, { 'x-openstack-request-id': requestId });
+      return;
+    }
+    if (!nova) return writeReply(response, keystoneFault(404, `no fake route for ${url.pathname}`), {});
+    [, entry.region, entry.interface] = nova;
+    const path = nova[3];
+    const route = NOVA_ROUTES.find((r) => r.method === request.method && r.pattern.test(path));
+    if (!route)
+      return writeReply(response, novaFault(404, `no fake route for ${request.method} ${path}`), {});
+    entry.route = route.name;
+    const version = this.microversion(headers);
+    const novaHeaders = {
+      'OpenStack-API-Version': `compute 2.${typeof version === 'number' ? version : 1}`,
+      'X-OpenStack-Nova-API-Version': `2.${typeof version === 'number' ? version : 1}`,
+      Vary: 'OpenStack-API-Version, X-OpenStack-Nova-API-Version',
+      'x-openstack-request-id': requestId,
+      'x-compute-request-id': requestId,
+    };
+    const reply = await this.withFault(route.name, response, () => {
+      if (!this.keystone.isValid(headers['x-auth-token'])) return this.keystone.unauthorized();
+      if (typeof version !== 'number') return version;
+      if (version < route.since) return novaFault(404, `${route.name} needs microversion 2.${route.since}`);
+      const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeURIComponent);
+      const call = { state: this.state, params, query: url.searchParams, body, minor: version };
+      return route.handle({ ...call, knownHosts: this.knownHosts });
+    });
+    if (reply) writeReply(response, reply, novaHeaders);
+  }
+
+  /** The requested minor version, or the reply Nova gives to a bad or too-new one. */
+  private microversion(headers: Record<string, string>): number | FakeReply {
+    const raw =
+      /^compute\s+(\S+)$/.exec(headers['openstack-api-version'] ?? '')?.[1] ??
+      headers['x-openstack-nova-api-version'] ??
+      '2.1';
+    if (raw === 'latest') return this.maxMinor;
+    const match = /^2\.(\d+)$/.exec(raw);
+    if (!match) return novaFault(400, `Invalid format for API version ${raw}`);
+    const minor = Number(match[1]);
+    if (minor > this.maxMinor) {
+      return novaFault(
+        406,
+        `Version 2.${minor} is not supported by the API. Minimum is 2.1 and maximum is 2.${this.maxMinor}.`,
+      );
+    }
+    return minor;
+  }
+
+  /** Runs `effect` unless a fault replaces it; returns the reply to send, or undefined to hang. */
+  private async withFault(
+    route: FakeRouteName,
+    response: ServerResponse,
+    effect: () => FakeReply,
+  ): Promise<FakeReply | undefined> {
+    const fault = this.faults.take(route);
+    if (!fault) return effect();
+    if (fault.afterEffect) effect();
+    if (fault.kind === 'hang') {
+      this.hanging.add(response);
+      response.on('close', () => this.hanging.delete(response));
+      return undefined;
+    }
+    const reply =
+      route === 'auth'
+        ? keystoneFault(fault.status, fault.message ?? 'injected fault')
+        : novaFault(fault.status, fault.message ?? 'injected fault');
+    if (fault.retryAfterSeconds !== undefined)
+      reply.headers = { 'Retry-After': String(fault.retryAfterSeconds) };
+    return reply;
+  }
+}

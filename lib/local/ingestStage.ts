@@ -1,0 +1,61 @@
+/**
+ * The ingest stage as a local pipeline stage: the real core (lib/ingest's ingestBatch) on the
+ * local queues and store, keeping a running tally so callers can report what a run stored.
+ */
+import { type IngestBatchResult, ingestBatch, type ReportCounts } from '../ingest/ingestBatch.js';
+import { KnownHosts } from '../ingest/knownHosts.js';
+import type { BatchLogger } from '../queue/processBatch.js';
+import type { PipelineStage } from './pipeline.js';
+
+export const INGEST_STAGE = 'ingest';
+
+export interface IngestTally extends ReportCounts {
+  /** The last error of each message that had to be retried, by message id. */
+  lastErrors: Map<string, unknown>;
+}
+
+export interface IngestStage extends PipelineStage {
+  /** What every batch handled so far added up to. */
+  tally(): Readonly<IngestTally>;
+}
+
+export interface IngestStageOptions {
+  /** Attempts before SQS moves a failing message to the dead-letter queue. Default 5. */
+  maxReceiveCount?: number;
+  batchSize?: number;
+  /** A queue may allow up to 1 MiB; the parser still rejects bodies over 256 KiB. */
+  maxMessageBytes?: number;
+  logger?: BatchLogger;
+}
+
+export function ingestStage(options: IngestStageOptions = {}): IngestStage {
+  const tally: IngestTally = { stored: 0, stale: 0, rejected: 0, samples: 0, lastErrors: new Map() };
+  const add = (result: IngestBatchResult) => {
+    tally.stored += result.reports.stored;
+    tally.stale += result.reports.stale;
+    tally.rejected += result.reports.rejected;
+    tally.samples += result.reports.samples;
+    for (const { messageId, error } of result.retried) tally.lastErrors.set(messageId, error);
+  };
+  return {
+    name: INGEST_STAGE,
+    batchSize: options.batchSize ?? 10,
+    maxReceiveCount: options.maxReceiveCount ?? 5,
+    maxMessageBytes: options.maxMessageBytes,
+    create: ({ store, now }, { deadLetter }) => {
+      const knownHosts = KnownHosts.inStore(store);
+      return async (event) => {
+        const result = await ingestBatch(event, {
+          store,
+          deadLetter,
+          now,
+          knownHosts,
+          logger: options.logger,
+        });
+        add(result);
+        return result.response;
+      };
+    },
+    tally: () => tally,
+  };
+}

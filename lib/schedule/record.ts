@@ -1,0 +1,70 @@
+/**
+ * What the schedule stage records per request id (and replays on redelivery): the decision JSON of
+ * `placid schedule --json`, capped to fit a DynamoDB item and an SQS reply, plus what it claimed.
+ */
+import { createHash } from 'node:crypto';
+import { type DecisionJson, decisionJson } from '../cli/jsonOutput.js';
+import type { ScheduleDecision } from '../engine/explain.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import type { ClaimedHost } from './claims.js';
+
+/** `placid schedule --json`, with `omitted` saying how many weighed/eliminated hosts were cut. */
+export type StageDecisionJson = DecisionJson & { omitted?: { weighed: number; eliminated: number } };
+
+export interface RecordedDecision {
+  /** Fingerprint of the request: the same request id sent with a different request is refused. */
+  request_hash: string;
+  decided_at: string;
+  /** The instance → host claims the decision holds. */
+  placements: ClaimedHost[];
+  decision: StageDecisionJson;
+}
+
+/** Rows kept per list at most; the best-weighed hosts and the first eliminations are the useful ones. */
+export const DECISION_LIST_LIMIT = 100;
+/** Well under SQS's 256 KiB message and DynamoDB's 400 KB item, with room for the envelope. */
+export const DECISION_MAX_BYTES = 200_000;
+
+/** The decision as recorded: long lists capped at `listLimit` rows, halved further until it fits `maxBytes`. */
+export function recordedDecisionJson(
+  decision: ScheduleDecision,
+  numInstances: number,
+  maxBytes = DECISION_MAX_BYTES,
+  listLimit = DECISION_LIST_LIMIT,
+): StageDecisionJson {
+  const full = decisionJson(decision, numInstances);
+  let limit = listLimit;
+  for (;;) {
+    const capped = capLists(full, limit);
+    if (limit === 0 || Buffer.byteLength(JSON.stringify(capped), 'utf8') <= maxBytes) return capped;
+    limit = Math.floor(limit / 2);
+  }
+}
+
+function capLists(full: DecisionJson, limit: number): StageDecisionJson {
+  const weighed = Math.max(0, full.weighed.length - limit);
+  const eliminated = Math.max(0, full.eliminated.length - limit);
+  if (weighed === 0 && eliminated === 0) return full;
+  return {
+    ...full,
+    weighed: full.weighed.slice(0, limit),
+    eliminated: full.eliminated.slice(0, limit),
+    omitted: { weighed, eliminated },
+  };
+}
+
+/** A stable fingerprint of a parsed request (keys sorted, so field order does not matter). */
+export function requestHash(spec: RequestSpec): string {
+  return createHash('sha256').update(canonicalJson(spec)).digest('hex').slice(0, 32);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,173 @@
+/**
+ * The fleet as the schedule stage sees it: host states held in memory (module scope in a Lambda, so
+ * they survive between invocations) and refreshed from the store's change feed, not re-read per
+ * request. Correctness never depends on freshness: claims are conditional writes, so a stale
+ * snapshot costs at most a lost claim race and a try on the next alternate.
+ */
+import { Fleet } from '../engine/fleet.js';
+import type { HostState } from '../model/hostState.js';
+import { encodeCursor } from '../store/cursor.js';
+import type { FleetStore } from '../store/fleetStore.js';
+import type { StoredHost } from '../store/hostItems.js';
+
+/** What the snapshot reads: the change feed, the full listing, and the store's clock for cursors. */
+export type SnapshotSource = Pick<FleetStore, 'hostsChangedSince' | 'listHosts' | 'ctx'>;
+
+export interface SnapshotOptions {
+  /** A full listHosts at least this often: the backstop for anything the change feed missed. Default 5 min. */
+  fullRefreshMs?: number;
+  /** `refresh()` reads nothing when the last read is younger than this. Default 0: read every time. */
+  maxAgeMs?: number;
+}
+
+export interface RefreshStats {
+  /** `fresh`: the last read was recent enough (maxAgeMs), nothing was read. */
+  kind: 'full' | 'incremental' | 'fresh';
+  /** Items the store returned (an incremental read repeats hosts inside its overlap window). */
+  read: number;
+  /** Hosts new to the snapshot or with a higher version than held. */
+  changed: number;
+  removed: number;
+  /** True when a new Fleet was built (anything changed); the engine's per-fleet index rebuilds lazily. */
+  rebuilt: boolean;
+  hosts: number;
+  readMs: number;
+  rebuildMs: number;
+}
+
+const key = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
+
+export class FleetSnapshot {
+  private readonly entries = new Map<string, StoredHost>();
+  /** Position of each host in the current Fleet's array (sorted by key, so every build is in the same order). */
+  private positions = new Map<string, number>();
+  private current: Fleet = Fleet.from([]);
+  private cursor: string | undefined;
+  private loaded = false;
+  private lastFullAt = 0;
+  private lastReadAt = 0;
+  private inflight: Promise<RefreshStats> | undefined;
+  private readonly fullRefreshMs: number;
+  private readonly maxAgeMs: number;
+
+  constructor(
+    private readonly source: SnapshotSource,
+    options: SnapshotOptions = {},
+  ) {
+    this.fullRefreshMs = options.fullRefreshMs ?? 5 * 60_000;
+    this.maxAgeMs = options.maxAgeMs ?? 0;
+  }
+
+  /** The engine's view of the last read; the same object until something changes. */
+  get fleet(): Fleet {
+    return this.current;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The stored host as last read (with its version and pending claims). */
+  get(host: string, nodename = host): StoredHost | undefined {
+    return this.entries.get(key(host, nodename));
+  }
+
+  /**
+   * Brings the snapshot up to date: a full listing on first use and every `fullRefreshMs`, otherwise
+   * only the hosts changed since the last read. Concurrent callers share one read.
+   */
+  refresh(): Promise<RefreshStats> {
+    this.inflight ??= this.read().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  private async read(): Promise<RefreshStats> {
+    const now = this.source.ctx.clock().getTime();
+    if (this.loaded && now - this.lastReadAt < this.maxAgeMs) return this.stats('fresh', 0, 0, 0, 0, 0);
+    const full = !this.loaded || now - this.lastFullAt >= this.fullRefreshMs;
+    const started = performance.now();
+    let incoming: StoredHost[];
+    if (full) {
+      // The cursor is taken before the scan, so writes during it are read again next time.
+      const cursor = encodeCursor(now);
+      incoming = await this.source.listHosts();
+      this.cursor = cursor;
+      this.lastFullAt = now;
+    } else {
+      const changes = await this.source.hostsChangedSince(this.cursor);
+      incoming = changes.hosts;
+      this.cursor = changes.cursor;
+    }
+    const readMs = performance.now() - started;
+    this.lastReadAt = now;
+    this.loaded = true;
+    const changed = this.merge(incoming);
+    const removed = full ? this.removeMissing(incoming, now) : 0;
+    const rebuildStarted = performance.now();
+    if (changed.length > 0 || removed > 0) this.rebuild(changed, removed > 0);
+    const rebuildMs = changed.length > 0 || removed > 0 ? performance.now() - rebuildStarted : 0;
+    return this.stats(full ? 'full' : 'incremental', incoming.length, changed.length, removed, readMs, rebuildMs);
+  }
+
+  /** Keeps the higher version of each host (an incremental read repeats hosts in its overlap window). */
+  private merge(incoming: readonly StoredHost[]): string[] {
+    const changed: string[] = [];
+    for (const stored of incoming) {
+      const k = key(stored.state.host, stored.state.nodename);
+      const held = this.entries.get(k);
+      if (held && held.version >= stored.version) continue;
+      this.entries.set(k, stored);
+      changed.push(k);
+    }
+    return changed;
+  }
+
+  /**
+   * Drops hosts a full listing no longer has. Only ones last written well before the scan began:
+   * a host written just before may be missing from an eventually consistent scan.
+   */
+  private removeMissing(listed: readonly StoredHost[], scanStart: number): number {
+    const present = new Set(listed.map((s) => key(s.state.host, s.state.nodename)));
+    const settled = scanStart - this.source.ctx.changeOverlapMs;
+    let removed = 0;
+    for (const [k, held] of this.entries) {
+      if (present.has(k) || held.updated_at >= settled) continue;
+      this.entries.delete(k);
+      removed++;
+    }
+    return removed;
+  }
+
+  /**
+   * A new Fleet: unchanged hosts are taken from the current one, changed ones are patched in place
+   * in a copied array. Fleet.from still re-interns every host's aggregates (see bench/schedule.ts
+   * for what that costs), and the new array identity makes the pre-filter re-index lazily.
+   */
+  private rebuild(changed: readonly string[], reorder: boolean): void {
+    const added = changed.some((k) => !this.positions.has(k));
+    let hosts: HostState[];
+    if (added || reorder) {
+      const keys = [...this.entries.keys()].sort();
+      this.positions = new Map(keys.map((k, i) => [k, i]));
+      hosts = keys.map((k) => this.entries.get(k)!.state);
+    } else {
+      hosts = this.current.hosts.slice();
+      for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
+    }
+    this.current = Fleet.from(hosts);
+  }
+
+  private stats(
+    kind: RefreshStats['kind'],
+    read: number,
+    changed: number,
+    removed: number,
+    readMs: number,
+    rebuildMs: number,
+  ): RefreshStats {
+    const rebuilt = changed > 0 || removed > 0;
+    return { kind, read, changed, removed, rebuilt, hosts: this.entries.size, readMs, rebuildMs };
+  }
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  type AggregateMemo,
+  aggregateLimit,
+  aggregateLimitOrigin,
+  memoizedByAggregates,
+} from '../../lib/engine/aggregates.js';
+import type { HostState } from '../../lib/model/hostState.js';
+import { makeHost } from '../helpers/factories.js';
+
+const KEY = 'max_instances_per_host';
+
+function hostIn(...values: string[]): HostState {
+  return makeHost({ aggregates: values.map((v, i) => ({ name: `agg${i}`, metadata: { [KEY]: v } })) });
+}
+
+describe('memoizedByAggregates', () => {
+  it('computes once for hosts that share an aggregate membership', () => {
+    // Prepare
+    const first = hostIn('5');
+    const second: HostState = { ...first, host: 'host2' };
+    const memo: AggregateMemo<number> = new Map();
+    const compute = vi.fn((host: HostState, offset: number) => host.aggregates.length + offset);
+
+    // Act
+    const answers = [
+      memoizedByAggregates(memo, first, compute, 10),
+      memoizedByAggregates(memo, second, compute, 10),
+    ];
+
+    // Assess
+    expect({ answers, calls: compute.mock.calls.length }).toEqual({ answers: [11, 11], calls: 1 });
+  });
+});
+
+describe('aggregateLimit', () => {
+  it.each([
+    ['the fallback for a host in no aggregate', makeHost(), 'int', 50],
+    [
+      'the fallback when no aggregate sets the key',
+      makeHost({ aggregates: [{ name: 'a', metadata: {} }] }),
+      'int',
+      50,
+    ],
+    ['the smallest aggregate value', hostIn('8', '3'), 'int', 3],
+    ['the fallback when one value is not an integer', hostIn('8', 'x'), 'int', 50],
+    ['a float value when floats are read', hostIn('1.5'), 'float', 1.5],
+  ] as const)('gives %s', (_case, host, cast, expected) => {
+    expect(aggregateLimit(host, new Map(), KEY, 50, cast)).toBe(expected);
+  });
+});
+
+describe('aggregateLimitOrigin', () => {
+  it.each([
+    ['no aggregate sets the key', makeHost(), 'int', `[conf]; no aggregate of the host sets ${KEY}`],
+    [
+      'one value is not an integer',
+      hostIn('8', 'x'),
+      'int',
+      `[conf], because aggregate metadata ${KEY}='x' is not an integer`,
+    ],
+    [
+      'one value is not a number',
+      hostIn('y'),
+      'float',
+      `[conf], because aggregate metadata ${KEY}='y' is not a number`,
+    ],
+    ['every value parses', hostIn('8', '3'), 'int', `the smallest aggregate metadata ${KEY} among '8', '3'`],
+  ] as const)('explains the limit when %s', (_case, host, cast, expected) => {
+    expect(aggregateLimitOrigin(host, KEY, cast, '[conf]')).toBe(expected);
+  });
+});

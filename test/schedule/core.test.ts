@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decisionJson } from '../../lib/cli/jsonOutput.js';
+import { createScheduler } from '../../lib/engine/registry.js';
+import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
+import { RequestIdConflictError } from '../../lib/schedule/errors.js';
+import type { FleetStore } from '../../lib/store/fleetStore.js';
+import {
+  after,
+  depsFor,
+  hostReport,
+  NOW,
+  putHosts,
+  request,
+  type StoreHarness,
+  startStore,
+  storeWithOwnTables,
+  testConfig,
+  usedRam,
+} from './fixtures.js';
+
+let h: StoreHarness;
+let store: FleetStore;
+beforeAll(async () => {
+  h = await startStore();
+});
+afterAll(async () => {
+  await h.local.close();
+});
+beforeEach(async () => {
+  h.setNow(NOW);
+  store = await storeWithOwnTables(h);
+});
+
+/** Every pending claim in the fleet, as `host/instance`. */
+async function allClaims(): Promise<string[]> {
+  const hosts = await store.listHosts();
+  return hosts.flatMap((x) => Object.keys(x.claims).map((id) => `${x.state.host}/${id}`)).sort();
+}
+
+describe('scheduleRequest', () => {
+  it('places on the host with the most free RAM, claims it and records the decision', async () => {
+    // Prepare
+    await putHosts(store, 3, 8192);
+    await store.putHostReport(hostReport('big', 16_384));
+    // Act
+    const outcome = await scheduleRequest(request('r-1'), depsFor(store));
+    // Assess
+    expect(outcome).toMatchObject({ replayed: false, claim_conflicts: 0 });
+    expect(outcome.decision.selected).toEqual([{ host: 'big', nodename: 'big' }]);
+    expect(await usedRam({ store }, 'big')).toBe(2048);
+    expect((await store.getDecision('r-1'))?.decision).toMatchObject({ decision: outcome.decision });
+  });
+
+  it('answers with the JSON of `placid schedule --json` for the same fleet', async () => {
+    // Prepare: distinct free RAM, so no tie depends on host order; one host too small
+    for (const [name, ram] of [['a', 4096], ['b', 8192], ['c', 6144], ['tiny', 1024]] as const) {
+      await store.putHostReport(hostReport(name, ram));
+    }
+    const spec = request('r-json');
+    const hosts = (await store.listHosts()).map((x) => x.state);
+    const expected = decisionJson(await createScheduler(testConfig()).schedule(hosts, spec, { explain: true }), 1);
+    // Act
+    const outcome = await scheduleRequest(spec, depsFor(store));
+    // Assess
+    expect(outcome.decision).toEqual(expected);
+    expect(outcome.decision.eliminated.map((e) => e.host)).toEqual(['tiny']);
+  });
+
+  it('replays a redelivered request: the same decision, nothing claimed twice', async () => {
+    // Prepare
+    await putHosts(store, 3, 8192);
+    const deps = depsFor(store);
+    const first = await scheduleRequest(request('r-again'), deps);
+    h.setNow(after(30_000));
+    // Act
+    const second = await scheduleRequest(request('r-again'), depsFor(store));
+    // Assess
+    expect(second).toMatchObject({ replayed: true, decided_at: first.decided_at, decision: first.decision });
+    expect(await allClaims()).toEqual([`${first.placements[0].host}/r-again-instance-0`]);
+  });
+
+  it('refuses a request id that was decided for a different request', async () => {
+    // Prepare
+    await putHosts(store, 1, 8192);
+    await scheduleRequest(request('r-reused'), depsFor(store));
+    // Act
+    const reused = scheduleRequest(
+      request('r-reused', { flavor: { name: 'm1.large', vcpus: 2, memory_mb: 4096 } }),
+      depsFor(store),
+    );
+    // Assess
+    await expect(reused).rejects.toBeInstanceOf(RequestIdConflictError);
+  });
+
+  it('records NoValidHost with its explanation when nothing fits', async () => {
+    // Prepare
+    await putHosts(store, 2, 1024);
+    // Act
+    const outcome = await scheduleRequest(request('r-big'), depsFor(store));
+    // Assess
+    expect(outcome.decision.error?.type).toBe('NoValidHost');
+    expect(outcome.decision.eliminated).toHaveLength(2);
+    expect((await store.getDecision('r-big'))?.decision).toMatchObject({ decision: outcome.decision });
+  });
+
+  it('gives back the claims of a multi-create that ran out of hosts', async () => {
+    // Prepare: room for one 2 GiB instance on each of two hosts, three requested
+    await putHosts(store, 2, 2048);
+    // Act
+    const outcome = await scheduleRequest(request('r-three', { num_instances: 3 }), depsFor(store));
+    // Assess
+    expect(outcome.decision.error?.type).toBe('NoValidHost');
+    expect(await allClaims()).toEqual([]);
+  });
+
+  it('tries the next alternate when another scheduler filled the best host after the snapshot was read', async () => {
+    // Prepare: the snapshot sees cmp-best empty, then another scheduler takes all of it
+    await putHosts(store, 2, 4096);
+    await putHosts(store, 1, 8192, 'best');
+    const deps = depsFor(store, testConfig(), { maxAgeMs: 60_000 });
+    await deps.snapshot.refresh();
+    await store.claimResources('best0', 'best0', { vcpus: 1, memory_mb: 8192, disk_gb: 0 }, { memory_mb: 8192 });
+    // Act
+    const outcome = await scheduleRequest(request('r-race'), deps);
+    // Assess
+    expect(outcome.claim_conflicts).toBe(1);
+    expect(outcome.decision.selected[0].host).toMatch(/^cmp/);
+    expect(await usedRam({ store }, 'best0')).toBe(8192);
+  });
+});
+
+describe('concurrent schedulers', () => {
+  it('place 20 parallel requests on room for 10 without overcommitting any host', async () => {
+    // Prepare: 5 hosts with room for two 2 GiB instances each; 20 Lambdas, each with its own warm snapshot
+    const hosts = await putHosts(store, 5, 4096);
+    const lambdas = Array.from({ length: 20 }, () => depsFor(store));
+    await Promise.all(lambdas.map((d) => d.snapshot.refresh()));
+    // Act
+    const outcomes = await Promise.all(lambdas.map((deps, i) => scheduleRequest(request(`r-par-${i}`), deps)));
+    // Assess
+    const placed = outcomes.filter((o) => !o.decision.error);
+    const refused = outcomes.filter((o) => o.decision.error);
+    expect(placed).toHaveLength(10);
+    expect(refused.every((o) => o.decision.error?.type === 'NoValidHost')).toBe(true);
+    for (const host of hosts) expect(await usedRam({ store }, host)).toBe(4096);
+    expect(placed.some((o) => o.claim_conflicts > 0)).toBe(true);
+  });
+
+  it('keep one claim when the same request is delivered to two schedulers at once', async () => {
+    // Prepare
+    await putHosts(store, 4, 8192);
+    const [a, b] = [depsFor(store), depsFor(store)];
+    // Act
+    const outcomes: ScheduleOutcome[] = await Promise.all([
+      scheduleRequest(request('r-dup'), a),
+      scheduleRequest(request('r-dup'), b),
+    ]);
+    // Assess
+    expect(outcomes[0].decision).toEqual(outcomes[1].decision);
+    expect(outcomes.map((o) => o.replayed).sort()).toEqual([false, true]);
+    expect(await allClaims()).toEqual([`${outcomes[0].placements[0].host}/r-dup-instance-0`]);
+  });
+
+  it('give back the loser\'s claim when two deliveries of one request chose different hosts', async () => {
+    // Prepare: A places first; B passed its "already decided?" check before A recorded, and stacks
+    // instances (negative RAM multiplier), so it claims another host
+    await store.putHostReport(hostReport('roomy', 8192));
+    await store.putHostReport(hostReport('snug', 4096));
+    const first = await scheduleRequest(request('r-race-dup'), depsFor(store));
+    let checks = 0;
+    const late = Object.assign(Object.create(store) as FleetStore, {
+      getDecision: (id: string) => (checks++ === 0 ? Promise.resolve(undefined) : store.getDecision(id)),
+    });
+    const stacking = testConfig();
+    stacking.filter_scheduler.ram_weight_multiplier = -1;
+    // Act
+    const second = await scheduleRequest(request('r-race-dup'), depsFor(late, stacking));
+    // Assess
+    expect(second).toMatchObject({ replayed: true, decision: first.decision });
+    expect(await allClaims()).toEqual(['roomy/r-race-dup-instance-0']);
+  });
+});

@@ -1,0 +1,158 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FleetSnapshot, type SnapshotSource } from '../../lib/schedule/snapshot.js';
+import type { FleetStore } from '../../lib/store/fleetStore.js';
+import type { StoredHost } from '../../lib/store/hostItems.js';
+import { makeHost } from '../helpers/factories.js';
+import { at } from '../store/fixtures.js';
+import { after, hostReport, NOW, putHosts, type StoreHarness, startStore, storeWithOwnTables } from './fixtures.js';
+
+let h: StoreHarness;
+let store: FleetStore;
+beforeAll(async () => {
+  h = await startStore();
+});
+afterAll(async () => {
+  await h.local.close();
+});
+beforeEach(async () => {
+  h.setNow(NOW);
+  store = await storeWithOwnTables(h);
+});
+
+const freeRam = (snapshot: FleetSnapshot, host: string) =>
+  snapshot.fleet.hosts.find((x) => x.host === host)?.free_ram_mb;
+
+/** Three hosts stored at NOW, a snapshot loaded `loadedAt` ms later (a minute by default). */
+async function loadedSnapshot(options = {}, loadedAt = 60_000): Promise<FleetSnapshot> {
+  await putHosts(store, 3, 8192);
+  h.setNow(after(loadedAt));
+  const snapshot = new FleetSnapshot(store, options);
+  await snapshot.refresh();
+  return snapshot;
+}
+
+describe('FleetSnapshot.refresh', () => {
+  it('lists every host on first use, in host order', async () => {
+    // Prepare
+    await putHosts(store, 3, 8192);
+    const snapshot = new FleetSnapshot(store);
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats).toMatchObject({ kind: 'full', read: 3, changed: 3, rebuilt: true, hosts: 3 });
+    expect(snapshot.fleet.hosts.map((x) => x.host)).toEqual(['cmp0', 'cmp1', 'cmp2']);
+  });
+
+  it('sees a changed host on the next incremental read, and reads only what changed', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot();
+    h.setNow(after(120_000));
+    await store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats).toMatchObject({ kind: 'incremental', read: 1, changed: 1, rebuilt: true, hosts: 3 });
+    expect(freeRam(snapshot, 'cmp1')).toBe(8192 - 1024);
+    expect(freeRam(snapshot, 'cmp0')).toBe(8192);
+  });
+
+  it('keeps the same Fleet object when nothing changed, so the engine keeps its index', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot({}, 1_000);
+    const before = snapshot.fleet;
+    h.setNow(after(5_000));
+    // Act: inside the overlap window the read repeats every host, at the versions already held
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats).toMatchObject({ kind: 'incremental', read: 3, changed: 0, rebuilt: false });
+    expect(snapshot.fleet).toBe(before);
+  });
+
+  it('adds a host first reported after the snapshot was loaded', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot();
+    h.setNow(after(120_000));
+    await store.putHostReport(hostReport('a-new', 4096, at(1)));
+    // Act
+    await snapshot.refresh();
+    // Assess
+    expect(snapshot.fleet.hosts.map((x) => x.host)).toEqual(['a-new', 'cmp0', 'cmp1', 'cmp2']);
+  });
+
+  it('reads nothing while the last read is younger than maxAgeMs', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot({ maxAgeMs: 5_000 });
+    h.setNow(after(64_000));
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats).toMatchObject({ kind: 'fresh', read: 0, rebuilt: false });
+  });
+
+  it('lists the whole fleet again once fullRefreshMs has passed', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot({ fullRefreshMs: 300_000 });
+    h.setNow(after(60_000 + 300_000));
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats).toMatchObject({ kind: 'full', read: 3, changed: 0, rebuilt: false });
+  });
+
+  it('drops a host that a full listing no longer has', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot({ fullRefreshMs: 300_000 });
+    await h.local.client.send(
+      new DeleteCommand({ TableName: store.ctx.tables.hosts, Key: { host: 'cmp2', nodename: 'cmp2' } }),
+    );
+    h.setNow(after(60_000 + 300_000));
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats).toMatchObject({ kind: 'full', removed: 1, rebuilt: true, hosts: 2 });
+    expect(snapshot.fleet.hosts.map((x) => x.host)).toEqual(['cmp0', 'cmp1']);
+  });
+
+  it('shares one read between concurrent callers', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot();
+    h.setNow(after(120_000));
+    // Act
+    const [a, b] = await Promise.all([snapshot.refresh(), snapshot.refresh()]);
+    // Assess
+    expect(a).toBe(b);
+  });
+});
+
+describe('FleetSnapshot version order', () => {
+  /** A source whose reads are scripted: a full listing, then the given incremental results. */
+  function scripted(listing: StoredHost[], ...changes: StoredHost[][]): SnapshotSource {
+    let t = NOW.getTime();
+    return {
+      ctx: { ...h.store.ctx, clock: () => new Date((t += 1_000)) },
+      listHosts: async () => listing,
+      hostsChangedSince: async () => ({ hosts: changes.shift() ?? [], cursor: 'c' }),
+    } as unknown as SnapshotSource;
+  }
+  const stored = (version: number, freeRamMb: number): StoredHost => ({
+    state: makeHost({ host: 'x', nodename: 'x', free_ram_mb: freeRamMb }),
+    reported_at: at(-1),
+    version,
+    updated_at: NOW.getTime(),
+    claims: {},
+  });
+
+  it('keeps the higher version when a later read returns an older copy of a host', async () => {
+    // Prepare
+    const snapshot = new FleetSnapshot(scripted([stored(1, 100)], [stored(3, 300)], [stored(2, 200)]));
+    await snapshot.refresh();
+    await snapshot.refresh();
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats.changed).toBe(0);
+    expect(snapshot.get('x')?.version).toBe(3);
+    expect(snapshot.fleet.hosts[0].free_ram_mb).toBe(300);
+  });
+});
