@@ -43,7 +43,8 @@ export function weighHosts(
   try {
     for (; i < n; i++) {
       const host = hosts[i];
-      for (w = 0; w < active.length; w++) raw[w][i] = active[w].weigher.weigh(host, spec, active[w].state, ctx);
+      for (w = 0; w < active.length; w++)
+        raw[w][i] = active[w].weigher.weigh(host, spec, active[w].state, ctx);
     }
   } catch (err) {
     throw asPluginError(active[w].weigher.name, `failed on host ${hosts[i].host}`, err);

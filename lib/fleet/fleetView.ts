@@ -60,7 +60,9 @@ export async function readFleetView(store: FleetStore, options: FleetViewOptions
   const window = { from: new Date(at.getTime() - windowMinutes * 60_000), to: at };
   const [hosts, instances] = await Promise.all([store.listHosts(), store.listInstances()]);
   const vmsByNode = new Map<string, string[]>();
-  for (const i of instances) {
+  for (const stored of instances) {
+    // StoredInstance is an Omit over an index signature, which loses the named fields' types.
+    const i = stored as unknown as { uuid: string; host: string; nodename: string };
     const key = nodeKey(i);
     vmsByNode.set(key, [...(vmsByNode.get(key) ?? []), i.uuid]);
   }

@@ -34,12 +34,10 @@ export function detectVm(
   settings: VmDetectionSettings,
   wasSuffering = false,
 ): VmDetection {
-  const base = { uuid: vm.uuid, host: vm.host };
-  const empty = { steal: null, load5PerVcpu: null, demandVcpus: null, stolenVcpus: null };
   const vcpus = vm.flavor.vcpus;
   if (!(vcpus > 0)) {
     const reason = `insufficient data: flavor has ${vcpus} vCPUs, so load5 per vCPU is undefined`;
-    return { ...base, ...empty, status: 'insufficient_data', changed: wasSuffering, reason };
+    return withoutData(vm, 'insufficient_data', wasSuffering, reason);
   }
   const migratedAt = vm.last_migrated_at ? Date.parse(vm.last_migrated_at) : Number.NaN;
   const since = Number.isNaN(migratedAt) ? Number.NEGATIVE_INFINITY : migratedAt;
@@ -49,26 +47,54 @@ export function detectVm(
     const note =
       since > windowStart ? ` (only samples since its migration at ${vm.last_migrated_at} count)` : '';
     const status = reading.kind === 'stale' ? 'stale' : 'insufficient_data';
-    return { ...base, ...empty, status, changed: wasSuffering, reason: reading.reason + note };
+    return withoutData(vm, status, wasSuffering, reading.reason + note);
   }
   const { steal_percent: steal, load5, cpu_percent: cpu } = reading.stats;
   const load5PerVcpu = scale(load5, 1 / vcpus);
-  const figures = {
+  const verdict = wasSuffering
+    ? stayVerdict(steal, load5PerVcpu, settings)
+    : enterVerdict(steal, load5PerVcpu, settings, `${reading.covered} covered buckets`);
+  // Object literals, not spreads: this runs for every VM of the fleet.
+  return {
+    uuid: vm.uuid,
+    host: vm.host,
+    status: verdict.status,
+    changed: (verdict.status === 'suffering') !== wasSuffering,
     steal,
     load5PerVcpu,
     demandVcpus: demandVcpus(cpu.mean, steal.mean, vcpus),
     stolenVcpus: (steal.mean / 100) * vcpus,
+    reason: verdict.reason,
   };
-  const verdict = wasSuffering
-    ? stayVerdict(steal, load5PerVcpu, settings)
-    : enterVerdict(steal, load5PerVcpu, settings, `${reading.covered} covered buckets`);
-  return { ...base, ...figures, ...verdict, changed: (verdict.status === 'suffering') !== wasSuffering };
+}
+
+function withoutData(
+  vm: VmObservation,
+  status: 'stale' | 'insufficient_data',
+  wasSuffering: boolean,
+  reason: string,
+): VmDetection {
+  return {
+    uuid: vm.uuid,
+    host: vm.host,
+    status,
+    changed: wasSuffering,
+    steal: null,
+    load5PerVcpu: null,
+    demandVcpus: null,
+    stolenVcpus: null,
+    reason,
+  };
 }
 
 /** Store samples say which host the VM was on; samples from another host describe that host. */
 function samplesOnHost(vm: VmObservation): readonly VmSample[] {
-  if (!vm.samples.some((s) => s.host !== undefined && s.host !== vm.host)) return vm.samples;
-  return vm.samples.filter((s) => s.host === undefined || s.host === vm.host);
+  for (const s of vm.samples) {
+    if (s.host !== undefined && s.host !== vm.host) {
+      return vm.samples.filter((t) => t.host === undefined || t.host === vm.host);
+    }
+  }
+  return vm.samples;
 }
 
 function enterVerdict(

@@ -40,45 +40,55 @@ export function readWindow<F extends string>(
   since: number = Number.NEGATIVE_INFINITY,
 ): WindowReading<F> {
   const fields = Object.keys(ranges) as F[];
+  const bounds = fields.map((f) => ranges[f]);
   const to = now.getTime();
   const windowMs = settings.sustain_minutes * 60_000;
   const from = to - windowMs;
+  const latest = to + CLOCK_SKEW_TOLERANCE_MS;
   const buckets = Math.max(1, Math.round(windowMs / (settings.sample_interval_seconds * 1000)));
   const bucketMs = windowMs / buckets;
-  const sums = fields.map(() => new Float64Array(buckets));
-  const counts = new Uint32Array(buckets);
+  // Plain loops and flat arrays: this runs for every VM of the fleet on every detector run.
+  const sums: number[] = new Array(fields.length * buckets).fill(0);
+  const counts: number[] = new Array(buckets).fill(0);
   let rejected = 0;
   let newest = Number.NEGATIVE_INFINITY;
-
   for (const sample of samples) {
     const ts = Date.parse(sample.ts);
-    if (!(ts > from && ts > since && ts <= to + CLOCK_SKEW_TOLERANCE_MS)) {
+    if (!(ts <= latest && ts > since)) {
       if (Number.isNaN(ts)) rejected++;
-      else if (ts <= to + CLOCK_SKEW_TOLERANCE_MS && ts > since) newest = Math.max(newest, ts);
       continue;
     }
-    if (!fields.every((f) => inRange(sample[f], ranges[f]))) {
+    const usable = allInRange(sample, fields, bounds);
+    if (usable && ts > newest) newest = ts;
+    if (ts <= from) continue;
+    if (!usable) {
       rejected++;
       continue;
     }
-    newest = Math.max(newest, ts);
     const bucket = Math.min(buckets - 1, Math.max(0, Math.ceil((ts - from) / bucketMs) - 1));
     counts[bucket]++;
-    fields.forEach((f, i) => {
-      sums[i][bucket] += sample[f];
-    });
+    for (let i = 0; i < fields.length; i++) sums[i * buckets + bucket] += sample[fields[i]];
   }
   return summarise(fields, sums, counts, { to, newest, rejected, settings });
 }
 
-function inRange(value: unknown, [min, max]: readonly [number, number]): boolean {
-  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
+function allInRange<F extends string>(
+  sample: { [K in F]: number },
+  fields: readonly F[],
+  bounds: readonly (readonly [number, number])[],
+): boolean {
+  for (let i = 0; i < fields.length; i++) {
+    const value: unknown = sample[fields[i]];
+    if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+    if (value < bounds[i][0] || value > bounds[i][1]) return false;
+  }
+  return true;
 }
 
 function summarise<F extends string>(
   fields: F[],
-  sums: Float64Array[],
-  counts: Uint32Array,
+  sums: readonly number[],
+  counts: readonly number[],
   ctx: { to: number; newest: number; rejected: number; settings: WindowSettings },
 ): WindowReading<F> {
   const { to, newest, rejected, settings } = ctx;
@@ -112,7 +122,7 @@ function summarise<F extends string>(
   }
   const stats = {} as Record<F, WindowStats>;
   fields.forEach((f, i) => {
-    stats[f] = bucketStats(sums[i], counts);
+    stats[f] = bucketStats(sums, i * buckets, counts);
   });
   return { kind: 'ok', covered, buckets, rejected, stats };
 }
@@ -123,7 +133,7 @@ export function requiredBuckets(buckets: number, minCoveragePercent: number): nu
   return Math.max(1, Math.ceil(Number(((buckets * minCoveragePercent) / 100).toFixed(9))));
 }
 
-function bucketStats(sums: Float64Array, counts: Uint32Array): WindowStats {
+function bucketStats(sums: readonly number[], offset: number, counts: readonly number[]): WindowStats {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   let total = 0;
@@ -131,7 +141,7 @@ function bucketStats(sums: Float64Array, counts: Uint32Array): WindowStats {
   let last = 0;
   for (let b = 0; b < counts.length; b++) {
     if (counts[b] === 0) continue;
-    const value = sums[b] / counts[b];
+    const value = sums[offset + b] / counts[b];
     min = Math.min(min, value);
     max = Math.max(max, value);
     total += value;

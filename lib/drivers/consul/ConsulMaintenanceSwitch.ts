@@ -75,15 +75,16 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
   private async verifiedAgent(target: ConsulAgentRef): Promise<AgentHandle> {
     const options = this.#options;
     const endpoint = parseAgentAddress(target.address, options);
-    const client = new Consul({
+    // papi, under the client, takes a total request timeout that the typings leave out.
+    const clientOptions: ConsulClientOptions & { timeout: number } = {
       host: endpoint.host,
       port: endpoint.port,
       secure: endpoint.secure,
       defaults: options.token ? { token: options.token } : undefined,
       agent: endpoint.secure ? this.#agents.https : this.#agents.http,
-      // papi's total request timeout; the typings omit it.
-      ...{ timeout: options.timeoutMs },
-    });
+      timeout: options.timeoutMs,
+    };
+    const client = new Consul(clientOptions);
     const agent: AgentHandle = { client, run: (operation, call) => run(operation, target.address, call) };
     if (options.verifyNodeName) {
       const self = (await agent.run('read agent identity', () => client.agent.self())) as
@@ -96,6 +97,8 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
     return agent;
   }
 }
+
+type ConsulClientOptions = NonNullable<ConstructorParameters<typeof Consul>[0]>;
 
 interface AgentHandle {
   client: Consul;

@@ -115,7 +115,8 @@ export class KubernetesApi {
         if (handle) return handle(status);
         throw new KubernetesApiError(operation, err.code, describe(status), { cause: err });
       }
-      throw new KubernetesApiError(operation, undefined, transportFailure(err), { cause: err });
+      const tls = isTlsFailure(err);
+      throw new KubernetesApiError(operation, undefined, transportFailure(err), { cause: err, retryable: !tls });
     }
   }
 }
@@ -145,6 +146,14 @@ function blockedReason(status: StatusBody | undefined): string {
 function describe(status: StatusBody | undefined): string {
   if (!status?.message) return 'no error message in the response';
   return status.reason ? `${status.reason}: ${status.message}` : status.message;
+}
+
+const TLS_CODES = /^(CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_|ERR_TLS_|ERR_SSL_)/;
+
+/** An untrusted or mismatched certificate: a configuration problem that retrying cannot fix. */
+function isTlsFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && TLS_CODES.test(code);
 }
 
 function transportFailure(err: unknown): string {

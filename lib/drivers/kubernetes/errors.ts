@@ -12,7 +12,8 @@ export class KubernetesError extends PlacidError {
 
 /**
  * A Kubernetes API call failed: a bad status, a timeout or no connection. Retryable for 5xx, 429
- * (API throttling) and transport failures; `status` is undefined when no response came back.
+ * (API throttling) and transport failures, but not for an untrusted certificate; `status` is
+ * undefined when no response came back.
  */
 export class KubernetesApiError extends KubernetesError {
   override readonly retryable: boolean;
@@ -20,14 +21,11 @@ export class KubernetesApiError extends KubernetesError {
     readonly operation: string,
     readonly status: number | undefined,
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryable?: boolean },
   ) {
-    super(
-      `Kubernetes ${operation} failed: ${status === undefined ? '' : `HTTP ${status}: `}${detail}`,
-      options,
-    );
+    super(`Kubernetes ${operation} failed: ${status === undefined ? '' : `HTTP ${status}: `}${detail}`, options);
     this.name = 'KubernetesApiError';
-    this.retryable = status === undefined || status === 429 || status >= 500;
+    this.retryable = options?.retryable ?? (status === undefined || status === 429 || status >= 500);
   }
 }
 

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUrlHandler } from '../../../functions/schedule/endpoint.js';
+import type { FleetStore } from '../../../lib/store/fleetStore.js';
+import {
+  depsFor,
+  NOW,
+  putHosts,
+  type StoreHarness,
+  startStore,
+  storeWithOwnTables,
+} from '../../schedule/fixtures.js';
+import { answerOf, urlContext, urlEvent } from './events.js';
+
+let h: StoreHarness;
+let store: FleetStore;
+beforeAll(async () => {
+  h = await startStore();
+});
+afterAll(async () => {
+  await h.local.close();
+});
+beforeEach(async () => {
+  h.setNow(NOW);
+  store = await storeWithOwnTables(h);
+  await putHosts(store, 2, 8192);
+});
+
+const body = (id: string, memoryMb = 2048) =>
+  JSON.stringify({ request_id: id, flavor: { name: 'm1.medium', vcpus: 1, memory_mb: memoryMb } });
+
+/** POSTs (or sends `method`) to the endpoint over `over` (the store by default). */
+async function call(text: string | undefined, options: { method?: string; base64?: boolean; over?: FleetStore } = {}) {
+  const handler = createUrlHandler(depsFor(options.over ?? store));
+  const event = urlEvent(
+    options.base64 && text ? Buffer.from(text).toString('base64') : text,
+    options.method,
+    options.base64,
+  );
+  return answerOf(await handler(event, urlContext()));
+}
+
+/** The store with getDecision failing as given. */
+const failing = (error: Error) =>
+  Object.assign(Object.create(store) as FleetStore, { getDecision: () => Promise.reject(error) });
+
+describe('the schedule Function URL', () => {
+  it('answers 200 with the decision JSON', async () => {
+    // Act
+    const answer = await call(body('u-1'));
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toMatchObject({ 'content-type': 'application/json', 'x-placid-replayed': 'false' });
+    expect(Object.keys(answer.body).sort()).toEqual(['alternates', 'eliminated', 'selected', 'weighed']);
+  });
+
+  it('answers a repeated request with the recorded decision', async () => {
+    // Prepare
+    const first = await call(body('u-again'));
+    // Act
+    const second = await call(body('u-again'));
+    // Assess
+    expect(second).toMatchObject({ status: 200, body: first.body, headers: { 'x-placid-replayed': 'true' } });
+  });
+
+  it('decodes a base64 body', async () => {
+    // Act
+    const answer = await call(body('u-b64'), { base64: true });
+    // Assess
+    expect(answer.status).toBe(200);
+  });
+
+  it.each([
+    ['an empty body', undefined, 'is empty'],
+    ['a body that is not JSON', '{"request_id":', 'not valid JSON'],
+    ['a request without request_id', JSON.stringify({ flavor: { vcpus: 1, memory_mb: 512 } }), 'request_id'],
+    ['a negative flavor', JSON.stringify({ request_id: 'u-neg', flavor: { vcpus: -1, memory_mb: 512 } }), 'vcpus'],
+  ])('answers 400 naming the problem for %s', async (_case, text, message) => {
+    // Act
+    const answer = await call(text);
+    // Assess
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: 'ValidationError', message: expect.stringContaining(message) });
+  });
+
+  it('answers 405 to anything but POST', async () => {
+    // Act
+    const answer = await call(undefined, { method: 'GET' });
+    // Assess
+    expect(answer).toMatchObject({ status: 405, headers: { allow: 'POST' } });
+  });
+
+  it('answers 409 with the full decision when no host can take the request', async () => {
+    // Act
+    const answer = await call(body('u-huge', 64_000));
+    // Assess
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toMatchObject({ type: 'NoValidHost' });
+    expect(answer.body.eliminated).toHaveLength(2);
+  });
+
+  it('answers 409 RequestIdConflict when a request id is reused for another request', async () => {
+    // Prepare
+    await call(body('u-same'));
+    // Act
+    const answer = await call(body('u-same', 4096));
+    // Assess
+    expect(answer.status).toBe(409);
+    expect(answer.body.error?.type).toBe('RequestIdConflict');
+  });
+
+  it('answers 503 with Retry-After when DynamoDB is throttling', async () => {
+    // Prepare
+    const throttled = failing(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }));
+    // Act
+    const answer = await call(body('u-busy'), { over: throttled });
+    // Assess
+    expect(answer).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
+  });
+
+  it('answers 500 without exposing the internal error', async () => {
+    // Act
+    const answer = await call(body('u-bug'), { over: failing(new TypeError('secret internals')) });
+    // Assess
+    expect(answer.status).toBe(500);
+    expect(JSON.stringify(answer.body)).not.toContain('secret internals');
+  });
+});
