@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/setup/polyfills.ts'],
+    setupFiles: ['test/setup/polyfills.ts', 'test/setup/cdk-autoclean.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: {

@@ -1,10 +1,12 @@
 /** `npm run bench`: every benchmark, results merged into bench/results.json. */
 import { benchPlacement } from './placement.js';
+import { benchSchedule } from './schedule.js';
 import { writeSection } from './stats.js';
 
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
   placement: benchPlacement,
+  schedule: benchSchedule,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

@@ -31,7 +31,9 @@ export interface ScheduleReply {
 /** Requests that can never succeed, however often they are retried. */
 export function isPoisonRequest(error: unknown): boolean {
   return (
-    error instanceof ValidationError || error instanceof RequestError || error instanceof RequestIdConflictError
+    error instanceof ValidationError ||
+    error instanceof RequestError ||
+    error instanceof RequestIdConflictError
   );
 }
 

@@ -73,9 +73,13 @@ function failed(error: unknown): Result {
   if (error instanceof RequestIdConflictError) return json(409, problem('RequestIdConflict', error.message));
   if (isTransient(error)) {
     logger.warn('schedule request failed transiently', { error });
-    return json(503, problem('ServiceUnavailable', 'the fleet store is busy or unreachable; retry the request'), {
-      'retry-after': String(RETRY_AFTER_SECONDS),
-    });
+    return json(
+      503,
+      problem('ServiceUnavailable', 'the fleet store is busy or unreachable; retry the request'),
+      {
+        'retry-after': String(RETRY_AFTER_SECONDS),
+      },
+    );
   }
   logger.error('schedule request failed', { error });
   return json(500, problem('InternalError', 'the request could not be scheduled; see the function logs'));

@@ -39,7 +39,12 @@ const wholeNumber = (min: number, max: number, fallback: number) =>
     .string()
     .regex(/^\d+$/, { message: 'must be a whole number' })
     .transform(Number)
-    .pipe(z.number().min(min, { message: `must be at least ${min}` }).max(max, { message: `must be at most ${max}` }))
+    .pipe(
+      z
+        .number()
+        .min(min, { message: `must be at least ${min}` })
+        .max(max, { message: `must be at most ${max}` }),
+    )
     .optional()
     .transform((v) => v ?? fallback);
 
@@ -63,9 +68,7 @@ export function readScheduleEnv(env: NodeJS.ProcessEnv, options: { queues: boole
   // An empty variable counts as unset, as a CDK stack with an optional value would leave it.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(present);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
   const v = parsed.success ? parsed.data : undefined;
   if (options.queues) {
     for (const name of [SCHEDULE_ENV.replyQueueUrl, SCHEDULE_ENV.deadLetterQueueUrl]) {

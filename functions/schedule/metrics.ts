@@ -13,6 +13,10 @@ export function recordDecisionMetrics(outcome: ScheduleOutcome): void {
   metrics.addMetric('ClaimConflicts', MetricUnit.Count, outcome.claim_conflicts);
   if (outcome.refresh && outcome.refresh.kind !== 'fresh') {
     metrics.addMetric('SnapshotHostsChanged', MetricUnit.Count, outcome.refresh.changed);
-    metrics.addMetric('SnapshotRefreshMs', MetricUnit.Milliseconds, outcome.refresh.readMs + outcome.refresh.rebuildMs);
+    metrics.addMetric(
+      'SnapshotRefreshMs',
+      MetricUnit.Milliseconds,
+      outcome.refresh.readMs + outcome.refresh.rebuildMs,
+    );
   }
 }

@@ -33,7 +33,10 @@ export async function scheduleDeps(settings: ScheduleEnv, baseDir: string): Prom
     doc: createDocumentClient({ endpoint: settings.dynamoEndpoint }),
     tables: settings.tables,
   });
-  const snapshot = new FleetSnapshot(store, { fullRefreshMs: settings.fullRefreshMs, maxAgeMs: settings.maxAgeMs });
+  const snapshot = new FleetSnapshot(store, {
+    fullRefreshMs: settings.fullRefreshMs,
+    maxAgeMs: settings.maxAgeMs,
+  });
   return { store, snapshot, scheduler };
 }
 

@@ -1,6 +1,8 @@
 import { Command } from '@commander-js/extra-typings';
 import { addDemoCommand } from './demo.js';
 import { EXIT_STATUS_HELP } from './exitCodes.js';
+import { addFleetCommand } from './fleet.js';
+import { addIngestCommand } from './ingest.js';
 import type { CliIO } from './io.js';
 import { addScheduleCommand } from './schedule.js';
 
@@ -29,5 +31,7 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
     .addHelpText('after', EXIT_STATUS_HELP);
   addScheduleCommand(program, io, done);
   addDemoCommand(program, io, done);
+  addIngestCommand(program, io, done);
+  addFleetCommand(program, io, done);
   return program;
 }

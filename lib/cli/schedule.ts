@@ -29,15 +29,19 @@ async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> 
   if (args.hosts) throw new InputError('give either --hosts or --store, not both');
   const { decided, outcome, dataDir } = await decideFromStore(args);
   if (decided && decided.hosts.length === 0) {
-    io.stderr.write(`placid: the store in ${dataDir} has no hosts yet (placid ingest REPORTS.json fills it)\n`);
+    io.stderr.write(
+      `placid: the store in ${dataDir} has no hosts yet (placid ingest REPORTS.json fills it)\n`,
+    );
   }
   if (outcome && (args.json || !decided)) {
-    if (outcome.replayed && !args.json) io.stdout.write(`Decided before, at ${outcome.decided_at}; nothing placed now.\n`);
+    if (outcome.replayed && !args.json)
+      io.stdout.write(`Decided before, at ${outcome.decided_at}; nothing placed now.\n`);
     io.stdout.write(`${JSON.stringify(outcome.decision, null, 2)}\n`);
     return outcome.decision.error ? EXIT.noValidHost : EXIT.placed;
   }
   const status = printDecision(decided!, args.json ?? false, io);
-  if (outcome) io.stdout.write(`\nClaimed in the store; decision recorded as request ${outcome.request_id}.\n`);
+  if (outcome)
+    io.stdout.write(`\nClaimed in the store; decision recorded as request ${outcome.request_id}.\n`);
   return status;
 }
 
@@ -50,8 +54,14 @@ export function addScheduleCommand(program: Command, io: CliIO, done: (status: n
     .option('--config <file>', "nova.conf-style INI, or .json; Nova's defaults when omitted")
     .option('--json', 'print the decision as JSON: selected, alternates, weighed, eliminated, error')
     .option('--store', 'use the fleet stored by `placid ingest` instead of --hosts')
-    .option('--data-dir <dir>', 'with --store: the local store directory (default: $XDG_DATA_HOME/placid/dynamo)')
-    .option('--claim', 'with --store: claim the resources and record the decision, as the schedule stage does')
+    .option(
+      '--data-dir <dir>',
+      'with --store: the local store directory (default: $XDG_DATA_HOME/placid/dynamo)',
+    )
+    .option(
+      '--claim',
+      'with --store: claim the resources and record the decision, as the schedule stage does',
+    )
     .addHelpText('after', EXIT_STATUS_HELP)
     .action(async (opts) => done(await runSchedule(opts, io)));
 }

@@ -20,6 +20,9 @@ export class SecretNotFoundError extends PlacidError {}
 /** A secret exists but is not a JSON object; says where, never what it contains. */
 export class SecretFormatError extends PlacidError {}
 
+/** The secret store failed (access denied, throttled, unreachable): not a missing secret. */
+export class SecretUnavailableError extends PlacidError {}
+
 /** The minimum of Secrets Manager the adapter needs; wrap `@aws-sdk/client-secrets-manager` in it. */
 export interface SecretsManagerLike {
   /** The `SecretString` of the secret with this id or ARN. */
@@ -84,13 +87,12 @@ export function secretsManagerSecrets(
       try {
         text = await client.getSecretValue(secretId);
       } catch (error) {
+        if (error instanceof SecretFormatError) throw error;
         const code = (error as { name?: string }).name ?? 'Error';
-        throw new SecretNotFoundError(
-          `secret ${name}: Secrets Manager could not return ${secretId} (${code})`,
-          {
-            cause: error,
-          },
-        );
+        const message = `secret ${name}: Secrets Manager could not return ${secretId} (${code})`;
+        // Only a missing secret lets firstFoundSecrets try the next provider; other failures must surface.
+        if (code === 'ResourceNotFoundException') throw new SecretNotFoundError(message, { cause: error });
+        throw new SecretUnavailableError(message, { cause: error });
       }
       return parseSecret(text, `Secrets Manager secret ${secretId}`);
     },

@@ -36,6 +36,8 @@ export interface HostWeigher<S = unknown> {
    * override key); lets the engine read it once instead of once per host.
    */
   uniformMultiplier?(ctx: EngineContext): boolean;
+  /** True when `weigh` can raise for a host (so it must run even when its multiplier is 0). */
+  readonly mayRaise?: boolean;
 }
 
 export function defineWeigher<S = undefined>(weigher: HostWeigher<S>): HostWeigher<S> {

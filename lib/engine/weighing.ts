@@ -35,25 +35,27 @@ export function weighHosts(
   const weights = new Float64Array(n);
   const traces: WeigherTrace[] = [];
   if (n <= 1) return { weights, traces };
-  const active = prepareWeighers(weighers, spec, ctx);
-  const raw = active.map(() => new Float64Array(n));
-  // Host by host, every weigher: each host object is read from memory once.
-  let w = 0;
-  let i = 0;
-  try {
-    for (; i < n; i++) {
-      const host = hosts[i];
-      for (w = 0; w < active.length; w++)
-        raw[w][i] = active[w].weigher.weigh(host, spec, active[w].state, ctx);
+  const active = prepareWeighers(weighers, spec, ctx, hosts[0]);
+  // One scratch buffer for raw weights, reused across weighers and decisions (no per-decision garbage).
+  const raw = scratch(n);
+  // Weigher by weigher: each inner loop calls one function, which the JIT can inline.
+  for (const { weigher, state } of active) {
+    let i = 0;
+    try {
+      for (; i < n; i++) raw[i] = weigher.weigh(hosts[i], spec, state, ctx);
+    } catch (err) {
+      throw asPluginError(weigher.name, `failed on host ${hosts[i].host}`, err);
     }
-  } catch (err) {
-    throw asPluginError(active[w].weigher.name, `failed on host ${hosts[i].host}`, err);
-  }
-  for (let k = 0; k < active.length; k++) {
-    const t = addNormalized(active[k].weigher, raw[k], hosts, ctx, weights, trace);
+    const t = addNormalized(weigher, raw, n, hosts, ctx, weights, trace);
     if (t) traces.push(t);
   }
   return { weights, traces };
+}
+
+let buffer = new Float64Array(1024);
+function scratch(n: number): Float64Array {
+  if (buffer.length < n) buffer = new Float64Array(Math.max(n, buffer.length * 2));
+  return buffer;
 }
 
 interface ActiveWeigher {
@@ -61,7 +63,12 @@ interface ActiveWeigher {
   state: unknown;
 }
 
-function prepareWeighers(weighers: readonly HostWeigher<unknown>[], spec: RequestSpec, ctx: EngineContext) {
+function prepareWeighers(
+  weighers: readonly HostWeigher<unknown>[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+  anyHost: HostState,
+) {
   const active: ActiveWeigher[] = [];
   for (const weigher of weighers) {
     let state: unknown;
@@ -70,7 +77,12 @@ function prepareWeighers(weighers: readonly HostWeigher<unknown>[], spec: Reques
     } catch (err) {
       throw asPluginError(weigher.name, 'could not prepare the request', err);
     }
-    if (state !== ALL_ZERO) active.push({ weigher, state });
+    if (state === ALL_ZERO) continue;
+    // A multiplier of 0 on every host adds nothing; only a weigher that can raise (MetricsWeigher
+    // with required=true) must still look at every host, as Nova's does.
+    if (!weigher.mayRaise && weigher.uniformMultiplier?.(ctx) && weigher.multiplier(anyHost, ctx) === 0)
+      continue;
+    active.push({ weigher, state });
   }
   return active;
 }
@@ -79,12 +91,12 @@ function prepareWeighers(weighers: readonly HostWeigher<unknown>[], spec: Reques
 function addNormalized(
   w: HostWeigher<unknown>,
   raw: Float64Array,
+  n: number,
   hosts: readonly HostState[],
   ctx: EngineContext,
   weights: Float64Array,
   trace: boolean,
 ): WeigherTrace | undefined {
-  const n = raw.length;
   const { minval, maxval } = w;
   let lo = Infinity;
   let hi = -Infinity;

@@ -64,7 +64,9 @@ export async function readFleetView(store: FleetStore, options: FleetViewOptions
     // StoredInstance is an Omit over an index signature, which loses the named fields' types.
     const i = stored as unknown as { uuid: string; host: string; nodename: string };
     const key = nodeKey(i);
-    vmsByNode.set(key, [...(vmsByNode.get(key) ?? []), i.uuid]);
+    const vms = vmsByNode.get(key);
+    if (vms) vms.push(i.uuid);
+    else vmsByNode.set(key, [i.uuid]);
   }
   const views = await mapLimit(hosts, 16, async (stored) => {
     const vms = vmsByNode.get(nodeKey(stored.state)) ?? [];
@@ -115,7 +117,11 @@ function status(s: HostState): HostView['status'] {
 
 function byZone(views: HostView[]): FleetView['zones'] {
   const zones = new Map<string | null, HostView[]>();
-  for (const v of views) zones.set(v.availability_zone, [...(zones.get(v.availability_zone) ?? []), v]);
+  for (const v of views) {
+    const hosts = zones.get(v.availability_zone);
+    if (hosts) hosts.push(v);
+    else zones.set(v.availability_zone, [v]);
+  }
   const name = (z: string | null) => z ?? '\uffff'; // hosts without a zone last
   return [...zones.entries()]
     .sort(([a], [b]) => name(a).localeCompare(name(b)))

@@ -24,6 +24,23 @@ import { METRICS } from './runtimeEnv.js';
 /** The repository root: entries are resolved from here, and package-lock.json pins the bundle. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * Left out of every bundle, because a Lambda never loads them (each is a lazy `import()`):
+ * - tsx: only for TypeScript scheduler plugins (lib/engine/registry.ts reports a ConfigError without it);
+ * - credential providers after the first: the SDK's chain stops at environment credentials, which
+ *   the Lambda runtime always sets. Together about 180 KB of the schedule bundles.
+ */
+export const NEVER_LOADED_ON_LAMBDA = [
+  'tsx',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-login',
+  '@aws-sdk/credential-provider-http',
+  '@smithy/credential-provider-imds',
+];
+
 /** Powertools' shim: the ESM bundle still contains CommonJS dependencies that call `require`. */
 export const ESM_REQUIRE_SHIM =
   'import { createRequire } from "module";const require = createRequire(import.meta.url);';
@@ -83,11 +100,12 @@ export class ServiceFunction extends NodejsFunction {
         minify: true,
         sourceMap: true,
         sourcesContent: false,
+        // Error classes take `name` from the class (PlacidError); Step Functions matches on it.
         keepNames: true,
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_SHIM,
         // Bundle the AWS SDK too: the version is the one in package-lock.json, not the runtime's.
-        externalModules: [],
+        externalModules: NEVER_LOADED_ON_LAMBDA,
       },
     });
   }

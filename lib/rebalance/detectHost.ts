@@ -53,9 +53,11 @@ export function detectHost(
     const reason = `unknown: ${hostNote}none of its ${vms.length} VM(s) has usable data`;
     return { ...base, status: 'unknown', noisyNeighbours: [], excessDemandVcpus: 0, reason };
   }
+  // An operator who feeds host-side steal wants to know why it was not used.
+  const unused = own.kind !== 'ok' && host.samples.length > 0 ? ` (host samples unused: ${own.reason})` : '';
   const source = fromHost
     ? `host-reported steal ${pct(steal)}`
-    : `its VMs lose ${pct(steal)} of their demand (${vcpu(stolen)} of ${vcpu(demand)} vCPUs stolen)`;
+    : `its VMs lose ${pct(steal)} of their demand (${vcpu(stolen)} of ${vcpu(demand)} vCPUs stolen)${unused}`;
   if (steal <= threshold) {
     const reason = `not contended: ${source}, at or below ${pct(threshold)}`;
     return { ...base, status: 'ok', noisyNeighbours: [], excessDemandVcpus: 0, reason };

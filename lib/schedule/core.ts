@@ -64,7 +64,11 @@ export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Pr
   const now = deps.store.ctx.clock();
   let engine: ScheduleDecision;
   try {
-    engine = await deps.scheduler.schedule(deps.snapshot.fleet, spec, { explain: true, claim: tracked.claim, now });
+    engine = await deps.scheduler.schedule(deps.snapshot.fleet, spec, {
+      explain: true,
+      claim: tracked.claim,
+      now,
+    });
   } catch (error) {
     // A filter rejected the request after earlier instances were claimed: nothing will hold them.
     await releaseUnheld(deps.store, tracked.made, []);
@@ -85,7 +89,12 @@ export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Pr
   if (await deps.store.putDecision(spec.request_id, record)) {
     // A multi-create that ran out of hosts keeps none of the claims it made (Nova cleans up too).
     await releaseUnheld(deps.store, tracked.made, record.placements);
-    return { ...outcome(spec.request_id, record, false), claim_conflicts: tracked.conflicts(), refresh, engine };
+    return {
+      ...outcome(spec.request_id, record, false),
+      claim_conflicts: tracked.conflicts(),
+      refresh,
+      engine,
+    };
   }
   // A concurrent delivery of the same request recorded first: its decision is the answer.
   const winner = await deps.store.getDecision<RecordedDecision>(spec.request_id);

@@ -32,26 +32,23 @@ export function recordedDecisionJson(
   maxBytes = DECISION_MAX_BYTES,
   listLimit = DECISION_LIST_LIMIT,
 ): StageDecisionJson {
-  const full = decisionJson(decision, numInstances);
+  const weighed = decision.weighed ?? [];
+  const eliminated = decision.eliminated();
   let limit = listLimit;
   for (;;) {
-    const capped = capLists(full, limit);
+    // Cut before rendering: over 10k hosts, rendering every weighed host costs more than the engine.
+    const capped: StageDecisionJson = decisionJson(
+      { ...decision, weighed: weighed.slice(0, limit), eliminated: () => eliminated.slice(0, limit) },
+      numInstances,
+    );
+    const omitted = { weighed: omittedCount(weighed, limit), eliminated: omittedCount(eliminated, limit) };
+    if (omitted.weighed > 0 || omitted.eliminated > 0) capped.omitted = omitted;
     if (limit === 0 || Buffer.byteLength(JSON.stringify(capped), 'utf8') <= maxBytes) return capped;
     limit = Math.floor(limit / 2);
   }
 }
 
-function capLists(full: DecisionJson, limit: number): StageDecisionJson {
-  const weighed = Math.max(0, full.weighed.length - limit);
-  const eliminated = Math.max(0, full.eliminated.length - limit);
-  if (weighed === 0 && eliminated === 0) return full;
-  return {
-    ...full,
-    weighed: full.weighed.slice(0, limit),
-    eliminated: full.eliminated.slice(0, limit),
-    omitted: { weighed, eliminated },
-  };
-}
+const omittedCount = (list: readonly unknown[], limit: number): number => Math.max(0, list.length - limit);
 
 /** A stable fingerprint of a parsed request (keys sorted, so field order does not matter). */
 export function requestHash(spec: RequestSpec): string {

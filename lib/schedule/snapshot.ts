@@ -108,7 +108,14 @@ export class FleetSnapshot {
     const rebuildStarted = performance.now();
     if (changed.length > 0 || removed > 0) this.rebuild(changed, removed > 0);
     const rebuildMs = changed.length > 0 || removed > 0 ? performance.now() - rebuildStarted : 0;
-    return this.stats(full ? 'full' : 'incremental', incoming.length, changed.length, removed, readMs, rebuildMs);
+    return this.stats(
+      full ? 'full' : 'incremental',
+      incoming.length,
+      changed.length,
+      removed,
+      readMs,
+      rebuildMs,
+    );
   }
 
   /** Keeps the higher version of each host (an incremental read repeats hosts in its overlap window). */
@@ -141,19 +148,24 @@ export class FleetSnapshot {
   }
 
   /**
-   * A new Fleet: unchanged hosts are taken from the current one, changed ones are patched in place
-   * in a copied array. Fleet.from still re-interns every host's aggregates (see bench/schedule.ts
-   * for what that costs), and the new array identity makes the pre-filter re-index lazily.
+   * A new Fleet. Unchanged hosts are passed as the very objects of the current Fleet, which
+   * Fleet.from has interned already and reuses as they are, so only changed hosts are copied. The
+   * array is new, so the pre-filter re-indexes it lazily on the next decision (bench/schedule.ts).
    */
   private rebuild(changed: readonly string[], reorder: boolean): void {
-    const added = changed.some((k) => !this.positions.has(k));
+    const fresh = new Set(changed);
+    const previous = this.current.hosts;
+    const reuse = (k: string): HostState => {
+      const at = this.positions.get(k);
+      return at === undefined || fresh.has(k) ? this.entries.get(k)!.state : previous[at];
+    };
     let hosts: HostState[];
-    if (added || reorder) {
+    if (reorder || changed.some((k) => !this.positions.has(k))) {
       const keys = [...this.entries.keys()].sort();
+      hosts = keys.map(reuse);
       this.positions = new Map(keys.map((k, i) => [k, i]));
-      hosts = keys.map((k) => this.entries.get(k)!.state);
     } else {
-      hosts = this.current.hosts.slice();
+      hosts = previous.slice();
       for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
     }
     this.current = Fleet.from(hosts);

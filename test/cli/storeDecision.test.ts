@@ -18,13 +18,17 @@ async function storedFleet(hosts: Record<string, number>, request: object = REQU
   const dataDir = `${files.dir}/dynamo`;
   const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
   try {
-    for (const [name, ram] of Object.entries(hosts)) await pipeline.store.putHostReport(hostReport(name, ram));
+    for (const [name, ram] of Object.entries(hosts))
+      await pipeline.store.putHostReport(hostReport(name, ram));
   } finally {
     await pipeline.close();
   }
   const request_ = files.write('request.json', request);
   const config = files.write('nova.conf', TEST_CONFIG);
-  return { dataDir, args: ['schedule', '--store', '--data-dir', dataDir, '--request', request_, '--config', config] };
+  return {
+    dataDir,
+    args: ['schedule', '--store', '--data-dir', dataDir, '--request', request_, '--config', config],
+  };
 }
 
 /** Claims pending in the stored fleet, as `host/instance`. */
@@ -62,7 +66,10 @@ describe('placid schedule --store', () => {
 
   it('with --claim, claims and records once, and replays the decision when run again', async () => {
     // Prepare
-    const { dataDir, args } = await storedFleet({ small: 4096, big: 16_384 }, { ...REQUEST, request_id: 'cli-1' });
+    const { dataDir, args } = await storedFleet(
+      { small: 4096, big: 16_384 },
+      { ...REQUEST, request_id: 'cli-1' },
+    );
     const first = await runCli([...args, '--claim', '--json']);
     // Act
     const again = await runCli([...args, '--claim']);
@@ -75,14 +82,17 @@ describe('placid schedule --store', () => {
   });
 
   it.each([
-    ['--hosts together with --store', ['--hosts', 'hosts.json'], 'not both'],
-    ['--claim without --store', ['--claim'], 'need --store'],
-  ])('exits 2 for %s', async (_case, extra, message) => {
+    ['--hosts together with --store', (args: string[]) => [...args, '--hosts', 'hosts.json'], 'not both'],
+    [
+      '--claim without --store',
+      (args: string[]) => [...args.filter((a) => a !== '--store'), '--claim'],
+      'need --store',
+    ],
+  ])('exits 2 for %s', async (_case, argv, message) => {
     // Prepare
     const { args } = await storedFleet({ a: 4096 });
-    const argv = extra[0] === '--claim' ? [...args.filter((a) => a !== '--store'), ...extra] : [...args, ...extra];
     // Act
-    const run = await runCli(argv);
+    const run = await runCli(argv(args));
     // Assess
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(message);

@@ -6,6 +6,7 @@ import { fromSecretsManagerClient } from '../../lib/drivers/awsSecretsManager.js
 import {
   SecretFormatError,
   SecretNotFoundError,
+  SecretUnavailableError,
   secretsManagerSecrets,
 } from '../../lib/drivers/credentials.js';
 
@@ -29,16 +30,24 @@ describe('fromSecretsManagerClient', () => {
 
   it('refuses a binary secret', async () => {
     sm.on(GetSecretValueCommand).resolves({ SecretBinary: new Uint8Array([1]) });
-    await expect(provider().loadSecret('openstack')).rejects.toThrow(SecretNotFoundError);
-    await expect(
-      fromSecretsManagerClient(new SecretsManagerClient({ region: 'eu-west-1' })).getSecretValue('x'),
-    ).rejects.toThrow(SecretFormatError);
+    await expect(provider().loadSecret('openstack')).rejects.toThrow(SecretFormatError);
   });
 
   it('reports a missing secret by the service error name', async () => {
     sm.on(GetSecretValueCommand).rejects(
       Object.assign(new Error('Secrets Manager cannot find it'), { name: 'ResourceNotFoundException' }),
     );
-    await expect(provider().loadSecret('openstack')).rejects.toThrow(/\(ResourceNotFoundException\)/);
+    const error = await provider()
+      .loadSecret('openstack')
+      .catch((e: Error) => e);
+    expect(error).toBeInstanceOf(SecretNotFoundError);
+    expect((error as Error).message).toMatch(/\(ResourceNotFoundException\)/);
+  });
+
+  it('surfaces any other failure as SecretUnavailableError', async () => {
+    sm.on(GetSecretValueCommand).rejects(
+      Object.assign(new Error('denied'), { name: 'AccessDeniedException' }),
+    );
+    await expect(provider().loadSecret('openstack')).rejects.toThrow(SecretUnavailableError);
   });
 });

@@ -47,6 +47,22 @@ describe('detect: hosts', () => {
     expect(host.reason).toBe('not contended: host-reported steal 2.0%, at or below 5.0%');
   });
 
+  it('falls back to its VMs when the host samples are stale, and says why', () => {
+    // Prepare
+    const stale = hostSamples(2).slice(5);
+    const vms = [makeVm({ reading: { steal: 20, load5: 6, cpu: 60 } })];
+    // Act
+    const [host] = detect(
+      { now: NOW, hosts: [makeHostObservation({ samples: stale })], vms },
+      SETTINGS,
+    ).hosts;
+    // Assess
+    expect(host).toMatchObject({ status: 'contended', stealSource: 'vms', stealPercent: 25 });
+    expect(host.reason).toContain(
+      '(host samples unused: stale: newest usable sample is 5.0 min old (limit 3 min))',
+    );
+  });
+
   it('calls a host unknown when neither it nor its VMs have usable data', () => {
     // Prepare
     const vms = [makeVm({ samples: [] })];

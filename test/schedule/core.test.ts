@@ -5,9 +5,9 @@ import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.j
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import {
-  after,
   depsFor,
   hostReport,
+  msAfterNow,
   NOW,
   putHosts,
   request,
@@ -53,12 +53,20 @@ describe('scheduleRequest', () => {
 
   it('answers with the JSON of `placid schedule --json` for the same fleet', async () => {
     // Prepare: distinct free RAM, so no tie depends on host order; one host too small
-    for (const [name, ram] of [['a', 4096], ['b', 8192], ['c', 6144], ['tiny', 1024]] as const) {
+    for (const [name, ram] of [
+      ['a', 4096],
+      ['b', 8192],
+      ['c', 6144],
+      ['tiny', 1024],
+    ] as const) {
       await store.putHostReport(hostReport(name, ram));
     }
     const spec = request('r-json');
     const hosts = (await store.listHosts()).map((x) => x.state);
-    const expected = decisionJson(await createScheduler(testConfig()).schedule(hosts, spec, { explain: true }), 1);
+    const expected = decisionJson(
+      await createScheduler(testConfig()).schedule(hosts, spec, { explain: true }),
+      1,
+    );
     // Act
     const outcome = await scheduleRequest(spec, depsFor(store));
     // Assess
@@ -71,7 +79,7 @@ describe('scheduleRequest', () => {
     await putHosts(store, 3, 8192);
     const deps = depsFor(store);
     const first = await scheduleRequest(request('r-again'), deps);
-    h.setNow(after(30_000));
+    h.setNow(msAfterNow(30_000));
     // Act
     const second = await scheduleRequest(request('r-again'), depsFor(store));
     // Assess
@@ -119,7 +127,12 @@ describe('scheduleRequest', () => {
     await putHosts(store, 1, 8192, 'best');
     const deps = depsFor(store, testConfig(), { maxAgeMs: 60_000 });
     await deps.snapshot.refresh();
-    await store.claimResources('best0', 'best0', { vcpus: 1, memory_mb: 8192, disk_gb: 0 }, { memory_mb: 8192 });
+    await store.claimResources(
+      'best0',
+      'best0',
+      { vcpus: 1, memory_mb: 8192, disk_gb: 0 },
+      { memory_mb: 8192 },
+    );
     // Act
     const outcome = await scheduleRequest(request('r-race'), deps);
     // Assess
@@ -136,7 +149,9 @@ describe('concurrent schedulers', () => {
     const lambdas = Array.from({ length: 20 }, () => depsFor(store));
     await Promise.all(lambdas.map((d) => d.snapshot.refresh()));
     // Act
-    const outcomes = await Promise.all(lambdas.map((deps, i) => scheduleRequest(request(`r-par-${i}`), deps)));
+    const outcomes = await Promise.all(
+      lambdas.map((deps, i) => scheduleRequest(request(`r-par-${i}`), deps)),
+    );
     // Assess
     const placed = outcomes.filter((o) => !o.decision.error);
     const refused = outcomes.filter((o) => o.decision.error);
@@ -161,7 +176,7 @@ describe('concurrent schedulers', () => {
     expect(await allClaims()).toEqual([`${outcomes[0].placements[0].host}/r-dup-instance-0`]);
   });
 
-  it('give back the loser\'s claim when two deliveries of one request chose different hosts', async () => {
+  it("give back the loser's claim when two deliveries of one request chose different hosts", async () => {
     // Prepare: A places first; B passed its "already decided?" check before A recorded, and stacks
     // instances (negative RAM multiplier), so it claims another host
     await store.putHostReport(hostReport('roomy', 8192));

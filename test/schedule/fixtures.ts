@@ -10,7 +10,7 @@ import { at, hypervisorDoc, message, NOW, type StoreHarness } from '../store/fix
 export { NOW, type StoreHarness, startStore, storeWithOwnTables } from '../store/fixtures.js';
 
 /** ms after NOW. */
-export const after = (ms: number): Date => new Date(NOW.getTime() + ms);
+export const msAfterNow = (ms: number): Date => new Date(NOW.getTime() + ms);
 
 /** RAM decides everything: the pre-filter, ComputeFilter and the RAM weigher (most free RAM wins). */
 export function testConfig(): SchedulerConfig {
@@ -34,7 +34,12 @@ export function hostReport(host: string, ramMb: number, reportedAt = at(-1)) {
 }
 
 /** Stores hosts `prefix0..n-1` with `ramMb` each, all reported a minute before NOW. */
-export async function putHosts(store: FleetStore, n: number, ramMb: number, prefix = 'cmp'): Promise<string[]> {
+export async function putHosts(
+  store: FleetStore,
+  n: number,
+  ramMb: number,
+  prefix = 'cmp',
+): Promise<string[]> {
   const names = Array.from({ length: n }, (_, i) => `${prefix}${i}`);
   await Promise.all(names.map((name) => store.putHostReport(hostReport(name, ramMb))));
   return names;

@@ -9,7 +9,11 @@ function decision(weighed: number, eliminated: number, reasonChars = 20): Schedu
   return {
     request_id: 'r',
     placements: [{ instance_uuid: 'u', host: host(0), alternates: [host(1)] }],
-    weighed: Array.from({ length: weighed }, (_, i) => ({ host: host(i), weight: 1 - i / 1000, breakdown: [] })),
+    weighed: Array.from({ length: weighed }, (_, i) => ({
+      host: host(i),
+      weight: 1 - i / 1000,
+      breakdown: [],
+    })),
     filter_counts: [],
     eliminated: () =>
       Array.from({ length: eliminated }, (_, i) => ({

@@ -33,7 +33,7 @@ describe('parseScheduleRequest', () => {
     expect(issues).toEqual([{ path: 'request_id', message: expect.stringContaining(message) }]);
   });
 
-  it('lists a missing request id together with the spec\'s own problems', () => {
+  it("lists a missing request id together with the spec's own problems", () => {
     // Act
     const issues = issuesOf(() => parseScheduleRequest({ flavor: { vcpus: -1, memory_mb: 512 } }));
     // Assess

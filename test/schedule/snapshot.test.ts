@@ -5,7 +5,15 @@ import type { FleetStore } from '../../lib/store/fleetStore.js';
 import type { StoredHost } from '../../lib/store/hostItems.js';
 import { makeHost } from '../helpers/factories.js';
 import { at } from '../store/fixtures.js';
-import { after, hostReport, NOW, putHosts, type StoreHarness, startStore, storeWithOwnTables } from './fixtures.js';
+import {
+  hostReport,
+  msAfterNow,
+  NOW,
+  putHosts,
+  type StoreHarness,
+  startStore,
+  storeWithOwnTables,
+} from './fixtures.js';
 
 let h: StoreHarness;
 let store: FleetStore;
@@ -26,7 +34,7 @@ const freeRam = (snapshot: FleetSnapshot, host: string) =>
 /** Three hosts stored at NOW, a snapshot loaded `loadedAt` ms later (a minute by default). */
 async function loadedSnapshot(options = {}, loadedAt = 60_000): Promise<FleetSnapshot> {
   await putHosts(store, 3, 8192);
-  h.setNow(after(loadedAt));
+  h.setNow(msAfterNow(loadedAt));
   const snapshot = new FleetSnapshot(store, options);
   await snapshot.refresh();
   return snapshot;
@@ -47,7 +55,7 @@ describe('FleetSnapshot.refresh', () => {
   it('sees a changed host on the next incremental read, and reads only what changed', async () => {
     // Prepare
     const snapshot = await loadedSnapshot();
-    h.setNow(after(120_000));
+    h.setNow(msAfterNow(120_000));
     await store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
     // Act
     const stats = await snapshot.refresh();
@@ -57,11 +65,26 @@ describe('FleetSnapshot.refresh', () => {
     expect(freeRam(snapshot, 'cmp0')).toBe(8192);
   });
 
+  it('rebuilds by replacing only the changed host: the others stay the very same objects', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot();
+    const [cmp0, cmp1, cmp2] = snapshot.fleet.hosts;
+    h.setNow(msAfterNow(120_000));
+    await store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    // Act
+    await snapshot.refresh();
+    // Assess
+    const [next0, next1, next2] = snapshot.fleet.hosts;
+    expect(next0).toBe(cmp0);
+    expect(next2).toBe(cmp2);
+    expect(next1).not.toBe(cmp1);
+  });
+
   it('keeps the same Fleet object when nothing changed, so the engine keeps its index', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({}, 1_000);
     const before = snapshot.fleet;
-    h.setNow(after(5_000));
+    h.setNow(msAfterNow(5_000));
     // Act: inside the overlap window the read repeats every host, at the versions already held
     const stats = await snapshot.refresh();
     // Assess
@@ -72,7 +95,7 @@ describe('FleetSnapshot.refresh', () => {
   it('adds a host first reported after the snapshot was loaded', async () => {
     // Prepare
     const snapshot = await loadedSnapshot();
-    h.setNow(after(120_000));
+    h.setNow(msAfterNow(120_000));
     await store.putHostReport(hostReport('a-new', 4096, at(1)));
     // Act
     await snapshot.refresh();
@@ -83,7 +106,7 @@ describe('FleetSnapshot.refresh', () => {
   it('reads nothing while the last read is younger than maxAgeMs', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({ maxAgeMs: 5_000 });
-    h.setNow(after(64_000));
+    h.setNow(msAfterNow(64_000));
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -93,7 +116,7 @@ describe('FleetSnapshot.refresh', () => {
   it('lists the whole fleet again once fullRefreshMs has passed', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({ fullRefreshMs: 300_000 });
-    h.setNow(after(60_000 + 300_000));
+    h.setNow(msAfterNow(60_000 + 300_000));
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -106,7 +129,7 @@ describe('FleetSnapshot.refresh', () => {
     await h.local.client.send(
       new DeleteCommand({ TableName: store.ctx.tables.hosts, Key: { host: 'cmp2', nodename: 'cmp2' } }),
     );
-    h.setNow(after(60_000 + 300_000));
+    h.setNow(msAfterNow(60_000 + 300_000));
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -117,7 +140,7 @@ describe('FleetSnapshot.refresh', () => {
   it('shares one read between concurrent callers', async () => {
     // Prepare
     const snapshot = await loadedSnapshot();
-    h.setNow(after(120_000));
+    h.setNow(msAfterNow(120_000));
     // Act
     const [a, b] = await Promise.all([snapshot.refresh(), snapshot.refresh()]);
     // Assess
@@ -129,8 +152,12 @@ describe('FleetSnapshot version order', () => {
   /** A source whose reads are scripted: a full listing, then the given incremental results. */
   function scripted(listing: StoredHost[], ...changes: StoredHost[][]): SnapshotSource {
     let t = NOW.getTime();
+    const tick = () => {
+      t += 1_000;
+      return new Date(t);
+    };
     return {
-      ctx: { ...h.store.ctx, clock: () => new Date((t += 1_000)) },
+      ctx: { ...h.store.ctx, clock: tick },
       listHosts: async () => listing,
       hostsChangedSince: async () => ({ hosts: changes.shift() ?? [], cursor: 'c' }),
     } as unknown as SnapshotSource;

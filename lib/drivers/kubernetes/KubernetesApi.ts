@@ -116,7 +116,10 @@ export class KubernetesApi {
         throw new KubernetesApiError(operation, err.code, describe(status), { cause: err });
       }
       const tls = isTlsFailure(err);
-      throw new KubernetesApiError(operation, undefined, transportFailure(err), { cause: err, retryable: !tls });
+      throw new KubernetesApiError(operation, undefined, transportFailure(err), {
+        cause: err,
+        retryable: !tls,
+      });
     }
   }
 }

@@ -23,7 +23,10 @@ export class KubernetesApiError extends KubernetesError {
     detail: string,
     options?: { cause?: unknown; retryable?: boolean },
   ) {
-    super(`Kubernetes ${operation} failed: ${status === undefined ? '' : `HTTP ${status}: `}${detail}`, options);
+    super(
+      `Kubernetes ${operation} failed: ${status === undefined ? '' : `HTTP ${status}: `}${detail}`,
+      options,
+    );
     this.name = 'KubernetesApiError';
     this.retryable = options?.retryable ?? (status === undefined || status === 429 || status >= 500);
   }

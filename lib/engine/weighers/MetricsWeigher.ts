@@ -20,6 +20,8 @@ interface MetricsSetting {
  */
 export const MetricsWeigher = defineWeigher<MetricsSetting>({
   name: 'MetricsWeigher',
+  // A missing metric raises (required=true) even when the multiplier is 0, as in Nova.
+  mayRaise: true,
   novaPath: 'nova.scheduler.weights.metrics.MetricsWeigher',
   prepare: (_spec, ctx) => {
     const setting = parseOptions(ctx.config.metrics.weight_setting);

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createQueueHandler, REQUEST_ID_ATTRIBUTE, type ScheduleReply } from '../../../functions/schedule/consumer.js';
+import {
+  createQueueHandler,
+  REQUEST_ID_ATTRIBUTE,
+  type ScheduleReply,
+} from '../../../functions/schedule/consumer.js';
 import { ManualClock } from '../../../lib/local/clock.js';
 import { LocalSqsQueue } from '../../../lib/local/sqsQueue.js';
 import { QueueSendError } from '../../../lib/queue/errors.js';
@@ -57,7 +61,10 @@ describe('the schedule queue consumer', () => {
   it('records each decision and replies with its request id and correlation id', async () => {
     // Prepare
     const s = stage();
-    await s.requests.sendBatch([body('q-1'), { body: body('q-2'), attributes: { correlation_id: 'corr-9' } }]);
+    await s.requests.sendBatch([
+      body('q-1'),
+      { body: body('q-2'), attributes: { correlation_id: 'corr-9' } },
+    ]);
     // Act
     await s.requests.drain();
     // Assess
@@ -65,7 +72,10 @@ describe('the schedule queue consumer', () => {
       ['q-1', false, 1],
       ['q-2', false, 1],
     ]);
-    expect(s.replies.messages()[1].attributes).toEqual({ [REQUEST_ID_ATTRIBUTE]: 'q-2', correlation_id: 'corr-9' });
+    expect(s.replies.messages()[1].attributes).toEqual({
+      [REQUEST_ID_ATTRIBUTE]: 'q-2',
+      correlation_id: 'corr-9',
+    });
     expect(await store.getDecision('q-1')).toBeDefined();
     expect(s.requests.size).toBe(0);
   });
@@ -83,20 +93,27 @@ describe('the schedule queue consumer', () => {
 
   it.each([
     ['not JSON', '{"request_id":', 'not valid JSON'],
-    ['without a request id', JSON.stringify({ flavor: { vcpus: 1, memory_mb: 512 } }), 'request_id: is required'],
+    [
+      'without a request id',
+      JSON.stringify({ flavor: { vcpus: 1, memory_mb: 512 } }),
+      'request_id: is required',
+    ],
     ['with a bad flavor', JSON.stringify({ request_id: 'q-bad', flavor: { vcpus: 'two' } }), 'flavor.vcpus'],
-  ])('dead-letters a request %s with its reason and lets the rest of the batch through', async (_case, bad, reason) => {
-    // Prepare
-    const s = stage();
-    await s.requests.sendBatch([body('q-ok-1'), bad, body('q-ok-2')]);
-    // Act
-    const delivery = await s.mapping.deliverBatch();
-    // Assess
-    expect(delivery?.failedIds.size).toBe(0);
-    expect(s.dlq.messages()).toHaveLength(1);
-    expect(s.dlq.messages()[0].attributes[DEAD_LETTER_ATTRIBUTE.error]).toContain(reason);
-    expect(s.repliesOut().map((r) => r.request_id)).toEqual(['q-ok-1', 'q-ok-2']);
-  });
+  ])(
+    'dead-letters a request %s with its reason and lets the rest of the batch through',
+    async (_case, bad, reason) => {
+      // Prepare
+      const s = stage();
+      await s.requests.sendBatch([body('q-ok-1'), bad, body('q-ok-2')]);
+      // Act
+      const delivery = await s.mapping.deliverBatch();
+      // Assess
+      expect(delivery?.failedIds.size).toBe(0);
+      expect(s.dlq.messages()).toHaveLength(1);
+      expect(s.dlq.messages()[0].attributes[DEAD_LETTER_ATTRIBUTE.error]).toContain(reason);
+      expect(s.repliesOut().map((r) => r.request_id)).toEqual(['q-ok-1', 'q-ok-2']);
+    },
+  );
 
   it('dead-letters a request id reused for a different request', async () => {
     // Prepare

@@ -29,7 +29,10 @@ const body = (id: string, memoryMb = 2048) =>
   JSON.stringify({ request_id: id, flavor: { name: 'm1.medium', vcpus: 1, memory_mb: memoryMb } });
 
 /** POSTs (or sends `method`) to the endpoint over `over` (the store by default). */
-async function call(text: string | undefined, options: { method?: string; base64?: boolean; over?: FleetStore } = {}) {
+async function call(
+  text: string | undefined,
+  options: { method?: string; base64?: boolean; over?: FleetStore } = {},
+) {
   const handler = createUrlHandler(depsFor(options.over ?? store));
   const event = urlEvent(
     options.base64 && text ? Buffer.from(text).toString('base64') : text,
@@ -49,7 +52,10 @@ describe('the schedule Function URL', () => {
     const answer = await call(body('u-1'));
     // Assess
     expect(answer.status).toBe(200);
-    expect(answer.headers).toMatchObject({ 'content-type': 'application/json', 'x-placid-replayed': 'false' });
+    expect(answer.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-placid-replayed': 'false',
+    });
     expect(Object.keys(answer.body).sort()).toEqual(['alternates', 'eliminated', 'selected', 'weighed']);
   });
 
@@ -73,13 +79,20 @@ describe('the schedule Function URL', () => {
     ['an empty body', undefined, 'is empty'],
     ['a body that is not JSON', '{"request_id":', 'not valid JSON'],
     ['a request without request_id', JSON.stringify({ flavor: { vcpus: 1, memory_mb: 512 } }), 'request_id'],
-    ['a negative flavor', JSON.stringify({ request_id: 'u-neg', flavor: { vcpus: -1, memory_mb: 512 } }), 'vcpus'],
+    [
+      'a negative flavor',
+      JSON.stringify({ request_id: 'u-neg', flavor: { vcpus: -1, memory_mb: 512 } }),
+      'vcpus',
+    ],
   ])('answers 400 naming the problem for %s', async (_case, text, message) => {
     // Act
     const answer = await call(text);
     // Assess
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ type: 'ValidationError', message: expect.stringContaining(message) });
+    expect(answer.body.error).toMatchObject({
+      type: 'ValidationError',
+      message: expect.stringContaining(message),
+    });
   });
 
   it('answers 405 to anything but POST', async () => {

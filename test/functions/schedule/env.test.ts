@@ -22,7 +22,7 @@ function configErrorOf(run: () => unknown): string {
 }
 
 describe('readScheduleEnv', () => {
-  it("fills the defaults: placid- tables, a full listing every 5 minutes, a read per request", () => {
+  it('fills the defaults: placid- tables, a full listing every 5 minutes, a read per request', () => {
     // Act
     const env = readScheduleEnv({ ...QUEUES, PLACID_TABLE_HOSTS: 'prod-hosts' }, { queues: true });
     // Assess
@@ -42,13 +42,29 @@ describe('readScheduleEnv', () => {
   });
 
   it.each([
-    ['the queue consumer without its queues', {}, [SCHEDULE_ENV.replyQueueUrl, SCHEDULE_ENV.deadLetterQueueUrl]],
-    ['a refresh period that is not a number', { ...QUEUES, [SCHEDULE_ENV.fullRefreshSeconds]: 'soon' }, ['whole number']],
+    [
+      'the queue consumer without its queues',
+      {},
+      [SCHEDULE_ENV.replyQueueUrl, SCHEDULE_ENV.deadLetterQueueUrl],
+    ],
+    [
+      'a refresh period that is not a number',
+      { ...QUEUES, [SCHEDULE_ENV.fullRefreshSeconds]: 'soon' },
+      ['whole number'],
+    ],
     ['a refresh period of zero', { ...QUEUES, [SCHEDULE_ENV.fullRefreshSeconds]: '0' }, ['at least 1']],
-    ['an endpoint that is not a URL', { ...QUEUES, [SCHEDULE_ENV.dynamoEndpoint]: 'localhost' }, ['must be a URL']],
+    [
+      'an endpoint that is not a URL',
+      { ...QUEUES, [SCHEDULE_ENV.dynamoEndpoint]: 'localhost' },
+      ['must be a URL'],
+    ],
     [
       'both a config file and inline config',
-      { ...QUEUES, [SCHEDULE_ENV.schedulerConfigFile]: 'nova.conf', [SCHEDULE_ENV.schedulerConfigJson]: '{}' },
+      {
+        ...QUEUES,
+        [SCHEDULE_ENV.schedulerConfigFile]: 'nova.conf',
+        [SCHEDULE_ENV.schedulerConfigJson]: '{}',
+      },
       ['not both'],
     ],
   ])('refuses %s, naming each problem', (_case, env, fragments) => {

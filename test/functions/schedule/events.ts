@@ -2,7 +2,11 @@
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { makeLambdaContext } from '../../../lib/local/lambdaContext.js';
 
-export function urlEvent(body: string | undefined, method = 'POST', isBase64Encoded = false): LambdaFunctionURLEvent {
+export function urlEvent(
+  body: string | undefined,
+  method = 'POST',
+  isBase64Encoded = false,
+): LambdaFunctionURLEvent {
   return {
     version: '2.0',
     routeKey: '$default',
@@ -37,5 +41,9 @@ export interface UrlAnswer {
 /** The structured result, with its body parsed. */
 export function answerOf(result: LambdaFunctionURLResult): UrlAnswer {
   if (typeof result === 'string') throw new Error('expected a structured result');
-  return { status: result.statusCode ?? 0, headers: result.headers ?? {}, body: JSON.parse(result.body ?? 'null') };
+  return {
+    status: result.statusCode ?? 0,
+    headers: result.headers ?? {},
+    body: JSON.parse(result.body ?? 'null'),
+  };
 }

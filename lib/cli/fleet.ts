@@ -1,0 +1,73 @@
+/** `placid fleet`: the fleet in the local store, by availability zone (text, or JSON for scripts). */
+import { existsSync } from 'node:fs';
+import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
+import { InputError } from './errors.js';
+import { formatFleet } from './fleetText.js';
+import { DATA_DIR_HELP } from './ingest.js';
+import type { CliIO } from './io.js';
+
+export interface FleetArgs {
+  dataDir?: string;
+  json?: boolean;
+  window?: number;
+  at?: Date;
+}
+
+export const DEFAULT_WINDOW_MINUTES = 10;
+
+const FLEET_EXIT_HELP = `
+Exit status:
+  0  the fleet was printed (an empty store included)
+  2  usage error: bad options, no store at --data-dir, the store in use
+  3  internal error`;
+
+export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<number> {
+  const [{ openLocalStore }, { defaultDataDir }, { readFleetView }] = await Promise.all([
+    import('../local/localStore.js'),
+    import('../local/dynalite.js'),
+    import('../fleet/fleetView.js'),
+  ]);
+  const dataDir = args.dataDir ?? defaultDataDir();
+  if (!existsSync(dataDir)) {
+    throw new InputError(`no local fleet store at ${dataDir}: run \`placid ingest FILE\` first, or pass --data-dir`);
+  }
+  const at = args.at ?? new Date();
+  const local = await openLocalStore({ dataDir, store: { clock: () => at } });
+  try {
+    const view = await readFleetView(local.store, { at, windowMinutes: args.window ?? DEFAULT_WINDOW_MINUTES });
+    io.stdout.write(args.json ? `${JSON.stringify(view, null, 2)}\n` : formatFleet(view, dataDir));
+  } finally {
+    await local.close();
+  }
+  return 0;
+}
+
+function positiveMinutes(value: string): number {
+  const n = Number(value);
+  if (!(Number.isFinite(n) && n > 0)) throw new InvalidArgumentError('must be a positive number of minutes');
+  return n;
+}
+
+function isoTime(value: string): Date {
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) {
+    throw new InvalidArgumentError('must be an ISO-8601 time, e.g. 2026-12-01T12:00:00Z');
+  }
+  return date;
+}
+
+export function addFleetCommand(program: Command, io: CliIO, done: (status: number) => void): void {
+  program
+    .command('fleet')
+    .description('show the stored fleet by availability zone: capacity used, VMs, CPU steal')
+    .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
+    .option('--json', 'print the fleet as JSON, for scripts')
+    .option(
+      '--window <minutes>',
+      `steal is also averaged over this many minutes (default: ${DEFAULT_WINDOW_MINUTES})`,
+      positiveMinutes,
+    )
+    .option('--at <time>', 'look at the fleet as of this ISO-8601 time (default: now), e.g. to replay old reports', isoTime)
+    .addHelpText('after', FLEET_EXIT_HELP)
+    .action(async (opts) => done(await runFleetCommand(opts, io)));
+}

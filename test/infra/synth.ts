@@ -1,0 +1,34 @@
+/** Builds the stack the way `cdk synth` does (cdk.json's feature flags), once per test file. */
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { FAKE_ACCOUNT, FAKE_REGION } from '../../lib/infra/functionsOf.js';
+import { PlacidStack } from '../../lib/infra/placidStack.js';
+
+/** The feature flags pinned in cdk.json, so tests see the template a deploy would. */
+export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+).context;
+
+export interface SynthOptions {
+  /** Extra context, e.g. `{ 'placid:maxReceiveCount': 3 }`. */
+  context?: Record<string, unknown>;
+  /** Run esbuild for real (slow); by default bundling is skipped. */
+  bundle?: boolean;
+}
+
+export function buildStack(options: SynthOptions = {}): { app: App; stack: PlacidStack } {
+  const app = new App({
+    context: {
+      ...CDK_JSON_CONTEXT,
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      ...options.context,
+    },
+  });
+  const stack = new PlacidStack(app, 'Placid', { env: { account: FAKE_ACCOUNT, region: FAKE_REGION } });
+  return { app, stack };
+}
+
+export function synthTemplate(options: SynthOptions = {}): Template {
+  return Template.fromStack(buildStack(options).stack);
+}

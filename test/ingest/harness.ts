@@ -1,0 +1,43 @@
+/** A local pipeline on in-memory dynalite whose clock is pinned at NOW, and report documents for it. */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { type IngestStageOptions, ingestStage } from '../../lib/local/ingestStage.js';
+import { LocalPipeline, type LocalPipelineOptions, type PipelineStage } from '../../lib/local/pipeline.js';
+import { hypervisorDoc, instanceDoc, messageDoc, NOW } from '../store/fixtures.js';
+
+export { at, hypervisorDoc, instanceDoc, messageDoc, NOW } from '../store/fixtures.js';
+
+type Doc = Record<string, unknown>;
+
+export function startPipeline(
+  options: LocalPipelineOptions & { ingest?: IngestStageOptions; stage?: PipelineStage } = {},
+): Promise<LocalPipeline> {
+  return LocalPipeline.start({
+    now: () => NOW,
+    ...options,
+    store: { retry: { sleep: async () => {} }, ...options.store },
+    stages: options.stages ?? [options.stage ?? ingestStage(options.ingest)],
+  });
+}
+
+/** A JSON message body. */
+export const body = (hypervisors: Doc[] = [], instances: Doc[] = []): string =>
+  JSON.stringify(messageDoc(hypervisors, instances));
+
+/** Host `name` with one sample, and `vms` instances on it (uuids `<name>-vm<i>`), each with one sample. */
+export function nodeMessage(name: string, vms = 1, reportedAt?: string): string {
+  const time = reportedAt ? { reported_at: reportedAt } : {};
+  return body(
+    [hypervisorDoc({ host: name, nodename: name, ...time })],
+    Array.from({ length: vms }, (_, i) =>
+      instanceDoc({ uuid: `${name}-vm${i}`, host: name, nodename: name, ...time }),
+    ),
+  );
+}
+
+/** Every item of a table (a Scan; tables here are small). */
+export async function scanTable(pipeline: LocalPipeline, table: 'hosts' | 'instances' | 'samples') {
+  const { Items } = await pipeline.dynamo.client.send(
+    new ScanCommand({ TableName: pipeline.dynamo.tableNames[table] }),
+  );
+  return Items ?? [];
+}
