@@ -1,12 +1,13 @@
 /**
  * The schedule stage over a warm snapshot of 10k hosts in dynalite: decision latency for the engine
- * alone, with store claims, and end to end (record, refresh, engine, claim, decision); then the cost
- * of an incremental snapshot refresh after 1 % of the hosts changed, split into the store read, the
- * Fleet rebuild, and the engine's lazy re-index on the first decision after it.
+ * alone, with store claims, and end to end (replay check, refresh, engine, claim, record) with a
+ * breakdown by phase; then the cost of an incremental snapshot refresh after 1 % of the hosts
+ * changed, split into the store read, the Fleet rebuild and the engine's lazy re-index.
  */
-import { defaultConfig } from '../lib/config/options.js';
+import { defaultConfig, type SchedulerConfig } from '../lib/config/options.js';
 import { Fleet } from '../lib/engine/fleet.js';
 import { createScheduler } from '../lib/engine/registry.js';
+import type { Scheduler } from '../lib/engine/scheduler.js';
 import { startLocalDynamo } from '../lib/local/dynalite.js';
 import type { HostState } from '../lib/model/hostState.js';
 import type { HypervisorReport } from '../lib/model/reports.js';
@@ -35,19 +36,29 @@ const report = (state: HostState, reportedAt: number): HypervisorReport => ({
   samples: [],
 });
 
-const median = (xs: number[]) => round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+const median = (xs: number[]) => round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0);
 const log = (line: string) => process.stdout.write(`schedule: ${line}\n`);
+const spec = (id: string) =>
+  parseRequestSpec({ request_id: id, flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 } });
+
+interface Bench {
+  store: FleetStore;
+  snapshot: FleetSnapshot;
+  scheduler: Scheduler;
+  config: SchedulerConfig;
+  hosts: HostState[];
+  tick(ms: number): void;
+  nextId(prefix: string): string;
+}
 
 export async function benchSchedule(): Promise<Record<string, unknown>> {
   const local = await startLocalDynamo();
   let now = T0;
+  let ids = 0;
   const store = new FleetStore({ doc: local.client, tables: local.tableNames, clock: () => new Date(now) });
-  const tick = (ms: number) => {
-    now += ms;
-  };
   try {
     const hosts = generateHosts(HOSTS);
-    let started = performance.now();
+    const started = performance.now();
     const items = hosts.map((h) => ({
       host: h.host,
       nodename: h.nodename,
@@ -58,145 +69,173 @@ export async function benchSchedule(): Promise<Record<string, unknown>> {
     await batchPut(local.client, TABLES.hosts, local.tableNames.hosts, items, { concurrency: 8 });
     log(`stored ${HOSTS} hosts in ${round(performance.now() - started)} ms`);
 
-    tick(60_000);
+    now += 60_000;
     // The periodic full listing is timed as the cold load; keep it out of the incremental figures.
     const snapshot = new FleetSnapshot(store, { fullRefreshMs: 3_600_000 });
-    started = performance.now();
     const load = await snapshot.refresh();
-    const coldLoad = {
-      total_ms: round(performance.now() - started),
-      read_ms: round(load.readMs),
-      rebuild_ms: round(load.rebuildMs),
-    };
-    log(`cold load (full listing): ${coldLoad.total_ms} ms`);
+    const coldLoad = { read_ms: round(load.readMs), rebuild_ms: round(load.rebuildMs) };
+    log(`cold load (full listing): ${JSON.stringify(coldLoad)}`);
 
     const config = defaultConfig();
     config.filter_scheduler.weight_classes = ['nova.scheduler.weights.all_weighers'];
-    const scheduler = createScheduler(config);
-    const spec = (id: string) =>
-      parseRequestSpec({
-        request_id: id,
-        flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 },
-      });
-    let n = 0;
-
-    const engineOnly = await time(() => scheduler.schedule(snapshot.fleet, spec(`e-${n++}`)), 30);
-    const engineExplained = await time(
-      async () => {
-        const s = spec(`x-${n++}`);
-        recordedDecisionJson(await scheduler.schedule(snapshot.fleet, s, { explain: true }), 1);
+    const b: Bench = {
+      store,
+      snapshot,
+      scheduler: createScheduler(config),
+      config,
+      hosts,
+      tick: (ms) => {
+        now += ms;
       },
-      10,
-      2,
-    );
-    let conflicts = 0;
-    const withClaim = await time(async () => {
-      const s = spec(`c-${n++}`);
-      const tracked = storeClaim(store, config);
-      const d = await scheduler.schedule(snapshot.fleet, s, { claim: tracked.claim });
-      if (d.error) throw new Error(d.error.message);
-      conflicts += tracked.conflicts();
-    }, 20);
-    log(
-      `engine p50 ${engineOnly.p50_us} µs; explained ${engineExplained.p50_us} µs; with claim ${withClaim.p50_us} µs`,
-    );
-
-    // End to end: each request's refresh sees the previous request's claim, so each one rebuilds.
-    const reads: number[] = [];
-    const rebuilds: number[] = [];
-    const endToEnd = await time(
-      async () => {
-        tick(1_000);
-        const outcome = await scheduleRequest(spec(`r-${n++}`), { store, snapshot, scheduler });
-        if (outcome.decision.error) throw new Error(outcome.decision.error.message);
-        reads.push(outcome.refresh?.readMs ?? 0);
-        rebuilds.push(outcome.refresh?.rebuildMs ?? 0);
-      },
-      8,
-      1,
-    );
-    const phases = { refresh_read_ms_median: median(reads), fleet_rebuild_ms_median: median(rebuilds) };
-    log(`end to end p50 ${endToEnd.p50_us} µs (${JSON.stringify(phases)})`);
-
-    const refresh = await incrementalRefresh(store, snapshot, hosts, tick, async () => {
-      const t = performance.now();
-      await scheduler.schedule(snapshot.fleet, spec(`f-${n++}`));
-      return performance.now() - t;
-    });
-    log(`refresh after ${CHANGED} changed: ${JSON.stringify(refresh)}`);
-
-    started = performance.now();
+      nextId: (prefix) => `${prefix}-${ids++}`,
+    };
+    const decisions = await warmDecisions(b);
+    const endToEnd = await endToEndDecisions(b);
+    const refresh = await incrementalRefresh(b);
     const fleetFrom = await time(() => Fleet.from(snapshot.fleet.hosts.slice()), 5, 1);
-    log(
-      `Fleet.from over ${HOSTS} interned hosts p50 ${fleetFrom.p50_us} µs (${round(performance.now() - started)} ms)`,
-    );
-
+    log(`Fleet.from over ${HOSTS} already-interned hosts: p50 ${fleetFrom.p50_us} µs`);
     return {
       hosts: HOSTS,
       cold_load: coldLoad,
-      decision_engine_only: engineOnly,
-      decision_engine_explained_and_capped: engineExplained,
-      decision_engine_with_claim: { ...withClaim, claim_conflicts: conflicts },
-      decision_end_to_end: { ...endToEnd, ...phases },
+      ...decisions,
+      decision_end_to_end: endToEnd,
       incremental_refresh_1pct: refresh,
-      fleet_from_10k: fleetFrom,
+      fleet_from_10k_interned: fleetFrom,
     };
   } finally {
     await local.close();
   }
 }
 
+/** Decisions over the warm, unchanging snapshot: engine only, engine explained, engine + claims. */
+async function warmDecisions(b: Bench) {
+  const engineOnly = await time(() => b.scheduler.schedule(b.snapshot.fleet, spec(b.nextId('e'))), 30);
+  const explained = await time(
+    async () => {
+      const d = await b.scheduler.schedule(b.snapshot.fleet, spec(b.nextId('x')), { explain: true });
+      recordedDecisionJson(d, 1);
+    },
+    10,
+    2,
+  );
+  let conflicts = 0;
+  const withClaim = await time(async () => {
+    const tracked = storeClaim(b.store, b.config);
+    const d = await b.scheduler.schedule(b.snapshot.fleet, spec(b.nextId('c')), { claim: tracked.claim });
+    if (d.error) throw new Error(d.error.message);
+    conflicts += tracked.conflicts();
+  }, 20);
+  log(
+    `engine p50 ${engineOnly.p50_us} µs; explained ${explained.p50_us} µs; with claim ${withClaim.p50_us} µs`,
+  );
+  return {
+    decision_engine_only: engineOnly,
+    decision_engine_explained_and_capped: explained,
+    decision_engine_with_claim: { ...withClaim, claim_conflicts: conflicts },
+  };
+}
+
+/**
+ * scheduleRequest as the stage runs it, explained. Each request's refresh sees the previous one's
+ * claim, so each rebuilds the Fleet. Store calls and the engine are timed through thin wrappers.
+ */
+async function endToEndDecisions(b: Bench) {
+  const spent: Record<string, number[]> = {};
+  const timed = <A extends unknown[], R>(phase: string, fn: (...args: A) => Promise<R>) => {
+    return async (...args: A): Promise<R> => {
+      const t = performance.now();
+      try {
+        return await fn(...args);
+      } finally {
+        const list = (spent[phase] ??= []);
+        list.push(performance.now() - t);
+      }
+    };
+  };
+  const store = Object.assign(Object.create(b.store) as FleetStore, {
+    getDecision: timed('replay_check', (id: string) => b.store.getDecision(id)),
+    putDecision: timed('record', (id: string, d: unknown) => b.store.putDecision(id, d)),
+    claimResources: timed('claims', b.store.claimResources.bind(b.store)),
+  });
+  const scheduler = Object.assign(Object.create(b.scheduler) as Scheduler, {
+    schedule: timed('engine_with_claims', b.scheduler.schedule.bind(b.scheduler)),
+  });
+  const refresh: { read: number[]; rebuild: number[] } = { read: [], rebuild: [] };
+  const timing = await time(
+    async () => {
+      b.tick(1_000);
+      const outcome = await scheduleRequest(spec(b.nextId('r')), { store, snapshot: b.snapshot, scheduler });
+      if (outcome.decision.error) throw new Error(outcome.decision.error.message);
+      refresh.read.push(outcome.refresh?.readMs ?? 0);
+      refresh.rebuild.push(outcome.refresh?.rebuildMs ?? 0);
+    },
+    8,
+    1,
+  );
+  const phases = {
+    replay_check_ms: median(spent.replay_check),
+    refresh_read_ms: median(refresh.read),
+    fleet_rebuild_ms: median(refresh.rebuild),
+    engine_explained_with_claims_ms: median(spent.engine_with_claims),
+    claims_ms: median(spent.claims),
+    record_ms: median(spent.record),
+  };
+  log(`end to end p50 ${timing.p50_us} µs; median phases ${JSON.stringify(phases)}`);
+  return { ...timing, median_phases: phases };
+}
+
 /** Changes 1 % of hosts (newer reports, less free RAM), refreshes, and times each part. Median of 5. */
-async function incrementalRefresh(
-  store: FleetStore,
-  snapshot: FleetSnapshot,
-  hosts: HostState[],
-  tick: (ms: number) => void,
-  firstDecisionMs: () => Promise<number>,
-) {
+async function incrementalRefresh(b: Bench) {
+  const decide = async () => {
+    const t = performance.now();
+    await b.scheduler.schedule(b.snapshot.fleet, spec(b.nextId('f')));
+    return performance.now() - t;
+  };
   const runs = {
     total: [] as number[],
     read: [] as number[],
     rebuild: [] as number[],
     first: [] as number[],
-    warm: [] as number[],
   };
-  let quiet = 0;
-  tick(1_000);
-  await snapshot.refresh(); // take in the claims made so far, so each round reads only its own changes
+  const warm: number[] = [];
+  const quiet: number[] = [];
+  b.tick(1_000);
+  await b.snapshot.refresh(); // take in the claims made so far, so each round reads only its own changes
   for (let round_ = 0; round_ < 5; round_++) {
-    tick(60_000); // past the change feed's overlap, so only the new writes are read back
-    const changed = hosts.slice(round_ * CHANGED, (round_ + 1) * CHANGED);
+    b.tick(60_000); // past the change feed's overlap, so only the new writes are read back
+    const changed = b.hosts.slice(round_ * CHANGED, (round_ + 1) * CHANGED);
     await Promise.all(
       changed.map((h) =>
-        store.putHostReport(
-          report({ ...h, free_ram_mb: h.free_ram_mb - 1024 * (round_ + 1) }, Date.now() + round_),
+        b.store.putHostReport(
+          report({ ...h, free_ram_mb: h.free_ram_mb - 1024 * (round_ + 1) }, T0 + round_),
         ),
       ),
     );
-    tick(1_000);
+    b.tick(1_000);
     const t = performance.now();
-    const stats = await snapshot.refresh();
+    const stats = await b.snapshot.refresh();
     runs.total.push(performance.now() - t);
     if (stats.changed !== CHANGED) throw new Error(`expected ${CHANGED} changed hosts, saw ${stats.changed}`);
     runs.read.push(stats.readMs);
     runs.rebuild.push(stats.rebuildMs);
-    runs.first.push(await firstDecisionMs());
-    runs.warm.push(await firstDecisionMs());
-    tick(60_000);
+    runs.first.push(await decide());
+    warm.push(await decide());
+    b.tick(60_000);
     const t2 = performance.now();
-    await snapshot.refresh();
-    quiet = performance.now() - t2;
+    await b.snapshot.refresh();
+    quiet.push(performance.now() - t2);
   }
-  return {
+  const out = {
     changed_hosts: CHANGED,
-    total_ms: median(runs.total),
+    refresh_total_ms: median(runs.total),
     store_read_ms: median(runs.read),
     fleet_rebuild_ms: median(runs.rebuild),
     first_decision_after_ms: median(runs.first),
-    warm_decision_ms: median(runs.warm),
-    nothing_changed_refresh_ms: round(quiet),
+    warm_decision_ms: median(warm),
+    refresh_with_nothing_changed_ms: median(quiet),
   };
+  log(`incremental refresh after ${CHANGED} changed: ${JSON.stringify(out)}`);
+  return out;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -154,9 +154,25 @@ describe('ingest stage: a Lambda crash mid-batch, then redelivery', () => {
     const pipeline = await startPipeline({ stage: crash.stage, store: { concurrency: 1 } });
     const ledger = crash.arm(pipeline); // also counts the writes that land, the one before the crash included
     const fresh = ['c0', 'c1', 'c2', 'c3', 'c4'].map((h) => nodeMessage(h, 2, at(-1)));
+    const old = { nodename: 'c0', reported_at: at(-20) };
     const olderC0 = body(
-      [hypervisorDoc({ host: 'c0', nodename: 'c0', reported_at: at(-20), vcpus_used: 15 })],
-      [instanceDoc({ uuid: 'c0-vm0', host: 'c0', nodename: 'c0', reported_at: at(-20), name: 'old' })],
+      [
+        hypervisorDoc({
+          host: 'c0',
+          ...old,
+          vcpus_used: 15,
+          samples: [{ ts: at(-20), steal_percent: 1, cpu_percent: 9, load5: 1 }],
+        }),
+      ],
+      [
+        instanceDoc({
+          uuid: 'c0-vm0',
+          host: 'c0',
+          ...old,
+          name: 'old',
+          samples: [{ ts: at(-20), steal_percent: 1, load5: 1, cpu_percent: 9 }],
+        }),
+      ],
     );
     const duplicateOfC1 = fresh[1];
     try {
@@ -165,6 +181,11 @@ describe('ingest stage: a Lambda crash mid-batch, then redelivery', () => {
       const drained = await pipeline.drain();
       // Assess
       expect(crash.crashes).toHaveLength(1);
+      expect(pipeline.queues('ingest').queue.stats()).toMatchObject({
+        delivered: 14,
+        failed: 7,
+        succeeded: 7,
+      });
       expect(report.rejected).toEqual([]);
       expect(pipeline.queues('ingest').queue.size).toBe(0);
       expect(drained.ingest.batches).toBe(0);
@@ -175,7 +196,8 @@ describe('ingest stage: a Lambda crash mid-batch, then redelivery', () => {
       expect(c0?.reported_at).toBe(at(-1));
       expect(c0?.state.vcpus_used).toBe(0);
       expect((await pipeline.store.getInstance('c0-vm0'))?.reported_at).toBe(at(-1));
-      expect(await scanTable(pipeline, 'samples')).toHaveLength(16);
+      // Samples are history, not state: the older report's samples are kept too.
+      expect(await scanTable(pipeline, 'samples')).toHaveLength(17);
     } finally {
       await pipeline.close();
     }

@@ -128,12 +128,12 @@ describe('ConsulMaintenanceSwitch failures', () => {
     expect(error.message).toContain('ECONNREFUSED');
   });
 
-  it('succeeds when a retried enable finds its own earlier effect', async () => {
+  it('recognises its own earlier effect when an enable whose reply was lost is retried', async () => {
     h = await startHarness();
-    h.agent.injectFault({ kind: 'unreachable', path: '/v1/agent/checks', times: 1 });
-    await caught(h.maintenance.enable(h.target, 'm-42'));
-    await h.maintenance.enable(h.target, 'm-42');
-    const again = await h.maintenance.enable(h.target, 'm-42');
-    expect(again).toEqual({ outcome: 'already-enabled', reason: 'm-42' });
+    h.agent.injectFault({ kind: 'lose-reply', path: '/v1/agent/maintenance' });
+    const lost = await caught(h.maintenance.enable(h.target, 'm-42'));
+    const retried = await h.maintenance.enable(h.target, 'm-42');
+    expect(lost).toBeInstanceOf(ConsulUnreachableError);
+    expect(retried).toEqual({ outcome: 'already-enabled', reason: 'm-42' });
   });
 });

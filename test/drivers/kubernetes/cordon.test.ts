@@ -103,3 +103,14 @@ describe('KubernetesNodeDrainer cordon and uncordon', () => {
     expect(error.message).toContain('ECONNREFUSED');
   });
 });
+
+describe('KubernetesNodeDrainer after a lost reply', () => {
+  it('finds the node already cordoned when a cordon whose reply was lost is retried', async () => {
+    h = await startHarness();
+    h.server.injectFault({ method: 'PATCH', loseReply: true });
+    const lost = (await caught(h.drainer.cordon(NODE))) as KubernetesApiError;
+    const retried = await h.drainer.cordon(NODE);
+    expect(lost.retryable).toBe(true);
+    expect(retried).toBe('already-cordoned');
+  });
+});

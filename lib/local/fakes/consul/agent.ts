@@ -18,10 +18,11 @@ export interface FakeConsulAgentOptions {
 
 /**
  * What goes wrong with the next matching requests: `unreachable` drops the connection before any
- * answer, `hang` never answers (the client's timeout must fire), `status` answers with an error.
+ * answer, `hang` never answers (the client's timeout must fire), `status` answers with an error,
+ * `lose-reply` carries the request out and then drops the connection (a partial effect).
  */
 export interface ConsulFault {
-  kind: 'unreachable' | 'hang' | 'status';
+  kind: 'unreachable' | 'hang' | 'status' | 'lose-reply';
   status?: number;
   /** Substring of the request path; every path when absent. */
   path?: string;
@@ -91,14 +92,16 @@ export class FakeConsulAgent {
       // An unreachable agent: the connection drops without a single byte of answer.
       if (fault?.kind === 'unreachable') return void req.socket.destroy();
       if (fault?.kind === 'hang') return;
-      if (fault) return send(res, { status: fault.status ?? 500, text: 'injected fault' });
+      if (fault?.kind === 'status') return send(res, { status: fault.status ?? 500, text: 'injected fault' });
       if (this.options.token !== undefined && token !== this.options.token) {
         return send(res, {
           status: 403,
           text: token === undefined ? 'Permission denied: anonymous token lacks permission' : 'ACL not found',
         });
       }
-      send(res, this.route(req.method ?? 'GET', url));
+      const reply = this.route(req.method ?? 'GET', url);
+      if (fault?.kind === 'lose-reply') return void req.socket.destroy();
+      send(res, reply);
     });
   }
 

@@ -19,13 +19,17 @@ export interface FakeKubernetesOptions {
   terminationDelayMs?: number;
 }
 
-/** Makes matching requests fail: an HTTP status, or no answer at all (`hang`). */
+/**
+ * Makes matching requests fail: an HTTP status, no answer at all (`hang`), or the request carried
+ * out and its answer lost (`loseReply`: a partial effect the client cannot see).
+ */
 export interface KubernetesFault {
   method?: string;
   /** Substring of, or pattern for, the path with its query. */
   path?: string | RegExp;
   status?: number;
   hang?: boolean;
+  loseReply?: boolean;
   /** How many matching requests fail. Default 1. */
   times?: number | 'forever';
 }
@@ -103,14 +107,13 @@ export class FakeKubernetesServer {
       }
       const fault = this.takeFault(req.method ?? 'GET', url.pathname + url.search);
       if (fault?.hang) return; // never answered; the client's timeout must fire
-      if (fault)
-        return send(
-          res,
-          fault.status ?? 500,
-          statusJson(fault.status ?? 500, 'InternalError', 'injected fault'),
-        );
+      if (fault && !fault.loseReply) {
+        const status = fault.status ?? 500;
+        return send(res, status, statusJson(status, 'InternalError', 'injected fault'));
+      }
       const body = Buffer.concat(chunks).toString('utf8');
       const answer = route(this.cluster, { method: req.method ?? 'GET', url, contentType, body }, pageSize);
+      if (fault?.loseReply) return void req.socket.destroy();
       send(res, answer.status, answer.body);
     });
   }
