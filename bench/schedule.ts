@@ -147,8 +147,8 @@ async function endToEndDecisions(b: Bench) {
       try {
         return await fn(...args);
       } finally {
-        const list = (spent[phase] ??= []);
-        list.push(performance.now() - t);
+        spent[phase] ??= [];
+        spent[phase].push(performance.now() - t);
       }
     };
   };

@@ -12,19 +12,24 @@ export function formatFleet(view: FleetView, where: string): string {
   const header = [...HEADER];
   header[7] = `STEAL ${view.window_minutes}M`;
   const lines = [
-    `Fleet at ${view.at} (${where}): ${plural(view.totals.hosts, 'host')} in ${plural(view.zones.length, 'zone')}, ${plural(view.totals.vms, 'VM')}`,
+    `Fleet at ${view.at.replace('.000Z', 'Z')} (${where}): ${plural(view.totals.hosts, 'host')} in ${plural(view.zones.length, 'zone')}, ${plural(view.totals.vms, 'VM')}`,
     `Capacity is used/limit, limit = total × allocation ratio. Steal: latest sample, and the mean over the last ${view.window_minutes} min.`,
   ];
+  // One layout for every zone, so the tables line up down the page.
+  const [head, ...rows] = columns([header, ...view.zones.flatMap((z) => z.hosts.map(row))], RIGHT);
+  let next = 0;
   for (const zone of view.zones) {
     const vms = zone.hosts.reduce((n, h) => n + h.vms, 0);
+    const zoneRows = rows.slice(next, next + zone.hosts.length);
+    next += zone.hosts.length;
     lines.push(
       '',
       `${zone.availability_zone ?? '(no availability zone)'}: ${plural(zone.hosts.length, 'host')}, ${plural(vms, 'VM')}`,
-      ...indent(columns([header, ...zone.hosts.map(row)], RIGHT), '  '),
+      ...indent([head, ...zoneRows], '  '),
     );
   }
   if (view.zones.some((z) => z.hosts.some((h) => h.steal.source === 'vms'))) {
-    lines.push('', '* from the host\'s VMs: the host sends no samples of its own');
+    lines.push('', "* from the host's VMs: the host sends no samples of its own");
   }
   return `${lines.join('\n')}\n`;
 }

@@ -62,8 +62,9 @@ async function ingestLocally(dir: string | undefined, messages: InputMessage[], 
   const rejected = report.rejected.map((r) => ({ where: messages[r.index].where, reason: r.reason }));
   io.stdout.write(
     `${plural(messages.length, 'message')} from ${source} into the local store at ${dataDir}\n` +
-      `  stored    ${plural(report.stored, 'report')} (${plural(report.samples, 'sample')})\n` +
-      `  stale     ${plural(report.stale, 'report')} (no newer than what was already stored)\n`,
+      `  stored    ${plural(report.stored, 'report')}\n` +
+      `  stale     ${plural(report.stale, 'report')} (no newer than what was already stored)\n` +
+      `  samples   ${report.samples} written\n`,
   );
   return printRejected(rejected, messages.length, io);
 }

@@ -19,6 +19,9 @@ export interface SynthOptions {
 
 export function buildStack(options: SynthOptions = {}): { app: App; stack: PlacidStack } {
   const app = new App({
+    // CDK's built-in CloudFormation validation starts a WebAssembly rule engine (seconds of CPU per
+    // test file); `npx cdk synth` runs it, the tests rely on Template assertions and cdk-nag.
+    builtinCloudFormationValidation: false,
     context: {
       ...CDK_JSON_CONTEXT,
       ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),

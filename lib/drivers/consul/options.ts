@@ -5,7 +5,7 @@ import { parseWith } from '../../model/schema.js';
 
 export const consulOptionsSchema = z
   .object({
-    /** ACL token sent as X-Consul-Token; needs node:write for maintenance and agent:read for the node check. */
+    /** ACL token sent as X-Consul-Token: node:write to switch maintenance, node:read to see it, agent:read for verifyNodeName. */
     token: z.string().min(1).optional(),
     /** Scheme and port used when an agent address gives none. Defaults: http, 8500. */
     scheme: z.enum(['http', 'https']).default('http'),

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConsulApiError,
@@ -78,6 +79,12 @@ describe('ConsulMaintenanceSwitch', () => {
     expect(error.name).toBe('ConsulNodeMismatchError');
     expect(error.message).toContain(`is node ${NODE}, not db-7`);
     expect(h.agent.inMaintenance).toBe(false);
+  });
+
+  it('does not print its ACL token when logged', async () => {
+    h = await startHarness();
+    expect(inspect(h.maintenance, { depth: 10 })).not.toContain(TOKEN);
+    expect(JSON.stringify(h.maintenance)).not.toContain(TOKEN);
   });
 
   it('skips the identity check when verifyNodeName is off', async () => {

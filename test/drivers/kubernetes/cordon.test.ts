@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubernetesApiError, NodeNotFoundError } from '../../../lib/drivers/kubernetes/errors.js';
 import { KubernetesNodeDrainer } from '../../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
@@ -112,5 +113,13 @@ describe('KubernetesNodeDrainer after a lost reply', () => {
     const retried = await h.drainer.cordon(NODE);
     expect(lost.retryable).toBe(true);
     expect(retried).toBe('already-cordoned');
+  });
+});
+
+describe('KubernetesNodeDrainer secrets', () => {
+  it('does not print its bearer token when logged', async () => {
+    h = await startHarness();
+    expect(inspect(h.drainer, { depth: 10 })).not.toContain(TOKEN);
+    expect(JSON.stringify(h.drainer)).not.toContain(TOKEN);
   });
 });

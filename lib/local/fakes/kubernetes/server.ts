@@ -6,6 +6,8 @@ import { FakeCluster } from './cluster.js';
 import { statusJson } from './resources.js';
 import { route } from './routes.js';
 
+export { FakeCluster, type FakeNode, type FakePod, type FakePodInput } from './cluster.js';
+
 export interface FakeKubernetesOptions {
   /** Drives termination delays; share a ManualClock with the drainer to make waiting instant. */
   clock?: Clock;

@@ -1,0 +1,145 @@
+/**
+ * The fleet as the moves planned so far leave it: host states (capacity), CPU loads (the steal
+ * model), role counts and where each VM is. The planner applies each move here before planning
+ * the next, so every move accounts for the ones before it. It is the PlannedFleetView that move
+ * requests carry to Placid's filters and weigher; it changes only between two requests.
+ */
+import type { SchedulerConfig } from '../config/options.js';
+import { Fleet } from '../engine/fleet.js';
+import type { HostState } from '../model/hostState.js';
+import type { InstanceReport } from '../model/reports.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import { type MovingInstance, withInstanceAdded, withInstanceRemoved } from './hostUsage.js';
+import type { PlannedFleetView } from './moveContext.js';
+import { type HostLoad, withDemand } from './stealModel.js';
+import type { HostDetection } from './types.js';
+
+export interface AppliedMove {
+  vm: MovingInstance & { role: string | null };
+  demandVcpus: number;
+  source: string;
+  dest: string;
+  spec: RequestSpec;
+}
+
+export class PlanState implements PlannedFleetView {
+  private readonly hosts = new Map<string, HostState>();
+  private readonly cellHosts = new Map<string, string[]>();
+  private readonly fleets = new Map<string, Fleet>();
+  private readonly loads = new Map<string, HostLoad>();
+  private readonly contendedAtDetection = new Set<string>();
+  private readonly roles = new Map<string, Map<string, number>>();
+  private readonly location = new Map<string, string>();
+
+  constructor(
+    hosts: readonly HostState[],
+    detections: readonly HostDetection[],
+    instances: readonly InstanceReport[],
+    private readonly config: SchedulerConfig,
+  ) {
+    const onHost = new Map<string, string[]>();
+    for (const vm of instances) {
+      this.location.set(vm.uuid, vm.host);
+      push(onHost, vm.host, vm.uuid);
+      if (vm.role != null) this.addRole(vm.host, vm.role, 1);
+    }
+    for (const host of hosts) {
+      if (this.hosts.has(host.host)) continue;
+      this.hosts.set(host.host, withInstances(host, onHost.get(host.host) ?? []));
+      push(this.cellHosts, cellKey(host), host.host);
+    }
+    for (const d of detections) {
+      // A host being relieved is never filled: neither a contended one nor one with suffering VMs.
+      if (d.status === 'contended' || d.victims.length > 0) this.contendedAtDetection.add(d.host);
+      // A host without VMs needs no samples to be known idle; one whose VMs all lack data is unknown.
+      if (d.status !== 'unknown' || d.vmsTotal === 0) {
+        this.loads.set(d.host, { capacityVcpus: d.capacityVcpus, demandVcpus: d.demandVcpus });
+      }
+    }
+  }
+
+  load(host: string): HostLoad | undefined {
+    return this.loads.get(host);
+  }
+
+  contended(host: string): boolean {
+    return this.contendedAtDetection.has(host);
+  }
+
+  roleCount(host: string, role: string): number {
+    return this.roles.get(host)?.get(role) ?? 0;
+  }
+
+  host(name: string): HostState | undefined {
+    return this.hosts.get(name);
+  }
+
+  /** The host a VM is on after the planned moves. */
+  hostOf(uuid: string): string | undefined {
+    return this.location.get(uuid);
+  }
+
+  /** The hosts of one cell (a move never leaves its cell), as a Fleet the engine can index. */
+  fleetOfCell(cell: string | null): Fleet {
+    const key = cell ?? '';
+    let fleet = this.fleets.get(key);
+    if (!fleet) {
+      const names = this.cellHosts.get(key) ?? [];
+      fleet = Fleet.from(names.map((n) => this.hosts.get(n) as HostState));
+      this.fleets.set(key, fleet);
+    }
+    return fleet;
+  }
+
+  /** Records a planned move: capacity, CPU load, role counts and location on both sides. */
+  apply(move: AppliedMove): void {
+    const { vm, source, dest } = move;
+    const from = this.hosts.get(source);
+    if (from) this.replaceHost(withInstanceRemoved(from, vm));
+    const to = this.hosts.get(dest);
+    if (to) this.replaceHost(withInstanceAdded(to, vm, move.spec, this.config));
+    const sourceLoad = this.loads.get(source);
+    if (sourceLoad) this.loads.set(source, withDemand(sourceLoad, -move.demandVcpus));
+    const destLoad = this.loads.get(dest);
+    if (destLoad) this.loads.set(dest, withDemand(destLoad, move.demandVcpus));
+    if (vm.role !== null) {
+      this.addRole(source, vm.role, -1);
+      this.addRole(dest, vm.role, 1);
+    }
+    this.location.set(vm.uuid, dest);
+  }
+
+  private replaceHost(host: HostState): void {
+    this.hosts.set(host.host, host);
+    // The engine indexes a fleet once per hosts array: a changed host means a new Fleet.
+    this.fleets.delete(cellKey(host));
+  }
+
+  private addRole(host: string, role: string, delta: number): void {
+    let counts = this.roles.get(host);
+    if (!counts) {
+      counts = new Map();
+      this.roles.set(host, counts);
+    }
+    counts.set(role, (counts.get(role) ?? 0) + delta);
+  }
+}
+
+function cellKey(host: HostState): string {
+  return host.cell_uuid ?? '';
+}
+
+/** The host with every reported instance in its `instances` (server-group filters read them). */
+function withInstances(host: HostState, uuids: readonly string[]): HostState {
+  const missing = uuids.filter((u) => !Object.hasOwn(host.instances, u));
+  if (missing.length === 0) return host;
+  const instances = { ...host.instances };
+  for (const uuid of missing) instances[uuid] = { uuid };
+  return { ...host, instances };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

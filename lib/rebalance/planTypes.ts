@@ -1,0 +1,90 @@
+/** The plan the planner returns: what `placid plan --json` prints and the detector stores. */
+import type { RebalanceMode } from './options.js';
+
+/** Why a considered VM is not moved; the human output groups skipped VMs by it. */
+export type SkipCode =
+  | 'recovers_without_moving'
+  | 'no_destination'
+  | 'cooldown'
+  | 'budget'
+  | 'blackout'
+  | 'too_little_benefit'
+  | 'block_migration_too_large'
+  | 'not_converging'
+  | 'no_data';
+
+export interface Skip {
+  code: SkipCode;
+  reason: string;
+}
+
+/** Predicted steal (percent) of the moved VM and of both hosts, before and after the move. */
+export interface ExpectedGain {
+  steal_before: number;
+  steal_after: number;
+  source_steal_before: number;
+  source_steal_after: number;
+  dest_steal_before: number;
+  dest_steal_after: number;
+}
+
+export interface PlannedMigration {
+  instance_uuid: string;
+  source_host: string;
+  dest_host: string;
+  /** 1-based; all migrations of a wave start together, after the previous wave ends. */
+  wave: number;
+  starts_at: string;
+  reason: string;
+  /** RAM + local disk when not on shared storage. */
+  estimated_bytes: number;
+  estimated_seconds: number;
+  expected_gain: ExpectedGain;
+  /** `victim`: a suffering VM moves; `noisy_neighbour`: a busy VM moves so the victims recover in place. */
+  kind: 'victim' | 'noisy_neighbour';
+  availability_zone: string;
+  block_migration: boolean;
+  /** A block migration above max_block_migration_gb in approve mode: the operator must approve it. */
+  needs_approval: boolean;
+}
+
+export interface SkippedVm extends Skip {
+  instance_uuid: string;
+  host: string;
+}
+
+export interface PlanWave {
+  wave: number;
+  starts_at: string;
+  ends_at: string;
+  migrations: number;
+}
+
+export interface PlanSummary {
+  suffering_vms: number;
+  contended_hosts: number;
+  moved: number;
+  bytes: number;
+  /** The fewest bytes that could relieve every host, ignoring destinations and limits (lowerBound.ts). */
+  lower_bound_bytes: number;
+  waves: number;
+  /** Suffering VMs the proportional-share model predicts after the plan (outcome.ts). */
+  suffering_left_predicted: number;
+  /** VMs not suffering now that the model predicts will suffer after the plan. */
+  newly_suffering_predicted: number;
+}
+
+export type PlanStatus = 'recommended' | 'pending_approval' | 'approved';
+
+export interface Plan {
+  plan_id: string;
+  mode: RebalanceMode;
+  /** recommend: a dry run; approve: waits for `placid approve PLAN_ID`; auto: approved as made. */
+  status: PlanStatus;
+  created_at: string;
+  expires_at: string;
+  migrations: PlannedMigration[];
+  skipped: SkippedVm[];
+  waves: PlanWave[];
+  summary: PlanSummary;
+}

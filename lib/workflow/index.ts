@@ -1,0 +1,35 @@
+/** The migration workflow: step cores, their ports, errors, input and settings. */
+export { dispatchStep, STEP_NAMES, STEPS, type StepName, type StepRequest } from './dispatch.js';
+export { DEFAULT_SECRET_NAMES, type DriverDeps, type DriverSecretNames, lazyDrivers } from './drivers.js';
+export * from './errors.js';
+export {
+  executionNameFor,
+  type MigrationInput,
+  migrationInputSchema,
+  parseMigrationInput,
+  requireMigrationInput,
+} from './input.js';
+export { budgetSlots, candidateLeases, hostSlots, vmLease } from './leaseNames.js';
+export { enginePlacementChecker, trustThePlan } from './placementCheck.js';
+export type * from './ports.js';
+export { maintenanceReason } from './reasons.js';
+export {
+  markMigrated,
+  type MigrationRecordItem,
+  migrationRecords,
+  putMigrationRecord,
+  storeRecorder,
+  storeStealReader,
+} from './records.js';
+export {
+  deadlineSeconds,
+  leaseTtlMs,
+  parseWorkflowSettings,
+  WORKFLOW_SETTINGS_ENV,
+  type WorkflowSettings,
+  type WorkflowSettingsInput,
+  workflowSettingsFromEnv,
+} from './settings.js';
+export { sfnExecutions } from './sfnExecutions.js';
+export { ConcurrencyLimitError, type Executions, type StarterDeps, startPlannedMigrations } from './starter.js';
+export type * from './state.js';

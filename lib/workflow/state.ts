@@ -1,0 +1,88 @@
+/**
+ * The execution's state document as it flows through the state machine (JSONPath): the input under
+ * `migration`, and each step's result under its own key (the task's ResultPath). Every step gets
+ * the whole document, so a retried or rolled-back step sees what earlier steps did.
+ */
+import type { MigrationInput } from './input.js';
+
+export interface LeaseGrant {
+  /** Every lease holds this owner: the migration id. */
+  owner: string;
+  names: string[];
+  acquired_at: string;
+  expires_at: string;
+}
+
+export interface RecheckResult {
+  checked_at: string;
+  /** What the node looked like before Placid touched it, so undrain restores exactly that. */
+  pre: {
+    /** Null when the VM is no Kubernetes node. */
+    cordoned: boolean | null;
+    /** Reason of a maintenance someone else had already enabled; null when off or no Consul. */
+    maintenance_reason: string | null;
+  };
+  steal_before_percent: number | null;
+}
+
+export interface DrainResult {
+  kubernetes: { node: string; evicted: number; skipped: number; warnings: string[] } | null;
+  consul: { node: string; outcome: 'enabled' | 'already-enabled' } | null;
+}
+
+export interface LiveMigration {
+  /** Nova's migration id; null until Nova has created the record (it does so asynchronously). */
+  nova_migration_id: number | null;
+  requested_at: string;
+  /** True when an earlier attempt of this step had already started it (a retry after a partial effect). */
+  adopted: boolean;
+  deadline_at: string;
+  /** For the state machine's Wait state. */
+  poll_interval_seconds: number;
+  forced_at: string | null;
+}
+
+export type PollPhase = 'running' | 'completed' | 'deadline';
+
+export interface PollResult {
+  phase: PollPhase;
+  status: string;
+  polls: number;
+  progress_percent: number | null;
+  /** Bytes Nova reports for the migration (memory + disk totals), when it does. */
+  total_bytes: number | null;
+  polled_at: string;
+}
+
+export interface VerifyResult {
+  host: string;
+  status: string;
+  verified_at: string;
+}
+
+export interface UndrainResult {
+  kubernetes: 'uncordoned' | 'already-schedulable' | 'left-cordoned' | 'untouched' | null;
+  consul: 'disabled' | 'already-disabled' | 'left-enabled' | null;
+}
+
+/** What a Catch puts at `$.failure` (Cause is the error message locally, a JSON document on Lambda). */
+export interface CaughtFailure {
+  Error: string;
+  Cause?: string;
+}
+
+export interface WorkflowState {
+  migration: MigrationInput;
+  /** `$$.Execution.StartTime`: the migration record's sort key, stable across retries. */
+  execution_started_at: string;
+  leases?: LeaseGrant;
+  recheck?: RecheckResult;
+  drain?: DrainResult;
+  live?: LiveMigration;
+  poll?: PollResult;
+  verify?: VerifyResult;
+  undrain?: UndrainResult;
+  failure?: CaughtFailure;
+}
+
+export type MigrationStatus = 'succeeded' | 'failed' | 'deferred';

@@ -1,0 +1,43 @@
+/**
+ * Step 3: take the VM out of service. Consul first (no new traffic is routed to it), then
+ * Kubernetes: cordon and evict through the Eviction API (PDBs honoured and retried by the driver up
+ * to the drain deadline), as `kubectl drain --ignore-daemonsets --delete-emptydir-data [--force]`.
+ * Either is skipped when the VM has none. Both calls are idempotent, so a retry after a partial
+ * effect (cordoned, then the Lambda died) simply carries on.
+ */
+import type { StepDeps } from '../ports.js';
+import { maintenanceReason } from '../reasons.js';
+import type { DrainResult, WorkflowState } from '../state.js';
+import { guarded } from '../translate.js';
+
+export async function drain(state: WorkflowState, deps: StepDeps): Promise<DrainResult> {
+  const { migration } = state;
+  const result: DrainResult = { kubernetes: null, consul: null };
+  if (migration.consul) {
+    const agent = migration.consul;
+    const maintenance = await deps.maintenance();
+    const enabled = await guarded(`enable maintenance on Consul node ${agent.node}`, () =>
+      maintenance.enable(agent, maintenanceReason(migration)),
+    );
+    result.consul = { node: agent.node, outcome: enabled.outcome };
+  }
+  if (migration.kubernetes_node) {
+    const node = migration.kubernetes_node;
+    const drainer = await deps.drainer();
+    const { settings } = deps;
+    const drained = await guarded(`drain Kubernetes node ${node}`, () =>
+      drainer.drain(node, {
+        force: settings.drain_force,
+        timeoutMs: settings.drain_timeout_seconds * 1000,
+        gracePeriodSeconds: settings.drain_grace_period_seconds,
+      }),
+    );
+    result.kubernetes = {
+      node,
+      evicted: drained.evicted.length + drained.alreadyGone.length,
+      skipped: drained.skipped.length,
+      warnings: drained.warnings,
+    };
+  }
+  return result;
+}

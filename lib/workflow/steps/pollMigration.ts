@@ -1,0 +1,70 @@
+/**
+ * One poll of the running migration; the loop itself is the state machine's Wait/Choice, so no
+ * Lambda sleeps. Returns `completed`, `running` (with progress) or `deadline` once Placid's own
+ * deadline has passed; a migration Nova ended in error, or cancelled, fails the step for good.
+ */
+import type { MigrationRecord, ServerMigration } from '../../drivers/openstack/schemas.js';
+import { LiveMigrationFailedError } from '../errors.js';
+import { FAILED, findOurMigration } from '../novaMigration.js';
+import type { StepDeps } from '../ports.js';
+import type { LiveMigration, PollResult, WorkflowState } from '../state.js';
+import { guarded } from '../translate.js';
+
+export async function pollMigration(state: WorkflowState, deps: StepDeps): Promise<PollResult> {
+  const { migration } = state;
+  const live = requireLive(state);
+  const nova = await deps.nova();
+  const now = deps.now();
+  const polls = (state.poll?.polls ?? 0) + 1;
+  const record = await findOurMigration(nova, state);
+  const result = (phase: PollResult['phase'], status: string, progress: ServerMigration | null) => ({
+    phase,
+    status,
+    polls,
+    progress_percent: progress ? progressPercent(progress) : null,
+    // The finished record carries no byte counters: keep the last ones seen.
+    total_bytes: (progress && totalBytes(progress)) ?? state.poll?.total_bytes ?? null,
+    polled_at: now.toISOString(),
+  });
+
+  if (record && FAILED.has(record.status)) {
+    throw new LiveMigrationFailedError(
+      `Nova migration ${record.id} of ${migration.instance_uuid} to ${migration.dest_host} ended ${record.status}`,
+    );
+  }
+  if (record?.status === 'completed' || record?.status === 'done') {
+    return result('completed', record.status, null);
+  }
+  const progress = record ? await inProgress(state, record, deps) : null;
+  const overdue = now.getTime() >= Date.parse(live.deadline_at);
+  return result(overdue ? 'deadline' : 'running', record?.status ?? 'not-yet-listed', progress);
+}
+
+export function requireLive(state: WorkflowState): LiveMigration {
+  if (!state.live) throw new TypeError('the state has no live migration (the LiveMigrate step did not run)');
+  return state.live;
+}
+
+async function inProgress(
+  state: WorkflowState,
+  record: MigrationRecord,
+  deps: StepDeps,
+): Promise<ServerMigration | null> {
+  const nova = await deps.nova();
+  const running = await guarded('read migration progress', () =>
+    nova.listServerMigrations(state.migration.instance_uuid),
+  );
+  return running.find((m) => m.id === record.id) ?? null;
+}
+
+function totalBytes(m: ServerMigration): number | null {
+  if (m.memoryTotalBytes === null && m.diskTotalBytes === null) return null;
+  return (m.memoryTotalBytes ?? 0) + (m.diskTotalBytes ?? 0);
+}
+
+function progressPercent(m: ServerMigration): number | null {
+  const total = totalBytes(m);
+  if (!total) return null;
+  const done = (m.memoryProcessedBytes ?? 0) + (m.diskProcessedBytes ?? 0);
+  return Math.min(100, Math.round((done / total) * 1000) / 10);
+}

@@ -1,0 +1,90 @@
+/**
+ * The failure path, also used to defer: abort our migration if Nova is still running it, always
+ * undrain, give the leases back, and record the outcome with its cause. Each cleanup action runs
+ * even when another failed; if any did, the record says which and CleanupIncompleteError makes the
+ * state machine retry the whole (idempotent) rollback. Leases stay held until the node is back in
+ * service, so nothing else starts on a VM in an unknown state.
+ */
+import { CleanupIncompleteError } from '../errors.js';
+import { findOurMigration, IN_PROGRESS } from '../novaMigration.js';
+import { buildOutcome, causeText } from '../outcome.js';
+import type { StepDeps } from '../ports.js';
+import type { MigrationStatus, WorkflowState } from '../state.js';
+import { guarded } from '../translate.js';
+import { abortMigration } from './deadline.js';
+import { releaseLeases } from './releaseLeases.js';
+import { endMaintenance, uncordonNode } from './undrain.js';
+
+export interface RollbackResult {
+  status: MigrationStatus;
+  final_host: string | null;
+  /** One line for the execution's failure cause (the Fail state's CausePath). */
+  summary: string;
+}
+
+const problem = (what: string, error: unknown) =>
+  `${what}: ${error instanceof Error ? error.message : String(error)}`;
+
+export async function rollback(
+  state: WorkflowState,
+  deps: StepDeps,
+  status: Exclude<MigrationStatus, 'succeeded'> = 'failed',
+): Promise<RollbackResult> {
+  const problems: string[] = [];
+  const attempt = async <T>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await action();
+    } catch (error) {
+      problems.push(problem(what, error));
+      return undefined;
+    }
+  };
+  const where = state.live ? await attempt('stop the migration', () => stopMigration(state, deps)) : undefined;
+  await attempt('uncordon', () => uncordonNode(state, deps));
+  await attempt('end maintenance', () => endMaintenance(state, deps));
+  // Keep the VM locked while its node may still be out of service; the retry releases.
+  if (problems.length === 0) await attempt('release leases', () => releaseLeases(state, deps));
+
+  // Before os-migrateLive the VM is where the re-check found it; without a re-check, unknown.
+  const finalHost = state.live
+    ? (where?.host ?? state.verify?.host ?? null)
+    : state.recheck
+      ? state.migration.source_host
+      : null;
+  // Verified on the destination means the move happened: the failure was in the cleanup after it.
+  const recorded: MigrationStatus = state.verify ? 'succeeded' : status;
+  const outcome = buildOutcome(state, deps.now(), {
+    status: recorded,
+    finalHost,
+    novaMigrationId: where?.novaMigrationId,
+    cleanupProblems: problems,
+  });
+  await guarded('record the migration', () => deps.records.record(outcome));
+  if (state.verify) {
+    await guarded('record the last-migrated time', () =>
+      deps.records.markMigrated(state.migration.instance_uuid, state.verify!.verified_at),
+    );
+  }
+  if (problems.length > 0) {
+    throw new CleanupIncompleteError(`cleanup of migration ${state.migration.migration_id}: ${problems.join('; ')}`);
+  }
+  const failure = state.failure ? `${state.failure.Error}: ${causeText(state.failure)}` : 'no failure recorded';
+  return {
+    status: recorded,
+    final_host: finalHost,
+    summary: `${recorded}: ${failure}; VM on ${finalHost ?? 'an unknown host'}; node back in service, leases released`,
+  };
+}
+
+/** Aborts our migration if it is still running; returns where the VM is now. */
+async function stopMigration(
+  state: WorkflowState,
+  deps: StepDeps,
+): Promise<{ host: string | null; novaMigrationId: number | null }> {
+  const nova = await deps.nova();
+  const uuid = state.migration.instance_uuid;
+  const record = await findOurMigration(nova, state);
+  if (record && IN_PROGRESS.has(record.status)) await abortMigration(nova, uuid, record.id);
+  const server = await guarded('read the server', () => nova.getServer(uuid));
+  return { host: server.host, novaMigrationId: record?.id ?? null };
+}

@@ -1,0 +1,37 @@
+/**
+ * Step 6: put the VM back in service: uncordon (unless it was cordoned before Placid came) and
+ * disable Consul maintenance (only when the recorded reason is this migration's: someone else's
+ * maintenance is left alone). Idempotent and tolerant of an already-undrained node.
+ */
+import type { StepDeps } from '../ports.js';
+import { maintenanceReason } from '../reasons.js';
+import type { UndrainResult, WorkflowState } from '../state.js';
+import { guarded } from '../translate.js';
+
+export async function undrain(state: WorkflowState, deps: StepDeps): Promise<UndrainResult> {
+  return {
+    kubernetes: await uncordonNode(state, deps),
+    consul: await endMaintenance(state, deps),
+  };
+}
+
+export async function uncordonNode(state: WorkflowState, deps: StepDeps): Promise<UndrainResult['kubernetes']> {
+  const node = state.migration.kubernetes_node;
+  if (!node) return null;
+  // The drain only ever runs after the re-check: without one, Placid never touched the node.
+  if (!state.recheck) return 'untouched';
+  // Cordoned before the drain: an operator's doing, theirs to undo.
+  if (state.recheck.pre.cordoned !== false) return 'left-cordoned';
+  const drainer = await deps.drainer();
+  return guarded(`uncordon Kubernetes node ${node}`, () => drainer.uncordon(node));
+}
+
+export async function endMaintenance(state: WorkflowState, deps: StepDeps): Promise<UndrainResult['consul']> {
+  const agent = state.migration.consul;
+  if (!agent) return null;
+  const maintenance = await deps.maintenance();
+  const status = await guarded(`read maintenance of Consul node ${agent.node}`, () => maintenance.status(agent));
+  if (!status.enabled) return 'already-disabled';
+  if (status.reason !== maintenanceReason(state.migration)) return 'left-enabled';
+  return guarded(`disable maintenance on Consul node ${agent.node}`, () => maintenance.disable(agent));
+}

@@ -1,0 +1,69 @@
+/**
+ * Turns a driver's error into the workflow's own class, so Retry and Catch match one closed set of
+ * names (lib/workflow/errors.ts). Each driver error says `retryable`; a few conditions get a class
+ * of their own (409, a PDB that kept blocking). The driver error stays attached as `cause`.
+ */
+import { ConsulError } from '../drivers/consul/errors.js';
+import {
+  DrainTimeoutError,
+  EvictionBlockedError,
+  KubernetesError,
+} from '../drivers/kubernetes/errors.js';
+import { NovaConflictError, OpenStackError } from '../drivers/openstack/errors.js';
+import { isThrottling } from '../store/retry.js';
+import {
+  ConsulRefusedError,
+  ConsulUnavailableError,
+  DrainBlockedError,
+  DrainRefusedError,
+  KubernetesUnavailableError,
+  NovaRequestError,
+  NovaUnavailableError,
+  ServerBusyError,
+  StoreUnavailableError,
+  WorkflowError,
+} from './errors.js';
+
+const retryable = (error: unknown): boolean => (error as { retryable?: unknown })?.retryable === true;
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Runs a driver call as `what`, translating its failure. Workflow errors pass through as they are. */
+export async function guarded<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw translate(what, error);
+  }
+}
+
+export function translate(what: string, error: unknown): unknown {
+  if (error instanceof WorkflowError) return error;
+  const message = `${what}: ${messageOf(error)}`;
+  const options = { cause: error };
+  if (error instanceof NovaConflictError) return new ServerBusyError(message, options);
+  if (error instanceof OpenStackError) {
+    return retryable(error) ? new NovaUnavailableError(message, options) : new NovaRequestError(message, options);
+  }
+  if (error instanceof EvictionBlockedError || error instanceof DrainTimeoutError) {
+    return new DrainBlockedError(message, options);
+  }
+  if (error instanceof KubernetesError) {
+    return retryable(error)
+      ? new KubernetesUnavailableError(message, options)
+      : new DrainRefusedError(message, options);
+  }
+  if (error instanceof ConsulError) {
+    return retryable(error) ? new ConsulUnavailableError(message, options) : new ConsulRefusedError(message, options);
+  }
+  if (isStoreTransient(error)) return new StoreUnavailableError(message, options);
+  return error;
+}
+
+const DYNAMO_SERVER_ERRORS = new Set(['InternalServerError', 'ServiceUnavailable', 'RequestLimitExceeded']);
+
+function isStoreTransient(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (isThrottling(error) || DYNAMO_SERVER_ERRORS.has(error.name)) return true;
+  // The SDK marks network failures and 5xx it gave up on as retryable.
+  return (error as { $retryable?: unknown }).$retryable !== undefined || retryable(error);
+}

@@ -1,0 +1,132 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pascalCase } from '../../lib/infra/tables.js';
+import { type KeyAttribute, LOGICAL_TABLES, TABLES, type TableDefinition } from '../../lib/store/tables.js';
+import { synthTemplate } from './synth.js';
+
+type Resource = { Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+let template: Template;
+let tables: Record<string, Resource>;
+let queues: Record<string, Resource>;
+beforeAll(() => {
+  template = synthTemplate();
+  tables = template.findResources('AWS::DynamoDB::GlobalTable');
+  queues = template.findResources('AWS::SQS::Queue');
+});
+
+const keySchema = (pk: KeyAttribute, sk?: KeyAttribute) => [
+  { AttributeName: pk.name, KeyType: 'HASH' },
+  ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : []),
+];
+const tableResource = (name: string): Resource => {
+  const [, resource] = Object.entries(tables).find(([id]) => id.startsWith(`Tables${pascalCase(name)}`))!;
+  return resource;
+};
+const tableCases = LOGICAL_TABLES.map((name) => [name, TABLES[name] as TableDefinition] as const);
+
+describe('tables (built from lib/store/tables.ts)', () => {
+  it('creates exactly one table per definition', () => {
+    expect(Object.keys(tables)).toHaveLength(LOGICAL_TABLES.length);
+  });
+
+  it.each(tableCases)('%s has the defined primary key', (name, def) => {
+    expect(tableResource(name).Properties.KeySchema).toEqual(keySchema(def.partitionKey, def.sortKey));
+  });
+
+  it.each(tableCases)('%s has the defined global secondary indexes', (name, def) => {
+    const expected = def.globalSecondaryIndexes.map((gsi) => ({
+      IndexName: gsi.indexName,
+      KeySchema: keySchema(gsi.partitionKey, gsi.sortKey),
+      Projection: { ProjectionType: gsi.projection.type },
+    }));
+    expect(tableResource(name).Properties.GlobalSecondaryIndexes ?? []).toEqual(expected);
+  });
+
+  it.each(tableCases)('%s declares every key attribute with its type', (name, def) => {
+    const keys = [def.partitionKey, def.sortKey, ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])];
+    const expected = keys.filter((k) => k !== undefined).map((k) => ({ AttributeName: k.name, AttributeType: k.type }));
+    expect(tableResource(name).Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining(expected.map((e) => expect.objectContaining(e))),
+    );
+  });
+
+  it.each(tableCases)('%s expires items by its TTL attribute, if it has one', (name, def) => {
+    const ttl = tableResource(name).Properties.TimeToLiveSpecification;
+    expect(ttl).toEqual(def.timeToLiveAttribute ? { AttributeName: def.timeToLiveAttribute, Enabled: true } : undefined);
+  });
+
+  it.each(tableCases)('%s bills on demand, encrypts with the tables key and keeps backups', (name) => {
+    const { Properties, DeletionPolicy, UpdateReplacePolicy } = tableResource(name);
+    expect(Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
+    expect(Properties.Replicas).toEqual([
+      expect.objectContaining({
+        SSESpecification: { KMSMasterKeyId: { 'Fn::GetAtt': [expect.stringMatching(/^TablesKey/), 'Arn'] } },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+    ]);
+    expect([DeletionPolicy, UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+  });
+
+  it('keeps both customer-managed keys with rotation on', () => {
+    const keys = template.findResources('AWS::KMS::Key');
+    expect(Object.values(keys).map((k) => [k.Properties.EnableKeyRotation, k.DeletionPolicy])).toEqual([
+      [true, 'Retain'],
+      [true, 'Retain'],
+    ]);
+  });
+});
+
+describe('queues', () => {
+  const work = () => Object.entries(queues).filter(([id]) => /Queue[0-9A-F]{8}$/.test(id));
+  const deadLetters = () => Object.keys(queues).filter((id) => /DeadLetter[0-9A-F]{8}$/.test(id));
+
+  it('pairs each of the three work queues with its own dead-letter queue', () => {
+    const targets = work().map(([, q]) => q.Properties.RedrivePolicy?.deadLetterTargetArn['Fn::GetAtt'][0]);
+    expect(work()).toHaveLength(3);
+    expect(new Set(targets)).toEqual(new Set(deadLetters()));
+  });
+
+  it('moves a message to the dead-letter queue after the configured number of receives', () => {
+    const counts = work().map(([, q]) => q.Properties.RedrivePolicy.maxReceiveCount);
+    expect(counts).toEqual([5, 5, 5]);
+  });
+
+  it('encrypts every queue with the messaging key', () => {
+    for (const queue of Object.values(queues)) {
+      expect(queue.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^QueuesKey/), 'Arn'] });
+    }
+  });
+
+  it('denies every queue request that does not use TLS', () => {
+    for (const id of Object.keys(queues)) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('keeps dead letters for 14 days', () => {
+    for (const id of deadLetters()) expect(queues[id].Properties.MessageRetentionPeriod).toBe(14 * 86_400);
+  });
+
+  it('hides a received message for at least six times its consumer timeout plus the batching window', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(2);
+    for (const { Properties: m } of mappings) {
+      const queue = queues[m.EventSourceArn['Fn::GetAtt'][0]];
+      const timeout = functions[m.FunctionName.Ref].Properties.Timeout;
+      expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
+        6 * timeout + (m.MaximumBatchingWindowInSeconds ?? 0),
+      );
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildStack } from './synth.js';
+
+const ACKNOWLEDGED = Validations.ACKNOWLEDGED_RULES_METADATA_KEY;
+
+/** Every acknowledgement in the tree: where, which finding, and why. */
+function acknowledgements(root: IConstruct): { path: string; id: string; reason: string }[] {
+  return root.node.findAll().flatMap((c) =>
+    c.node.metadata
+      .filter((m) => m.type === ACKNOWLEDGED)
+      .flatMap((m) => Object.entries(m.data as Record<string, string>))
+      .map(([id, reason]) => ({ path: c.node.path, id: id.replace(/^Annotation::/, ''), reason })),
+  );
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  let app: App;
+  beforeAll(() => {
+    // CDK's built-in CloudFormation validation stays off here (seconds of CPU); `cdk synth` runs it.
+    app = buildStack().app;
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  });
+
+  it('finds nothing unacknowledged in the stack', () => {
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('acknowledges only the X-Ray wildcard resource, on each function role, with a reason', () => {
+    const acks = acknowledgements(app);
+    expect(acks.map((a) => `${a.path} ${a.id}`).sort()).toEqual([
+      'Placid/Ingest/FunctionRole AwsSolutions-IAM5[Resource::*]',
+      'Placid/Schedule/HttpFunctionRole AwsSolutions-IAM5[Resource::*]',
+      'Placid/Schedule/QueueFunctionRole AwsSolutions-IAM5[Resource::*]',
+    ]);
+    for (const { reason } of acks) expect(reason).toMatch(/xray:.*resource-level/);
+  });
+
+  it('fails the synth of a stack that breaks a rule (the check is live)', () => {
+    const control = new App({ builtinCloudFormationValidation: false });
+    new Queue(new Stack(control, 'Control'), 'Plain');
+    Validations.of(control).addPlugins(new AwsSolutionsChecks(control));
+    expect(() => control.synth()).toThrow(/AwsSolutions-SQS/);
+  });
+});
