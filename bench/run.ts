@@ -1,11 +1,15 @@
 /** `npm run bench`: every benchmark, results merged into bench/results.json. */
+import { benchBundles } from './bundle.js';
+import { benchIngest } from './ingest.js';
 import { benchPlacement } from './placement.js';
 import { benchSchedule } from './schedule.js';
 import { writeSection } from './stats.js';
 
 const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
+  bundles: benchBundles,
   placement: benchPlacement,
+  ingest: benchIngest,
   schedule: benchSchedule,
 };
 for (const [name, run] of Object.entries(suites)) {

@@ -29,12 +29,17 @@ export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<numbe
   ]);
   const dataDir = args.dataDir ?? defaultDataDir();
   if (!existsSync(dataDir)) {
-    throw new InputError(`no local fleet store at ${dataDir}: run \`placid ingest FILE\` first, or pass --data-dir`);
+    throw new InputError(
+      `no local fleet store at ${dataDir}: run \`placid ingest FILE\` first, or pass --data-dir`,
+    );
   }
   const at = args.at ?? new Date();
   const local = await openLocalStore({ dataDir, store: { clock: () => at } });
   try {
-    const view = await readFleetView(local.store, { at, windowMinutes: args.window ?? DEFAULT_WINDOW_MINUTES });
+    const view = await readFleetView(local.store, {
+      at,
+      windowMinutes: args.window ?? DEFAULT_WINDOW_MINUTES,
+    });
     io.stdout.write(args.json ? `${JSON.stringify(view, null, 2)}\n` : formatFleet(view, dataDir));
   } finally {
     await local.close();
@@ -67,7 +72,11 @@ export function addFleetCommand(program: Command, io: CliIO, done: (status: numb
       `steal is also averaged over this many minutes (default: ${DEFAULT_WINDOW_MINUTES})`,
       positiveMinutes,
     )
-    .option('--at <time>', 'look at the fleet as of this ISO-8601 time (default: now), e.g. to replay old reports', isoTime)
+    .option(
+      '--at <time>',
+      'look at the fleet as of this ISO-8601 time (default: now), e.g. to replay old reports',
+      isoTime,
+    )
     .addHelpText('after', FLEET_EXIT_HELP)
     .action(async (opts) => done(await runFleetCommand(opts, io)));
 }

@@ -20,7 +20,10 @@ export async function readReportInput(
   const text =
     path === '-'
       ? await readAll(stdin)
-      : await readTextFile(path, (reason, cause) => new InputError(`cannot read ${path}: ${reason}`, { cause }));
+      : await readTextFile(
+          path,
+          (reason, cause) => new InputError(`cannot read ${path}: ${reason}`, { cause }),
+        );
   return { messages: splitMessages(text, source), source };
 }
 
@@ -34,7 +37,8 @@ export function splitMessages(text: string, source: string): InputMessage[] {
   if (trimmed === '') throw new InputError(`${source} is empty: expected report messages`);
   const whole = tryParse(trimmed);
   if (whole.ok && Array.isArray(whole.value)) {
-    if (whole.value.length === 0) throw new InputError(`${source} is an empty array: expected report messages`);
+    if (whole.value.length === 0)
+      throw new InputError(`${source} is an empty array: expected report messages`);
     return whole.value.map((m, i) => ({ body: JSON.stringify(m), where: `[${i}]` }));
   }
   if (whole.ok) return [{ body: trimmed, where: source }];

@@ -35,7 +35,8 @@ export async function sendToQueue(
       rejected.push({ where: m.where, reason: dropSource((error as Error).message, m.where) });
     }
   }
-  const result = valid.length > 0 ? await queue.sendBatch(valid.map((m) => m.body)) : { sent: [], failed: [] };
+  const result =
+    valid.length > 0 ? await queue.sendBatch(valid.map((m) => m.body)) : { sent: [], failed: [] };
   for (const f of result.failed) {
     rejected.push({ where: valid[f.index].where, reason: `the queue refused it: ${f.message} (${f.code})` });
   }

@@ -8,9 +8,13 @@ import { applyRequests, pciNuma } from './hardware/pci.js';
 const DEFAULT_CONFIG = defaultConfig();
 
 /**
- * Nova's `consume_from_request` plus the bookkeeping of `_consume_selected_host`, on a copy of the
+ * Nova's `consume_from_request` plus the host side of `_consume_selected_host`, on a copy of the
  * host (the fleet snapshot is shared by many requests and must not change). `config` gives the
  * allocation ratios for the NUMA fit; pass the scheduler's so they match NUMATopologyFilter's.
+ *
+ * With a server group, the new instance is added to `host.instances` as a stub (unless the host
+ * already lists it), so the (anti-)affinity filters and weighers count it for later instances;
+ * without one Nova adds nothing.
  */
 export function consumeFromRequest(
   host: HostState,
@@ -27,7 +31,10 @@ export function consumeFromRequest(
     vcpus_used: host.vcpus_used + f.vcpus,
     num_instances: host.num_instances + 1,
     num_io_ops: host.num_io_ops + 1,
-    instances: { ...host.instances, [instanceUuid]: { uuid: instanceUuid } },
+    instances:
+      spec.instance_group && !Object.hasOwn(host.instances, instanceUuid)
+        ? { ...host.instances, [instanceUuid]: { uuid: instanceUuid } }
+        : host.instances,
     limits: { ...host.limits },
   };
   const pciStats = spec.pci_requests.length > 0 ? host.pci_stats : null;

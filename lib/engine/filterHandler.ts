@@ -110,17 +110,31 @@ async function prepareStages(
   for (const filter of filters) {
     if (filter.runFilterOncePerRequest && ctx.index > 0) continue;
     let state: unknown = PASS_ALL;
+    let run = filter;
     if (!rebuild || filter.runOnRebuild) {
       try {
         const prepared = filter.prepare ? filter.prepare(spec, ctx) : undefined;
         state = isThenable(prepared) ? await prepared : prepared;
       } catch (err) {
-        throw wrap(filter.name, 'could not prepare the request', err);
+        // Nova meets a bad request only inside host_passes, so it raises only if a host gets this
+        // far; with no host left by the earlier filters the answer is NoValidHost, not an error.
+        run = raising(filter, wrap(filter.name, 'could not prepare the request', err));
+        state = undefined;
       }
     }
-    stages.push({ filter, state, position: stages.length });
+    stages.push({ filter: run, state, position: stages.length });
   }
   return stages;
+}
+
+/** The filter with a `hostPasses` that raises `error` (a request it could not prepare). */
+function raising(filter: HostFilter<unknown>, error: PlacidError): HostFilter<unknown> {
+  return {
+    ...filter,
+    hostPasses: () => {
+      throw error;
+    },
+  };
 }
 
 function wrap(plugin: string, what: string, err: unknown): PlacidError {

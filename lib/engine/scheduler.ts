@@ -6,13 +6,13 @@ import type { EngineContext } from './context.js';
 import { NoValidHostError } from './errors.js';
 import { type Elimination, eliminationsOf, type HostWeight, type ScheduleDecision } from './explain.js';
 import type { HostFilter } from './filter.js';
-import { type FilterCount, type Removal, runFilters } from './filterHandler.js';
 import { Fleet } from './fleet.js';
-import { narrowHosts } from './narrow.js';
+import { resolvedDestination } from './narrow.js';
+import { PlacementClaims } from './placementClaim.js';
 import { type PrefilterRemoval, placementPrefilter } from './prefilter/index.js';
 import { seededRandom } from './random.js';
+import { type SortLog, sortHosts } from './sortHosts.js';
 import type { HostWeigher } from './weigher.js';
-import { rankHosts, weighHosts } from './weighing.js';
 
 /**
  * Claims the request's resources on a host (Placement's PUT /allocations). Returning false makes the
@@ -23,6 +23,10 @@ export type Claim = (host: HostState, spec: RequestSpec, instanceUuid: string) =
 export interface ScheduleOptions {
   /** Keep every eliminated host with its reason and every weighed host (slower; for people). */
   explain?: boolean;
+  /**
+   * Claims each instance. Without one, a multi-create claims in memory as Placement would (when the
+   * Placement pre-filter is on); a rebuild never claims, as in Nova.
+   */
   claim?: Claim;
   now?: Date;
   /** Overrides the random source for host_subset_size / shuffle (tests, simulations). */
@@ -31,9 +35,12 @@ export interface ScheduleOptions {
   alternates?: boolean;
 }
 
+/** Ranked beyond host_subset_size and the alternates, so a few lost claims need no full sort. */
+const SPARE_HOSTS = 8;
+
 /**
  * Nova's FilterScheduler over in-memory host states: pre-filter, filters, weighers and selection
- * with in-memory consumption between instances, alternates and claims.
+ * with in-memory consumption between instances, alternates and claims (`_schedule`).
  */
 export class Scheduler {
   private readonly random: () => number;
@@ -55,30 +62,26 @@ export class Scheduler {
     const fleet = Fleet.from(hostsOrFleet);
     const explain = options.explain ?? false;
     const random = options.random ?? this.random;
-    const now = options.now ?? new Date();
-    // The request is copied: the group's hosts grow as instances are placed.
-    const spec: RequestSpec = {
-      ...input,
-      instance_group: input.instance_group
-        ? { ...input.instance_group, hosts: [...input.instance_group.hosts] }
-        : null,
-    };
-    const counts: FilterCount[] = [];
-    const removals: Removal[] = [];
+    const uuids = instanceUuids(input);
+    const spec = requestCopy(input, uuids);
+    const log: SortLog = { counts: [], removals: [], narrowed: [] };
     const preRemovals: PrefilterRemoval[] = [];
     const decision = (partial: Partial<ScheduleDecision>): ScheduleDecision => ({
       request_id: spec.request_id,
       placements: [],
       weighed: null,
-      filter_counts: counts,
-      eliminated: () => eliminationsOf(preRemovals, removals),
+      filter_counts: log.counts,
+      eliminated: () => eliminationsOf([...preRemovals, ...log.narrowed], log.removals),
       error: null,
       ...partial,
     });
-    const ctx0: EngineContext = { config: this.config, now, index: 0, fleet };
+    const ctx0: EngineContext = { config: this.config, now: options.now ?? new Date(), index: 0, fleet };
 
+    // A rebuild only re-checks the current host: no Placement query and no claim (Nova's legacy path).
+    const rebuild = isRebuild(spec);
+    const placement = !rebuild && this.config.placid.placement_prefilter;
     let hosts: HostState[];
-    if (isRebuild(spec) || !this.config.placid.placement_prefilter) hosts = fleet.hosts.slice();
+    if (!placement) hosts = fleet.hosts.slice();
     else {
       try {
         const pre = placementPrefilter(fleet.hosts, spec, ctx0, explain);
@@ -88,31 +91,39 @@ export class Scheduler {
         if (err instanceof NoValidHostError) return decision({ error: noValidHost(err.message) });
         throw err;
       }
-      counts.push({ filter: 'Placement', start: fleet.hosts.length, end: hosts.length, instance_index: 0 });
+      log.counts.push({ filter: 'Placement', start: fleet.hosts.length, end: hosts.length, instance_index: 0 });
       if (hosts.length === 0)
         return decision({
           error: noValidHost('No valid host was found. Placement returned no allocation candidates.'),
         });
     }
+    if (placement) spec.requested_destination = resolvedDestination(spec, fleet.hosts);
+    const claim = rebuild ? undefined : (options.claim ?? this.memoryClaim(placement, uuids, spec));
 
-    const uuids = instanceUuids(spec);
-    const numAlts = options.alternates === false ? 0 : this.config.scheduler.max_attempts - 1;
+    const plugins = { filters: this.filters, weighers: this.weighers };
+    // Nova's conductor asks for no alternates on a rebuild (it re-checks the instance's own host).
+    const numAlts = options.alternates === false || rebuild ? 0 : this.config.scheduler.max_attempts - 1;
     const chosen: HostState[] = [];
     let weighed: HostWeight[] | null = null;
+    // The full ranking of the last instance's survivors, when `hosts` holds only the best few.
+    let rest: (() => HostState[]) | null = null;
     for (let index = 0; index < uuids.length; index++) {
       spec.instance_uuid = uuids[index];
       const ctx: EngineContext = { ...ctx0, index };
-      const sort = { explain, random, spares: numAlts + 8, full: uuids.length > 1 };
-      const sorted = await this.sortedHosts(hosts, spec, ctx, sort, counts, removals);
+      const sort = { explain, random, spares: numAlts + SPARE_HOSTS, full: uuids.length > 1 };
+      const sorted = await sortHosts(plugins, hosts, spec, ctx, sort, log);
       if (index === 0 && explain) weighed = sorted.weighed;
+      // Nova replaces the candidates with this instance's sorted survivors: the list only shrinks.
       hosts = sorted.hosts;
+      rest = sorted.remaining;
       if (hosts.length === 0) break;
-      let claimed = await this.claimFirst(hosts, 0, spec, uuids[index], options.claim);
-      if (claimed < 0 && sorted.remaining) {
-        // Every host of the short list lost its claim race: go on down the full ranking.
+      let claimed = await claimFirst(hosts, 0, spec, uuids[index], claim);
+      if (claimed < 0 && rest) {
+        // Every host of the short list lost its claim: go on down the full ranking.
         const tried = hosts.length;
-        hosts = sorted.remaining();
-        claimed = await this.claimFirst(hosts, tried, spec, uuids[index], options.claim);
+        hosts = rest();
+        rest = null;
+        claimed = await claimFirst(hosts, tried, spec, uuids[index], claim);
       }
       if (claimed < 0) break;
       const host = consumeFromRequest(hosts[claimed], spec, uuids[index], this.config);
@@ -127,132 +138,74 @@ export class Scheduler {
       });
     }
 
-    let altSource = hosts;
+    // Nova filters and weighs the survivors again after the last pick of a multi-create.
     if (uuids.length > 1 && numAlts > 0) {
       const ctx: EngineContext = { ...ctx0, index: uuids.length - 1 };
       const sort = { explain: false, random, spares: numAlts, full: true };
-      altSource = (await this.sortedHosts(hosts, spec, ctx, sort, [], [])).hosts;
+      hosts = (await sortHosts(plugins, hosts, spec, ctx, sort, null)).hosts;
     }
     const chosenKeys = new Set(chosen.map(hostKey));
-    const placements = chosen.map((host, i) => ({
-      instance_uuid: uuids[i],
-      host,
-      alternates: altSource
-        .filter((h) => h.cell_uuid === host.cell_uuid && !chosenKeys.has(hostKey(h)))
-        .slice(0, numAlts),
-    }));
+    const placements = chosen.map((host, i) => {
+      let alternates = alternatesFor(host, hosts, chosenKeys, numAlts);
+      // Same-cell hosts may rank below the short list; Nova's list holds every survivor.
+      if (alternates.length < numAlts && rest) alternates = alternatesFor(host, rest(), chosenKeys, numAlts);
+      return { instance_uuid: uuids[i], host, alternates };
+    });
     return decision({ placements, weighed });
   }
 
-  /**
-   * Nova's `_get_sorted_hosts`: filter, weigh, optionally shuffle the best tie, then move a random
-   * pick among the best `host_subset_size` to the front. Returns the survivors in that order.
-   */
-  private async sortedHosts(
-    input: readonly HostState[],
-    spec: RequestSpec,
-    ctx: EngineContext,
-    sort: SortOptions,
-    counts: FilterCount[],
-    removals: Removal[],
-  ): Promise<SortedHosts> {
-    const { explain, random } = sort;
-    const narrowed = narrowHosts(input, spec);
-    let filtered: HostState[];
-    if (narrowed.skipFilters) filtered = narrowed.hosts;
-    else {
-      const run = await runFilters(this.filters, narrowed.hosts, spec, ctx, explain);
-      counts.push(...run.counts);
-      removals.push(...run.removals);
-      filtered = run.hosts;
-    }
-    if (filtered.length === 0) return { hosts: [], weighed: explain ? [] : null, remaining: null };
-
-    const fs = this.config.filter_scheduler;
-    const { weights, traces } = weighHosts(this.weighers, filtered, spec, ctx, explain);
-    const shuffle = fs.shuffle_best_same_weighed_hosts;
-    const full = explain || sort.full || shuffle;
-    // Only the best few are needed: the random subset, alternates, and spares for lost claims.
-    let order = rankHosts(weights, full ? undefined : fs.host_subset_size + sort.spares);
-    if (shuffle) order = shuffleBestTie(order, weights, random);
-    const subset = Math.min(fs.host_subset_size, order.length);
-    const pick = subset > 1 ? Math.floor(random() * subset) : 0;
-    if (pick > 0) order = [order[pick], ...order.slice(0, pick), ...order.slice(pick + 1)];
-    const hosts = order.map((i) => filtered[i]);
-    const remaining =
-      order.length < filtered.length
-        ? () => {
-            const seen = new Set(order);
-            return [
-              ...hosts,
-              ...rankHosts(weights)
-                .filter((i) => !seen.has(i))
-                .map((i) => filtered[i]),
-            ];
-          }
-        : null;
-    const weighed = explain
-      ? rankHosts(weights).map((i) => ({
-          host: filtered[i],
-          weight: weights[i],
-          breakdown: traces.map((t) => ({
-            weigher: t.weigher,
-            raw: t.raw[i],
-            normalized: t.normalized[i],
-            multiplier: t.multiplier[i],
-          })),
-        }))
-      : null;
-    return { hosts, weighed, remaining };
-  }
-
-  /** Index of the first host from `from` on (chosen first, then by weight) whose claim succeeds, or -1. */
-  private async claimFirst(
-    hosts: HostState[],
-    from: number,
-    spec: RequestSpec,
-    uuid: string,
-    claim?: Claim,
-  ): Promise<number> {
-    if (!claim) return hosts.length > from ? from : -1;
-    for (let i = from; i < hosts.length; i++) if (await claim(hosts[i], spec, uuid)) return i;
-    return -1;
+  /** Placement's claims in memory: only a multi-create can be refused (its earlier instances count). */
+  private memoryClaim(placement: boolean, uuids: readonly string[], spec: RequestSpec): Claim | undefined {
+    return placement && uuids.length > 1 ? new PlacementClaims(spec, this.config).claim : undefined;
   }
 }
 
-interface SortOptions {
-  explain: boolean;
-  random: () => number;
-  /** Hosts to rank beyond host_subset_size when a full order is not needed. */
-  spares: number;
-  /** Rank every host (multi-create: later instances see the survivors in weight order). */
-  full: boolean;
-}
-
-interface SortedHosts {
-  hosts: HostState[];
-  weighed: HostWeight[] | null;
-  /** The full ranking, when `hosts` is only the best few. */
-  remaining: (() => HostState[]) | null;
-}
-
-function shuffleBestTie(order: number[], weights: Float64Array, random: () => number): number[] {
-  if (order.length === 0) return order;
-  const best = weights[order[0]];
-  let n = 0;
-  while (n < order.length && weights[order[n]] === best) n++;
-  const head = order.slice(0, n);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [head[i], head[j]] = [head[j], head[i]];
+/**
+ * Nova's `_get_alternate_hosts` for one selected host: up to `numAlts` hosts from the sorted list,
+ * in order, from the same cell, never a host selected for any instance of the request.
+ */
+function alternatesFor(
+  selected: HostState,
+  sorted: readonly HostState[],
+  chosenKeys: ReadonlySet<string>,
+  numAlts: number,
+): HostState[] {
+  const out: HostState[] = [];
+  for (const h of sorted) {
+    if (out.length >= numAlts) break;
+    if (h.cell_uuid === selected.cell_uuid && !chosenKeys.has(hostKey(h))) out.push(h);
   }
-  return [...head, ...order.slice(n)];
+  return out;
+}
+
+/** Index of the first host from `from` on (chosen first, then by weight) whose claim succeeds, or -1. */
+async function claimFirst(
+  hosts: HostState[],
+  from: number,
+  spec: RequestSpec,
+  uuid: string,
+  claim?: Claim,
+): Promise<number> {
+  if (!claim) return hosts.length > from ? from : -1;
+  for (let i = from; i < hosts.length; i++) if (await claim(hosts[i], spec, uuid)) return i;
+  return -1;
 }
 
 function instanceUuids(spec: RequestSpec): string[] {
   if (spec.instance_uuids && spec.instance_uuids.length > 0) return spec.instance_uuids;
   if (spec.num_instances === 1 && spec.instance_uuid) return [spec.instance_uuid];
   return Array.from({ length: spec.num_instances }, (_, i) => `${spec.request_id}-instance-${i}`);
+}
+
+/**
+ * The scheduler's own copy of the request: the group's hosts grow as instances are placed, and the
+ * new instances are members of the group, as Nova's API records them before it asks the scheduler.
+ */
+function requestCopy(input: RequestSpec, uuids: readonly string[]): RequestSpec {
+  const group = input.instance_group;
+  if (!group) return { ...input };
+  const members = [...group.members, ...uuids.filter((u) => !group.members.includes(u))];
+  return { ...input, instance_group: { ...group, hosts: [...group.hosts], members } };
 }
 
 function hostKey(h: HostState): string {

@@ -47,7 +47,11 @@ export async function hostSteal(
   }
   const vms = await mapLimit(vmUuids, 8, (uuid) => entitySteal(store, { kind: 'instance', uuid }, window));
   const latest = vms.flatMap((v) => (v.latest ? [v.latest] : []));
-  return reading(latest, vms.flatMap((v) => v.inWindow), latest.length > 0 ? 'vms' : null);
+  return reading(
+    latest,
+    vms.flatMap((v) => v.inWindow),
+    latest.length > 0 ? 'vms' : null,
+  );
 }
 
 function reading(latest: Sample[], inWindow: Sample[], source: StealReading['source']): StealReading {

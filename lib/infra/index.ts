@@ -5,7 +5,7 @@ export { PlacidStack } from './placidStack.js';
 export { Queues } from './queues.js';
 export { METRICS, RUNTIME_ENV, SERVICE_NAMES } from './runtimeEnv.js';
 export { ScheduleStage } from './scheduleStage.js';
+export { ServiceSecrets } from './secrets.js';
 export { ServiceFunction } from './serviceFunction.js';
 export { ServiceQueue } from './serviceQueue.js';
-export { ServiceSecrets } from './secrets.js';
 export { Tables } from './tables.js';

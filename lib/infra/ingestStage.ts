@@ -4,8 +4,8 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { PlacidConfig } from './config.js';
 import { RUNTIME_ENV, SERVICE_NAMES } from './runtimeEnv.js';

@@ -13,6 +13,7 @@ import { METRICS, SERVICE_NAMES } from './runtimeEnv.js';
 import { ScheduleStage } from './scheduleStage.js';
 import { ServiceSecrets } from './secrets.js';
 import { Tables } from './tables.js';
+import { MigrationWorkflow } from './workflow.js';
 
 export class PlacidStack extends Stack {
   readonly config: PlacidConfig;
@@ -43,7 +44,10 @@ export class PlacidStack extends Stack {
     const { ingest, scheduleQueue, scheduleHttp } = SERVICE_NAMES;
     this.observability.alarmWhenSilent('IngestReportsStale', ingest, METRICS.reportsStored);
     this.observability.watchCounters('Ingest', ingest, [...METRICS.batch, ...METRICS.ingest]);
-    this.observability.watchCounters('Schedule (queue)', scheduleQueue, [...METRICS.batch, ...METRICS.schedule]);
+    this.observability.watchCounters('Schedule (queue)', scheduleQueue, [
+      ...METRICS.batch,
+      ...METRICS.schedule,
+    ]);
     this.observability.watchCounters('Schedule (URL)', scheduleHttp, METRICS.schedule);
     this.observability.watchQueue('Ingest', this.queues.ingest);
     this.observability.watchQueue('ScheduleRequests', this.queues.scheduleRequests);
@@ -51,6 +55,14 @@ export class PlacidStack extends Stack {
     this.observability.watchFunction('Ingest', this.ingest.function);
     this.observability.watchFunction('ScheduleQueue', this.schedule.queueFunction);
     this.observability.watchFunction('ScheduleHttp', this.schedule.httpFunction);
+    // The migration workflow (state machine, steps Lambda, plan queue and starter) registers itself.
+    new MigrationWorkflow(this, 'Workflow', {
+      config,
+      tables: this.tables,
+      queues: this.queues,
+      secrets: this.secrets,
+      observability: this.observability,
+    });
 
     this.acknowledgeFindings();
     this.outputs();

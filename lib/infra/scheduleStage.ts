@@ -95,7 +95,10 @@ export class ScheduleStage extends Construct {
           conditions: { StringEquals: { 'lambda:FunctionUrlAuthType': 'AWS_IAM' } },
         }),
         // Since October 2025 a Function URL call is also authorised as lambda:InvokeFunction.
-        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.httpFunction.functionArn] }),
+        new PolicyStatement({
+          actions: ['lambda:InvokeFunction'],
+          resources: [this.httpFunction.functionArn],
+        }),
         ...requests.sendStatements(),
         ...replies.consumeStatements(),
       ],

@@ -59,7 +59,11 @@ function indexProps(index: IndexDefinition): GlobalSecondaryIndexPropsV2 {
   };
   const { projection } = index;
   if (projection.type === 'INCLUDE') {
-    return { ...base, projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...projection.nonKeyAttributes] };
+    return {
+      ...base,
+      projectionType: ProjectionType.INCLUDE,
+      nonKeyAttributes: [...projection.nonKeyAttributes],
+    };
   }
   return { ...base, projectionType: ProjectionType[projection.type] };
 }

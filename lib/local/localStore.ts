@@ -1,12 +1,20 @@
-/** A FleetStore on dynalite: on disk under a locked data directory, or in memory. */
+/**
+ * A FleetStore on dynalite: on disk under a locked data directory, or in memory; or on a DynamoDB
+ * endpoint that is already running (DynamoDB Local, or dynalite in another process).
+ */
+import { createDocumentClient, createDynamoClient } from '../store/client.js';
 import type { StoreOptions } from '../store/context.js';
+import { createTables } from '../store/createTables.js';
 import { FleetStore } from '../store/fleetStore.js';
+import { tableNames } from '../store/tables.js';
 import { lockDataDir } from './dataDirLock.js';
 import { type LocalDynamo, startLocalDynamo } from './dynalite.js';
 
 export interface LocalStoreOptions {
   /** Keep the tables on disk here; in memory when absent. */
   dataDir?: string;
+  /** Use this endpoint instead of starting dynalite (tables are created if missing); excludes dataDir. */
+  endpoint?: string;
   /** Store tunables; `clock` is the store's wall clock. */
   store?: Partial<Omit<StoreOptions, 'doc' | 'tables'>>;
 }
@@ -19,10 +27,12 @@ export interface LocalStore {
 }
 
 export async function openLocalStore(options: LocalStoreOptions = {}): Promise<LocalStore> {
-  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
+  const unlock = options.dataDir && !options.endpoint ? lockDataDir(options.dataDir) : () => {};
   let dynamo: LocalDynamo;
   try {
-    dynamo = await startLocalDynamo({ path: options.dataDir });
+    dynamo = options.endpoint
+      ? await connectDynamo(options.endpoint)
+      : await startLocalDynamo({ path: options.dataDir });
   } catch (error) {
     unlock();
     throw error;
@@ -39,4 +49,12 @@ export async function openLocalStore(options: LocalStoreOptions = {}): Promise<L
       }
     },
   };
+}
+
+async function connectDynamo(endpoint: string): Promise<LocalDynamo> {
+  const dynamo = createDynamoClient({ endpoint });
+  const client = createDocumentClient(dynamo);
+  const names = tableNames();
+  await createTables(dynamo, names);
+  return { endpoint, client, dynamo, tableNames: names, close: async () => client.destroy() };
 }

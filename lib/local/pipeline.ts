@@ -49,6 +49,8 @@ export interface PipelineStage {
 export interface LocalPipelineOptions {
   /** Keep DynamoDB on disk here; in memory when absent. (Queues always live in memory.) */
   dataDir?: string;
+  /** Use a DynamoDB endpoint that is already running instead of starting dynalite. */
+  endpoint?: string;
   now?: () => Date;
   /** Default: real time that skips ahead instead of waiting out visibility timeouts. */
   clock?: Clock;
@@ -91,7 +93,11 @@ export class LocalPipeline {
 
   static async start(options: LocalPipelineOptions = {}): Promise<LocalPipeline> {
     const now = options.now ?? (() => new Date());
-    const local = await openLocalStore({ dataDir: options.dataDir, store: { clock: now, ...options.store } });
+    const local = await openLocalStore({
+      dataDir: options.dataDir,
+      endpoint: options.endpoint,
+      store: { clock: now, ...options.store },
+    });
     const pipeline = new LocalPipeline(local, now, options.clock ?? new FastForwardClock());
     for (const stage of options.stages ?? [ingestStage()]) pipeline.add(stage);
     return pipeline;

@@ -18,6 +18,7 @@ import type { Cooldown } from './cooldown.js';
 import type { MigrationCost } from './cost.js';
 import type { Skip } from './planTypes.js';
 import type { VmDetection } from './types.js';
+import type { VmShare } from './vmSteal.js';
 
 /** Relief within this of what is needed counts as enough (float noise). */
 export const RELIEF_EPSILON = 1e-6;
@@ -27,8 +28,10 @@ export interface Candidate {
   detection: VmDetection;
   /** CPU demand in vCPUs (used + stolen): what leaves the source. */
   demandVcpus: number;
-  /** The VM's measured mean steal over the window, percent. */
+  /** The VM's measured mean (guest) steal over the window, percent. */
   stealPercent: number;
+  /** Its demand, vCPUs and lost share of demand (vmSteal.ts). */
+  share: VmShare;
   suffering: boolean;
   cost: MigrationCost;
 }

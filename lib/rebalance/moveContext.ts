@@ -15,8 +15,8 @@ export interface PlannedFleetView {
   load(host: string): HostLoad | undefined;
   /** True when the host was contended or had suffering VMs at detection: the plan relieves it and never fills it. */
   contended(host: string): boolean;
-  /** VMs of `role` on the host after the planned moves. */
-  roleCount(host: string, role: string): number;
+  /** How many VMs of `role` each host runs after the planned moves (hosts without any are absent). */
+  roleCounts(role: string): ReadonlyMap<string, number>;
 }
 
 export interface MoveContext {

@@ -15,6 +15,8 @@ export interface HostGain {
   sourceAfter: number;
   destBefore: number;
   destAfter: number;
+  /** The moved VM's guest steal at the destination. */
+  vmAfter: number;
 }
 
 export interface MoveFacts {
@@ -32,7 +34,7 @@ export function describeMove(m: MoveFacts): PlannedMigration {
   const hosts = `${source} ${pct(gain.sourceBefore)} → ${pct(gain.sourceAfter)}, ${dest} ${pct(gain.destBefore)} → ${pct(gain.destAfter)}`;
   const effect =
     m.purpose.kind === 'victim'
-      ? `its steal ${pct(c.stealPercent)} → ${pct(gain.destAfter)} (host steal ${hosts})`
+      ? `its steal ${pct(c.stealPercent)} → ${pct(gain.vmAfter)} (host steal ${hosts})`
       : `host steal ${hosts}`;
   const startsAt = m.startsAt.toISOString();
   return {
@@ -46,11 +48,11 @@ export function describeMove(m: MoveFacts): PlannedMigration {
     estimated_seconds: Math.round(c.cost.seconds * 10) / 10,
     expected_gain: {
       steal_before: round1(c.stealPercent),
-      steal_after: round1(gain.destAfter),
+      steal_after: round1(gain.vmAfter),
       source_steal_before: round1(gain.sourceBefore),
       source_steal_after: round1(gain.sourceAfter),
       dest_steal_before: round1(gain.destBefore),
-      dest_steal_after: round1(gain.destAfter),
+      dest_steal_after: round1(gain.vmAfter),
     },
     kind: m.purpose.kind,
     availability_zone: c.vm.availability_zone,

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RebalanceMode } from './options.js';
-import { predictOutcome } from './outcome.js';
+import type { Outcome } from './outcome.js';
 import type { Plan, PlannedMigration, PlanStatus, PlanWave, SkippedVm } from './planTypes.js';
 import type { RebalanceSettings } from './settings.js';
 import type { DetectionReport } from './types.js';
@@ -21,6 +21,8 @@ export interface PlanParts {
   skipped: SkippedVm[];
   waves: PlanWave[];
   lowerBoundBytes: number;
+  /** The model's prediction for these migrations (outcome.ts). */
+  outcome: Outcome;
 }
 
 const STATUS: Record<RebalanceMode, PlanStatus> = {
@@ -32,7 +34,7 @@ const STATUS: Record<RebalanceMode, PlanStatus> = {
 export function buildPlan(parts: PlanParts): Plan {
   const { settings, migrations, skipped, detection } = parts;
   const createdAt = parts.now.toISOString();
-  const outcome = predictOutcome(detection, migrations, settings);
+  const { outcome } = parts;
   return {
     plan_id: planId(createdAt, settings.mode, migrations, skipped),
     mode: settings.mode,

@@ -1,8 +1,8 @@
 /**
  * The fleet as the moves planned so far leave it: host states (capacity), CPU loads (the steal
- * model), role counts and where each VM is. The planner applies each move here before planning
- * the next, so every move accounts for the ones before it. It is the PlannedFleetView that move
- * requests carry to Placid's filters and weigher; it changes only between two requests.
+ * model), role counts and where each moved VM went. The planner applies each move here before
+ * planning the next, so every move accounts for the ones before it. It is the PlannedFleetView that
+ * move requests carry to Placid's filters and weigher; it changes only between two requests.
  */
 import type { SchedulerConfig } from '../config/options.js';
 import { Fleet } from '../engine/fleet.js';
@@ -22,35 +22,44 @@ export interface AppliedMove {
   spec: RequestSpec;
 }
 
+const NO_HOSTS: ReadonlyMap<string, number> = new Map();
+
 export class PlanState implements PlannedFleetView {
   private readonly hosts = new Map<string, HostState>();
   private readonly cellHosts = new Map<string, string[]>();
   private readonly fleets = new Map<string, Fleet>();
   private readonly loads = new Map<string, HostLoad>();
-  private readonly contendedAtDetection = new Set<string>();
+  private readonly relieved = new Set<string>();
+  /** Role → host → VMs of that role (small maps: a role has a few replicas). */
   private readonly roles = new Map<string, Map<string, number>>();
-  private readonly location = new Map<string, string>();
+  private readonly movedTo = new Map<string, string>();
 
   constructor(
     hosts: readonly HostState[],
     detections: readonly HostDetection[],
-    instances: readonly InstanceReport[],
+    private readonly instances: ReadonlyMap<string, InstanceReport>,
     private readonly config: SchedulerConfig,
   ) {
-    const onHost = new Map<string, string[]>();
-    for (const vm of instances) {
-      this.location.set(vm.uuid, vm.host);
-      push(onHost, vm.host, vm.uuid);
-      if (vm.role != null) this.addRole(vm.host, vm.role, 1);
-    }
     for (const host of hosts) {
       if (this.hosts.has(host.host)) continue;
-      this.hosts.set(host.host, withInstances(host, onHost.get(host.host) ?? []));
-      push(this.cellHosts, cellKey(host), host.host);
+      this.hosts.set(host.host, host);
+      push(this.cellHosts, host.cell_uuid ?? '', host.host);
+    }
+    const missing = new Map<string, string[]>();
+    for (const vm of instances.values()) {
+      if (vm.role != null) this.addRole(vm.host, vm.role, 1);
+      const host = this.hosts.get(vm.host);
+      if (host && !Object.hasOwn(host.instances, vm.uuid)) push(missing, vm.host, vm.uuid);
+    }
+    // Server-group filters look for members in `instances`: add reported VMs a host state lacks.
+    for (const [name, uuids] of missing) {
+      const host = this.hosts.get(name) as HostState;
+      const added = Object.fromEntries(uuids.map((uuid) => [uuid, { uuid }]));
+      this.hosts.set(name, { ...host, instances: { ...host.instances, ...added } });
     }
     for (const d of detections) {
       // A host being relieved is never filled: neither a contended one nor one with suffering VMs.
-      if (d.status === 'contended' || d.victims.length > 0) this.contendedAtDetection.add(d.host);
+      if (d.status === 'contended' || d.victims.length > 0) this.relieved.add(d.host);
       // A host without VMs needs no samples to be known idle; one whose VMs all lack data is unknown.
       if (d.status !== 'unknown' || d.vmsTotal === 0) {
         this.loads.set(d.host, { capacityVcpus: d.capacityVcpus, demandVcpus: d.demandVcpus });
@@ -63,11 +72,11 @@ export class PlanState implements PlannedFleetView {
   }
 
   contended(host: string): boolean {
-    return this.contendedAtDetection.has(host);
+    return this.relieved.has(host);
   }
 
-  roleCount(host: string, role: string): number {
-    return this.roles.get(host)?.get(role) ?? 0;
+  roleCounts(role: string): ReadonlyMap<string, number> {
+    return this.roles.get(role) ?? NO_HOSTS;
   }
 
   host(name: string): HostState | undefined {
@@ -76,7 +85,7 @@ export class PlanState implements PlannedFleetView {
 
   /** The host a VM is on after the planned moves. */
   hostOf(uuid: string): string | undefined {
-    return this.location.get(uuid);
+    return this.movedTo.get(uuid) ?? this.instances.get(uuid)?.host;
   }
 
   /** The hosts of one cell (a move never leaves its cell), as a Fleet the engine can index. */
@@ -86,6 +95,8 @@ export class PlanState implements PlannedFleetView {
     if (!fleet) {
       const names = this.cellHosts.get(key) ?? [];
       fleet = Fleet.from(names.map((n) => this.hosts.get(n) as HostState));
+      // Keep the engine's interned copies, so the next Fleet copies only the hosts that changed.
+      for (const host of fleet.hosts) this.hosts.set(host.host, host);
       this.fleets.set(key, fleet);
     }
     return fleet;
@@ -106,36 +117,25 @@ export class PlanState implements PlannedFleetView {
       this.addRole(source, vm.role, -1);
       this.addRole(dest, vm.role, 1);
     }
-    this.location.set(vm.uuid, dest);
+    this.movedTo.set(vm.uuid, dest);
   }
 
   private replaceHost(host: HostState): void {
     this.hosts.set(host.host, host);
     // The engine indexes a fleet once per hosts array: a changed host means a new Fleet.
-    this.fleets.delete(cellKey(host));
+    this.fleets.delete(host.cell_uuid ?? '');
   }
 
   private addRole(host: string, role: string, delta: number): void {
-    let counts = this.roles.get(host);
+    let counts = this.roles.get(role);
     if (!counts) {
       counts = new Map();
-      this.roles.set(host, counts);
+      this.roles.set(role, counts);
     }
-    counts.set(role, (counts.get(role) ?? 0) + delta);
+    const n = (counts.get(host) ?? 0) + delta;
+    if (n > 0) counts.set(host, n);
+    else counts.delete(host);
   }
-}
-
-function cellKey(host: HostState): string {
-  return host.cell_uuid ?? '';
-}
-
-/** The host with every reported instance in its `instances` (server-group filters read them). */
-function withInstances(host: HostState, uuids: readonly string[]): HostState {
-  const missing = uuids.filter((u) => !Object.hasOwn(host.instances, u));
-  if (missing.length === 0) return host;
-  const instances = { ...host.instances };
-  for (const uuid of missing) instances[uuid] = { uuid };
-  return { ...host, instances };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -21,11 +21,13 @@ import { buildPlan } from './plan.js';
 import { createPlannerScheduler } from './plannerScheduler.js';
 import { PlanState } from './planState.js';
 import type { Plan, PlannedMigration, Skip } from './planTypes.js';
+import { predictOutcome } from './outcome.js';
 import { finalSkips } from './recovery.js';
 import { relieveHost } from './relief.js';
 import type { RebalanceSettings } from './settings.js';
 import { hostSteal, stealAfterAdding, stealAfterRemoving } from './stealModel.js';
 import type { DetectionReport, HostDetection, MigrationRecord, VmDetection } from './types.js';
+import { guestSteal, vmShare } from './vmSteal.js';
 import { WavePlanner } from './waves.js';
 
 export interface PlannerInput {
@@ -43,15 +45,16 @@ export interface PlannerInput {
 export async function planRebalance(input: PlannerInput): Promise<Plan> {
   const planner = new Planner(input);
   for (const host of planner.hostsToRelieve()) await relieveHost(planner, host);
-  const skipped = finalSkips(planner);
+  const outcome = predictOutcome(planner.detection, planner.migrations, planner.vcpusOf, input.settings);
   return buildPlan({
     now: input.fleet.now,
     settings: input.settings,
     detection: planner.detection,
     migrations: planner.migrations,
-    skipped,
+    skipped: finalSkips(planner, outcome),
     waves: planner.waves.summary(),
     lowerBoundBytes: planner.lowerBoundBytes,
+    outcome,
   });
 }
 
@@ -91,20 +94,20 @@ export class Planner {
         },
         settings,
       );
+    this.instances = new Map(fleet.instances.map((vm) => [vm.uuid, vm]));
     this.state = new PlanState(
       fleet.hypervisors.map((h) => h.state),
       this.detection.hosts,
-      fleet.instances,
+      this.instances,
       config,
     );
     this.scheduler = createPlannerScheduler(config, input.plugins);
     const expires = new Date(fleet.now.getTime() + settings.plan_ttl_minutes * 60_000);
     this.waves = new WavePlanner(settings, fleet.now, expires);
-    this.instances = new Map(fleet.instances.map((vm) => [vm.uuid, vm]));
     this.vmDetections = new Map(this.detection.vms.map((d) => [d.uuid, d]));
     this.history = groupBy(fleet.history, (r) => r.instance_uuid);
     for (const vm of fleet.instances) {
-      push(this.onHost, vm.host, vm.uuid);
+      if (settings.noisy_neighbour_moves) push(this.onHost, vm.host, vm.uuid);
       if (vm.server_group) push(this.groups, vm.server_group.name, vm.uuid);
     }
   }
@@ -130,7 +133,10 @@ export class Planner {
     return this.vmDetections.get(uuid);
   }
 
-  /** The VMs reported on `host` (before any planned move). */
+  /** A VM's flavor vCPUs. */
+  readonly vcpusOf = (uuid: string): number | undefined => this.instances.get(uuid)?.flavor.vcpus;
+
+  /** The VMs reported on `host` before any planned move (kept with noisy_neighbour_moves only). */
   vmsOnHost(host: string): readonly string[] {
     return this.onHost.get(host) ?? [];
   }
@@ -148,14 +154,19 @@ export class Planner {
     if (!vm || !detection) return undefined;
     const cost = migrationCost(vm, this.settings);
     const cooldown = cooldownOf(vm, this.history.get(uuid) ?? [], this.now, this.settings);
-    const result: Candidate | Skip = ineligibility(detection, cost, cooldown) ?? {
-      vm,
-      detection,
-      demandVcpus: detection.demandVcpus ?? 0,
-      stealPercent: detection.steal?.mean ?? 0,
-      suffering: detection.status === 'suffering',
-      cost,
-    };
+    const share = vmShare(detection, vm.flavor.vcpus);
+    const result: Candidate | Skip = ineligibility(detection, cost, cooldown) ??
+      (share === null
+        ? { code: 'no_data', reason: `no usable demand: ${detection.reason}` }
+        : {
+            vm,
+            detection,
+            demandVcpus: share.demandVcpus,
+            stealPercent: detection.steal?.mean ?? 0,
+            share,
+            suffering: detection.status === 'suffering',
+            cost,
+          });
     this.candidates.set(uuid, result);
     return result;
   }
@@ -171,6 +182,12 @@ export class Planner {
   async attempt(c: Candidate, purpose: MovePurpose): Promise<boolean> {
     const { vm } = c;
     const source = this.state.hostOf(vm.uuid) ?? vm.host;
+    // When no wave has room for anything leaving this source, no destination can change that.
+    const leaving = this.waves.slot({ source, dest: '', zone: vm.availability_zone, seconds: c.cost.seconds });
+    if (!leaving.ok) {
+      this.skip(vm.uuid, { code: leaving.code, reason: leaving.reason });
+      return false;
+    }
     const query = {
       vm,
       demandVcpus: c.demandVcpus,
@@ -198,7 +215,8 @@ export class Planner {
       if (!destLoad) continue;
       const destBefore = hostSteal(destLoad);
       const destAfter = stealAfterAdding(destLoad, [c.demandVcpus]);
-      const benefit = purpose.kind === 'victim' ? c.stealPercent - destAfter : steal.sourceBefore - steal.sourceAfter;
+      const vmAfter = guestSteal(c.share, destAfter);
+      const benefit = purpose.kind === 'victim' ? c.stealPercent - vmAfter : steal.sourceBefore - steal.sourceAfter;
       if (benefit < this.settings.min_benefit_percent) {
         refusal ??= tooLittleBenefit(purpose, benefit, this.settings.min_benefit_percent, dest);
         continue;
@@ -213,7 +231,7 @@ export class Planner {
       this.state.apply({ vm: { ...vm, role: vm.role ?? null }, demandVcpus: c.demandVcpus, source, dest, spec: found.spec });
       this.moved.add(vm.uuid);
       this.skips.delete(vm.uuid);
-      const gain = { ...steal, destBefore, destAfter };
+      const gain = { ...steal, destBefore, destAfter, vmAfter };
       this.migrations.push(describeMove({ c, purpose, source, dest, wave: slot.wave, startsAt: slot.startsAt, gain }));
       return true;
     }

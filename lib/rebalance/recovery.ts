@@ -5,12 +5,11 @@
  * were not suffering (noisy neighbours the engine could not place) keep theirs.
  */
 import { gibibytes, pct } from './format.js';
-import { predictOutcome } from './outcome.js';
+import type { Outcome } from './outcome.js';
 import type { Planner } from './planner.js';
 import type { PlannedMigration, SkippedVm } from './planTypes.js';
 
-export function finalSkips(p: Planner): SkippedVm[] {
-  const outcome = predictOutcome(p.detection, p.migrations, p.settings);
+export function finalSkips(p: Planner, outcome: Outcome): SkippedVm[] {
   const leaving = new Map<string, PlannedMigration[]>();
   for (const m of p.migrations) {
     const list = leaving.get(m.source_host);

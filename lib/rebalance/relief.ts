@@ -22,13 +22,14 @@ import type { Planner } from './planner.js';
 import type { Skip } from './planTypes.js';
 import { excessDemand, type HostLoad, hostSteal } from './stealModel.js';
 import type { HostDetection } from './types.js';
+import { recoveryTarget, type VmShare, vmShare } from './vmSteal.js';
 
 /** Relief beyond the exact excess, so the predicted steal ends strictly below its target. */
 const MARGIN_VCPUS = 1e-3;
 
 interface Victim {
   uuid: string;
-  steal: number;
+  share: VmShare | null;
 }
 
 export async function relieveHost(p: Planner, host: HostDetection): Promise<void> {
@@ -36,7 +37,6 @@ export async function relieveHost(p: Planner, host: HostDetection): Promise<void
   const exit = s.steal_exit_threshold_percent;
   const load0 = p.state.load(host.host);
   const stealBefore = load0 ? hostSteal(load0) : 0;
-  const offset = (steal: number) => Math.max(0, steal - stealBefore);
   const victims: Victim[] = [];
   const eligible: Candidate[] = [];
   for (const uuid of host.victims) {
@@ -44,14 +44,16 @@ export async function relieveHost(p: Planner, host: HostDetection): Promise<void
     if (!c) continue;
     if (isSkip(c)) p.skip(uuid, c);
     else eligible.push(c);
-    victims.push({ uuid, steal: p.detectionOf(uuid)?.steal?.mean ?? 0 });
+    const detection = p.detectionOf(uuid);
+    victims.push({ uuid, share: detection ? vmShare(detection, p.vcpusOf(uuid) ?? 0) : null });
   }
-  const ownMoveOnly = (steal: number) => !load0 || offset(steal) >= exit;
-  const mustMove = eligible.filter((c) => ownMoveOnly(c.stealPercent));
-  const coverVictims = eligible.filter((c) => !ownMoveOnly(c.stealPercent));
-  const recoverable = victims.filter((v) => !ownMoveOnly(v.steal));
+  const targetOf = (share: VmShare) => recoveryTarget(share, stealBefore, exit);
+  const ownMoveOnly = (share: VmShare | null) => !load0 || share === null || targetOf(share) <= 0;
+  const mustMove = eligible.filter((c) => ownMoveOnly(c.share));
+  const coverVictims = eligible.filter((c) => !ownMoveOnly(c.share));
+  const recoverable = victims.filter((v) => !ownMoveOnly(v.share));
   const needFor = (load: HostLoad | undefined, staying: readonly Victim[]) =>
-    neededRelief(load, staying.map((v) => exit - offset(v.steal)), s.host_steal_threshold_percent);
+    neededRelief(load, staying.map((v) => targetOf(v.share as VmShare)), s.host_steal_threshold_percent);
 
   const need0 = needFor(load0, recoverable);
   const all = s.noisy_neighbour_moves ? [...coverVictims, ...busyNeighbours(p, host)] : coverVictims;
@@ -60,8 +62,8 @@ export async function relieveHost(p: Planner, host: HostDetection): Promise<void
 
   for (const c of [...mustMove].sort((a, b) => a.cost.bytes - b.cost.bytes)) {
     const why =
-      `suffering (steal ${pct(c.stealPercent)}) far above its host ${host.host} (${pct(stealBefore)}): ` +
-      `relieving the host would not bring it under the exit threshold ${exit}%, only its own move does`;
+      `suffering (steal ${pct(c.stealPercent)}) beyond what its host ${host.host} explains (the host loses ` +
+      `${pct(stealBefore)} of its demand): relieving the host would not bring it under the exit threshold ${exit}%, only its own move does`;
     await p.attempt(c, { kind: 'victim', why });
   }
   const tried = new Set<string>();

@@ -59,6 +59,23 @@ export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Pr
   const earlier = await deps.store.getDecision<RecordedDecision>(spec.request_id);
   if (earlier) return replayed(spec.request_id, earlier.decision, hash);
 
+  const { record, engine, made, conflicts, refresh } = await decide(spec, deps, hash);
+  // Nothing is released if recording throws: the write may have landed, and a claim that no
+  // decision holds only lapses (claimTtlMs), which under-commits rather than overcommits.
+  if (await deps.store.putDecision(spec.request_id, record)) {
+    // A multi-create that ran out of hosts keeps none of the claims it made (Nova cleans up too).
+    await releaseUnheld(deps.store, made, record.placements);
+    return { ...outcome(spec.request_id, record, false), claim_conflicts: conflicts, refresh, engine };
+  }
+  // A concurrent delivery of the same request recorded first: its decision is the answer.
+  const winner = await deps.store.getDecision<RecordedDecision>(spec.request_id);
+  if (!winner) throw new Error(`decision ${spec.request_id} was neither recorded nor readable`);
+  await releaseUnheld(deps.store, made, winner.decision.placements ?? []);
+  return replayed(spec.request_id, winner.decision, hash);
+}
+
+/** Refreshes the snapshot and runs the engine with store claims; the decision is not recorded yet. */
+async function decide(spec: RequestSpec, deps: ScheduleDeps, hash: string) {
   const refresh = await deps.snapshot.refresh();
   const tracked = storeClaim(deps.store, deps.scheduler.config);
   const now = deps.store.ctx.clock();
@@ -84,23 +101,7 @@ export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Pr
     })),
     decision: recordedDecisionJson(engine, spec.num_instances, deps.maxDecisionBytes ?? DECISION_MAX_BYTES),
   };
-  // Nothing is released if recording throws: the write may have landed, and a claim that no
-  // decision holds only lapses (claimTtlMs), which under-commits rather than overcommits.
-  if (await deps.store.putDecision(spec.request_id, record)) {
-    // A multi-create that ran out of hosts keeps none of the claims it made (Nova cleans up too).
-    await releaseUnheld(deps.store, tracked.made, record.placements);
-    return {
-      ...outcome(spec.request_id, record, false),
-      claim_conflicts: tracked.conflicts(),
-      refresh,
-      engine,
-    };
-  }
-  // A concurrent delivery of the same request recorded first: its decision is the answer.
-  const winner = await deps.store.getDecision<RecordedDecision>(spec.request_id);
-  if (!winner) throw new Error(`decision ${spec.request_id} was neither recorded nor readable`);
-  await releaseUnheld(deps.store, tracked.made, winner.decision.placements ?? []);
-  return replayed(spec.request_id, winner.decision, hash);
+  return { record, engine, made: tracked.made, conflicts: tracked.conflicts(), refresh };
 }
 
 function replayed(requestId: string, record: RecordedDecision, hash: string): ScheduleOutcome {

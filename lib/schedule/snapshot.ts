@@ -85,37 +85,55 @@ export class FleetSnapshot {
 
   private async read(): Promise<RefreshStats> {
     const now = this.source.ctx.clock().getTime();
-    if (this.loaded && now - this.lastReadAt < this.maxAgeMs) return this.stats('fresh', 0, 0, 0, 0, 0);
+    const hosts = this.entries.size;
+    if (this.loaded && now - this.lastReadAt < this.maxAgeMs) {
+      return {
+        kind: 'fresh',
+        read: 0,
+        changed: 0,
+        removed: 0,
+        rebuilt: false,
+        hosts,
+        readMs: 0,
+        rebuildMs: 0,
+      };
+    }
     const full = !this.loaded || now - this.lastFullAt >= this.fullRefreshMs;
     const started = performance.now();
-    let incoming: StoredHost[];
-    if (full) {
-      // The cursor is taken before the scan, so writes during it are read again next time.
-      const cursor = encodeCursor(now);
-      incoming = await this.source.listHosts();
-      this.cursor = cursor;
-      this.lastFullAt = now;
-    } else {
-      const changes = await this.source.hostsChangedSince(this.cursor);
-      incoming = changes.hosts;
-      this.cursor = changes.cursor;
-    }
+    const incoming = full ? await this.listAll(now) : await this.readChanges();
     const readMs = performance.now() - started;
     this.lastReadAt = now;
     this.loaded = true;
     const changed = this.merge(incoming);
     const removed = full ? this.removeMissing(incoming, now) : 0;
+    const rebuilt = changed.length > 0 || removed > 0;
     const rebuildStarted = performance.now();
-    if (changed.length > 0 || removed > 0) this.rebuild(changed, removed > 0);
-    const rebuildMs = changed.length > 0 || removed > 0 ? performance.now() - rebuildStarted : 0;
-    return this.stats(
-      full ? 'full' : 'incremental',
-      incoming.length,
-      changed.length,
+    if (rebuilt) this.rebuild(changed, removed > 0);
+    return {
+      kind: full ? 'full' : 'incremental',
+      read: incoming.length,
+      changed: changed.length,
       removed,
+      rebuilt,
+      hosts: this.entries.size,
       readMs,
-      rebuildMs,
-    );
+      rebuildMs: rebuilt ? performance.now() - rebuildStarted : 0,
+    };
+  }
+
+  private async listAll(now: number): Promise<StoredHost[]> {
+    // The cursor is taken before the scan, so writes made during it are read again next time.
+    const cursor = encodeCursor(now);
+    const hosts = await this.source.listHosts();
+    this.cursor = cursor;
+    this.lastFullAt = now;
+    return hosts;
+  }
+
+  private async readChanges(): Promise<StoredHost[]> {
+    const changes = await this.source.hostsChangedSince(this.cursor);
+    this.cursor = changes.cursor;
+    return changes.hosts;
   }
 
   /** Keeps the higher version of each host (an incremental read repeats hosts in its overlap window). */
@@ -169,17 +187,5 @@ export class FleetSnapshot {
       for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
     }
     this.current = Fleet.from(hosts);
-  }
-
-  private stats(
-    kind: RefreshStats['kind'],
-    read: number,
-    changed: number,
-    removed: number,
-    readMs: number,
-    rebuildMs: number,
-  ): RefreshStats {
-    const rebuilt = changed > 0 || removed > 0;
-    return { kind, read, changed, removed, rebuilt, hosts: this.entries.size, readMs, rebuildMs };
   }
 }

@@ -19,12 +19,20 @@ describe('parseConfig', () => {
   });
 
   it.each([
-    ['a retention CloudWatch does not offer', { logRetentionDays: 10 }, 'placid:logRetentionDays: must be one of'],
+    [
+      'a retention CloudWatch does not offer',
+      { logRetentionDays: 10 },
+      'placid:logRetentionDays: must be one of',
+    ],
     ['a receive count of zero', { maxReceiveCount: 0 }, 'placid:maxReceiveCount:'],
     ['a fractional batch size', { ingestBatchSize: 2.5 }, 'placid:ingestBatchSize:'],
     ['a word where a number belongs', { ingestTimeoutSeconds: 'thirty' }, 'placid:ingestTimeoutSeconds:'],
     ['a timeout above Lambda’s 900 s', { scheduleTimeoutSeconds: 901 }, 'placid:scheduleTimeoutSeconds:'],
-    ['a dead-letter retention above 14 days', { deadLetterRetentionDays: 15 }, 'placid:deadLetterRetentionDays:'],
+    [
+      'a dead-letter retention above 14 days',
+      { deadLetterRetentionDays: 15 },
+      'placid:deadLetterRetentionDays:',
+    ],
     ['an alarm address that is not one', { alarmEmail: 'ops' }, 'placid:alarmEmail:'],
     ['a misspelt setting', { ingestBatchsize: 5 }, 'placid:ingestBatchsize: unknown setting'],
     [

@@ -4,11 +4,12 @@ import { pascalCase } from '../../lib/infra/tables.js';
 import { type KeyAttribute, LOGICAL_TABLES, TABLES, type TableDefinition } from '../../lib/store/tables.js';
 import { synthTemplate } from './synth.js';
 
-type Resource = { Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+/** Resources of one type by logical id, as `Template.findResources` returns them. */
+type Resources = ReturnType<Template['findResources']>;
 
 let template: Template;
-let tables: Record<string, Resource>;
-let queues: Record<string, Resource>;
+let tables: Resources;
+let queues: Resources;
 beforeAll(() => {
   template = synthTemplate();
   tables = template.findResources('AWS::DynamoDB::GlobalTable');
@@ -19,7 +20,7 @@ const keySchema = (pk: KeyAttribute, sk?: KeyAttribute) => [
   { AttributeName: pk.name, KeyType: 'HASH' },
   ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' }] : []),
 ];
-const tableResource = (name: string): Resource => {
+const tableResource = (name: string): Resources[string] => {
   const [, resource] = Object.entries(tables).find(([id]) => id.startsWith(`Tables${pascalCase(name)}`))!;
   return resource;
 };
@@ -44,8 +45,14 @@ describe('tables (built from lib/store/tables.ts)', () => {
   });
 
   it.each(tableCases)('%s declares every key attribute with its type', (name, def) => {
-    const keys = [def.partitionKey, def.sortKey, ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])];
-    const expected = keys.filter((k) => k !== undefined).map((k) => ({ AttributeName: k.name, AttributeType: k.type }));
+    const keys = [
+      def.partitionKey,
+      def.sortKey,
+      ...def.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey]),
+    ];
+    const expected = keys
+      .filter((k) => k !== undefined)
+      .map((k) => ({ AttributeName: k.name, AttributeType: k.type }));
     expect(tableResource(name).Properties.AttributeDefinitions).toEqual(
       expect.arrayContaining(expected.map((e) => expect.objectContaining(e))),
     );
@@ -53,7 +60,9 @@ describe('tables (built from lib/store/tables.ts)', () => {
 
   it.each(tableCases)('%s expires items by its TTL attribute, if it has one', (name, def) => {
     const ttl = tableResource(name).Properties.TimeToLiveSpecification;
-    expect(ttl).toEqual(def.timeToLiveAttribute ? { AttributeName: def.timeToLiveAttribute, Enabled: true } : undefined);
+    expect(ttl).toEqual(
+      def.timeToLiveAttribute ? { AttributeName: def.timeToLiveAttribute, Enabled: true } : undefined,
+    );
   });
 
   it.each(tableCases)('%s bills on demand, encrypts with the tables key and keeps backups', (name) => {
@@ -70,12 +79,11 @@ describe('tables (built from lib/store/tables.ts)', () => {
     expect([DeletionPolicy, UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
   });
 
-  it('keeps both customer-managed keys with rotation on', () => {
-    const keys = template.findResources('AWS::KMS::Key');
-    expect(Object.values(keys).map((k) => [k.Properties.EnableKeyRotation, k.DeletionPolicy])).toEqual([
-      [true, 'Retain'],
-      [true, 'Retain'],
-    ]);
+  it('keeps every customer-managed key, with rotation on', () => {
+    const keys = Object.values(template.findResources('AWS::KMS::Key'));
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    for (const key of keys)
+      expect([key.Properties.EnableKeyRotation, key.DeletionPolicy]).toEqual([true, 'Retain']);
   });
 });
 
@@ -83,20 +91,28 @@ describe('queues', () => {
   const work = () => Object.entries(queues).filter(([id]) => /Queue[0-9A-F]{8}$/.test(id));
   const deadLetters = () => Object.keys(queues).filter((id) => /DeadLetter[0-9A-F]{8}$/.test(id));
 
-  it('pairs each of the three work queues with its own dead-letter queue', () => {
+  it('pairs every work queue (ingest and schedule among them) with a dead-letter queue of its own', () => {
     const targets = work().map(([, q]) => q.Properties.RedrivePolicy?.deadLetterTargetArn['Fn::GetAtt'][0]);
-    expect(work()).toHaveLength(3);
+    expect(work().map(([id]) => id)).toEqual(
+      expect.arrayContaining(
+        ['Ingest', 'ScheduleRequests', 'ScheduleReplies'].map((n) =>
+          expect.stringMatching(`^Queues${n}Queue`),
+        ),
+      ),
+    );
+    expect(targets).toHaveLength(new Set(targets).size);
     expect(new Set(targets)).toEqual(new Set(deadLetters()));
   });
 
   it('moves a message to the dead-letter queue after the configured number of receives', () => {
-    const counts = work().map(([, q]) => q.Properties.RedrivePolicy.maxReceiveCount);
-    expect(counts).toEqual([5, 5, 5]);
+    for (const [id, q] of work()) expect(q.Properties.RedrivePolicy.maxReceiveCount, id).toBe(5);
   });
 
   it('encrypts every queue with the messaging key', () => {
     for (const queue of Object.values(queues)) {
-      expect(queue.Properties.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^QueuesKey/), 'Arn'] });
+      expect(queue.Properties.KmsMasterKeyId).toEqual({
+        'Fn::GetAtt': [expect.stringMatching(/^QueuesKey/), 'Arn'],
+      });
     }
   });
 
@@ -120,7 +136,7 @@ describe('queues', () => {
   it('hides a received message for at least six times its consumer timeout plus the batching window', () => {
     const functions = template.findResources('AWS::Lambda::Function');
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
-    expect(mappings).toHaveLength(2);
+    expect(mappings.length).toBeGreaterThanOrEqual(2);
     for (const { Properties: m } of mappings) {
       const queue = queues[m.EventSourceArn['Fn::GetAtt'][0]];
       const timeout = functions[m.FunctionName.Ref].Properties.Timeout;

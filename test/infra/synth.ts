@@ -1,14 +1,9 @@
 /** Builds the stack the way `cdk synth` does (cdk.json's feature flags), once per test file. */
-import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { cdkJsonContext } from '../../lib/infra/bundles.js';
 import { FAKE_ACCOUNT, FAKE_REGION } from '../../lib/infra/functionsOf.js';
 import { PlacidStack } from '../../lib/infra/placidStack.js';
-
-/** The feature flags pinned in cdk.json, so tests see the template a deploy would. */
-export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
-).context;
 
 export interface SynthOptions {
   /** Extra context, e.g. `{ 'placid:maxReceiveCount': 3 }`. */
@@ -23,7 +18,8 @@ export function buildStack(options: SynthOptions = {}): { app: App; stack: Placi
     // test file); `npx cdk synth` runs it, the tests rely on Template assertions and cdk-nag.
     builtinCloudFormationValidation: false,
     context: {
-      ...CDK_JSON_CONTEXT,
+      // The feature flags pinned in cdk.json, so tests see the template a deploy would.
+      ...cdkJsonContext(),
       ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
       ...options.context,
     },

@@ -1,10 +1,11 @@
-import { type MoveContext, moveContextOf } from '../../rebalance/moveContext.js';
+import { moveContextOf } from '../../rebalance/moveContext.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
 
 interface State {
   role: string;
   max: number;
-  fleet: MoveContext['fleet'];
+  /** Host → VMs of the role there, planned moves included. */
+  counts: ReadonlyMap<string, number>;
 }
 
 /**
@@ -18,10 +19,13 @@ export const RoleSpreadFilter = defineFilter<State>({
   prepare: (spec) => {
     const move = moveContextOf(spec);
     if (!move || move.vm.role === null) return PASS_ALL;
-    return { role: move.vm.role, max: move.limits.maxSameRolePerHost, fleet: move.fleet };
+    const counts = move.fleet.roleCounts(move.vm.role);
+    const max = move.limits.maxSameRolePerHost;
+    for (const n of counts.values()) if (n >= max) return { role: move.vm.role, max, counts };
+    return PASS_ALL;
   },
-  hostPasses: (host, _spec, s) => s.fleet.roleCount(host.host, s.role) < s.max,
+  hostPasses: (host, _spec, s) => (s.counts.get(host.host) ?? 0) < s.max,
   explain: (host, _spec, s) =>
-    `host already runs ${s.fleet.roleCount(host.host, s.role)} VM(s) of role ${s.role} ` +
+    `host already runs ${s.counts.get(host.host) ?? 0} VM(s) of role ${s.role} ` +
     `(planned moves included); max_same_role_per_host is ${s.max}`,
 });

@@ -84,6 +84,20 @@ export class AggregateVerdicts {
     return v === PASS ? null : this.rules[v];
   }
 
+  /**
+   * Writes the positions of the hosts that break no rule to `out` and returns how many. Every
+   * group is decided first (there are few), so the per-host loop is two typed-array reads.
+   */
+  passing(out: Int32Array): number {
+    for (let g = 0; g < this.groups.length; g++) {
+      if (this.verdicts[g] === UNKNOWN) this.verdicts[g] = this.evaluate(this.groups[g]);
+    }
+    const { groupOf, verdicts } = this;
+    let n = 0;
+    for (let i = 0; i < groupOf.length; i++) if (verdicts[groupOf[i]] === PASS) out[n++] = i;
+    return n;
+  }
+
   private evaluate(aggs: readonly Aggregate[]): number {
     for (let k = 0; k < this.rules.length; k++) {
       const rule = this.rules[k];

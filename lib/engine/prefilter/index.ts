@@ -36,15 +36,28 @@ export function placementPrefilter(
     const target = hosts[check.forced];
     return { hosts: check.stageOf(target, check.forced) === null ? [target] : [], removals };
   }
-  // Sized up front and trimmed: much cheaper than growing by push over 100k hosts.
-  const kept = new Array<HostState>(hosts.length);
+  // Survivor positions go to a reused scratch buffer first, so the result is allocated once at its
+  // exact size: a fleet-sized array made up front lands in V8's large-object space, and faulting in
+  // those fresh pages costs more than the scan itself.
+  const positions = scratchPositions(hosts.length);
   let n = 0;
-  for (let i = 0; i < hosts.length; i++) {
-    const host = hosts[i];
-    const stage = check.stageOf(host, i);
-    if (stage === null) kept[n++] = host;
-    else if (record) removals.push({ host, stage, reason: () => check.explain(host, i) });
+  if (!record) n = check.collect(positions);
+  else {
+    for (let i = 0; i < hosts.length; i++) {
+      const host = hosts[i];
+      const stage = check.stageOf(host, i);
+      if (stage === null) positions[n++] = i;
+      else removals.push({ host, stage, reason: () => check.explain(host, i) });
+    }
   }
-  kept.length = n;
+  const kept = new Array<HostState>(n);
+  for (let j = 0; j < n; j++) kept[j] = hosts[positions[j]];
   return { hosts: kept, removals };
+}
+
+/** One buffer for every call: the scan is synchronous, so no two calls use it at once. */
+let positionBuffer = new Int32Array(1024);
+function scratchPositions(n: number): Int32Array {
+  if (positionBuffer.length < n) positionBuffer = new Int32Array(Math.max(n, positionBuffer.length * 2));
+  return positionBuffer;
 }

@@ -17,6 +17,9 @@ export class ResourceFit {
   private readonly reservedRam: number;
   private readonly reservedDiskMb: number;
   private readonly reservedDiskGb: number;
+  private readonly initialCpu: number;
+  private readonly initialRam: number;
+  private readonly initialDisk: number;
 
   constructor(
     private readonly config: SchedulerConfig,
@@ -30,6 +33,9 @@ export class ResourceFit {
     this.reservedRam = d.reserved_host_memory_mb;
     this.reservedDiskMb = d.reserved_host_disk_mb;
     this.reservedDiskGb = Math.ceil(d.reserved_host_disk_mb / 1024);
+    this.initialCpu = d.initial_cpu_allocation_ratio;
+    this.initialRam = d.initial_ram_allocation_ratio;
+    this.initialDisk = d.initial_disk_allocation_ratio;
   }
 
   /** No inventory at all yet: Nova's compute record is not ready (no RAM and no vCPUs reported). */
@@ -64,38 +70,42 @@ export class ResourceFit {
     );
   }
 
+  /** True when every class of `resources` fits the host at position `i` (the scan's boolean form). */
+  fitsAll(host: HostState, i: number, resources: readonly ResourceAmount[]): boolean {
+    for (let k = 0; k < resources.length; k++) if (!this.fits(host, i, resources[k])) return false;
+    return true;
+  }
+
+  // One small method per class, so the JIT can inline the common three into the scan.
   private fits(host: HostState, i: number, r: ResourceAmount): boolean {
+    if (r.kind === VCPU) return this.vcpuFits(i, r.amount);
+    if (r.kind === MEMORY_MB) return this.ramFits(i, r.amount);
+    if (r.kind === DISK_GB) return this.diskFits(i, r.amount);
+    return inventoryFits(host, r);
+  }
+
+  private vcpuFits(i: number, n: number): boolean {
     const c = this.cols;
-    const n = r.amount;
-    if (r.kind === VCPU) {
-      const total = c.vcpusTotal[i];
-      const cap =
-        (total - this.reservedCpus) *
-        pick(this.cpuOverride, c.cpuRatio[i], this.config.DEFAULT.initial_cpu_allocation_ratio);
-      return total > 0 && n <= total && c.vcpusUsed[i] + n <= cap;
-    }
-    if (r.kind === MEMORY_MB) {
-      const total = c.ramTotal[i];
-      // Nova's free_ram_mb already excludes the reservation, so Placement's usage adds it back.
-      const used = total - c.ramFree[i] - this.reservedRam;
-      const cap =
-        (total - this.reservedRam) *
-        pick(this.ramOverride, c.ramRatio[i], this.config.DEFAULT.initial_ram_allocation_ratio);
-      return total > 0 && n <= total && used + n <= cap;
-    }
-    if (r.kind === DISK_GB) {
-      const total = c.diskTotal[i];
-      const used = (c.diskMbUsed[i] - this.reservedDiskMb) / 1024;
-      const cap =
-        (total - this.reservedDiskGb) *
-        pick(this.diskOverride, c.diskRatio[i], this.config.DEFAULT.initial_disk_allocation_ratio);
-      return total > 0 && n <= total && used + n <= cap;
-    }
-    const inv = host.inventories[r.rc];
-    if (inv === undefined || inv.total <= 0) return false;
-    if (inv.used + n > (inv.total - (inv.reserved ?? 0)) * (inv.allocation_ratio ?? 1)) return false;
-    if (n < (inv.min_unit ?? 1) || (inv.max_unit !== undefined && n > inv.max_unit)) return false;
-    return inv.step_size === undefined || n % inv.step_size === 0;
+    const total = c.vcpusTotal[i];
+    const cap = (total - this.reservedCpus) * pick(this.cpuOverride, c.cpuRatio[i], this.initialCpu);
+    return total > 0 && n <= total && c.vcpusUsed[i] + n <= cap;
+  }
+
+  private ramFits(i: number, n: number): boolean {
+    const c = this.cols;
+    const total = c.ramTotal[i];
+    // Nova's free_ram_mb already excludes the reservation, so Placement's usage adds it back.
+    const used = total - c.ramFree[i] - this.reservedRam;
+    const cap = (total - this.reservedRam) * pick(this.ramOverride, c.ramRatio[i], this.initialRam);
+    return total > 0 && n <= total && used + n <= cap;
+  }
+
+  private diskFits(i: number, n: number): boolean {
+    const c = this.cols;
+    const total = c.diskTotal[i];
+    const used = (c.diskMbUsed[i] - this.reservedDiskMb) / 1024;
+    const cap = (total - this.reservedDiskGb) * pick(this.diskOverride, c.diskRatio[i], this.initialDisk);
+    return total > 0 && n <= total && used + n <= cap;
   }
 
   /** The same numbers as `fits`, gathered for an explanation (null: no such inventory). */
@@ -134,6 +144,16 @@ export class ResourceFit {
       stepSize: step_size,
     };
   }
+}
+
+/** Any other class (PCPU, CUSTOM_*): the host's reported inventory record. */
+function inventoryFits(host: HostState, r: ResourceAmount): boolean {
+  const n = r.amount;
+  const inv = host.inventories[r.rc];
+  if (inv === undefined || inv.total <= 0) return false;
+  if (inv.used + n > (inv.total - (inv.reserved ?? 0)) * (inv.allocation_ratio ?? 1)) return false;
+  if (n < (inv.min_unit ?? 1) || (inv.max_unit !== undefined && n > inv.max_unit)) return false;
+  return inv.step_size === undefined || n % inv.step_size === 0;
 }
 
 /** lib/engine/ratios.ts's precedence: `[DEFAULT] <kind>_allocation_ratio`, the host's, the initial one. */

@@ -1,0 +1,13 @@
+import { generateFleet } from './lib/sim/fleet.js';
+import { detect } from './lib/rebalance/detect.js';
+import { hostObservation } from './lib/rebalance/fleetInput.js';
+import { defaultRebalanceSettings } from './lib/rebalance/settings.js';
+const fleet = generateFleet({ hosts: 100, vms: 2000, seed: 3 });
+const settings = defaultRebalanceSettings();
+const detection = detect({ now: fleet.now, hosts: fleet.hypervisors.map(hostObservation), vms: fleet.instances }, settings);
+const h = detection.hosts.find(h => h.host === 'cmp-az2-0002')!;
+console.log(h.status, h.victims, h.reason);
+const h1 = detection.hosts.find(h => h.host === 'cmp-az2-0001')!;
+console.log(h1.status, h1.victims.length, h1.reason, h1.capacityVcpus, h1.demandVcpus);
+console.log(detection.hosts.map(h=>h.status+':'+h.victims.length).join(' '));
+console.log(detection.hosts.filter(h=>h.status==='ok').slice(0,10).map(h=>`${h.stealPercent?.toFixed(2)} C=${h.capacityVcpus.toFixed(1)} D=${h.demandVcpus.toFixed(1)}`));

@@ -1,0 +1,13 @@
+import { generateFleet } from './lib/sim/fleet.js';
+import { planRebalance } from './lib/rebalance/planner.js';
+import { detect } from './lib/rebalance/detect.js';
+import { hostObservation } from './lib/rebalance/fleetInput.js';
+import { defaultRebalanceSettings } from './lib/rebalance/settings.js';
+const fleet = generateFleet({ hosts: 1000, vms: 20000, seed: 3 });
+const settings = { ...defaultRebalanceSettings() };
+const detection = detect({ now: fleet.now, hosts: fleet.hypervisors.map(hostObservation), vms: fleet.instances }, settings);
+const plan = await planRebalance({ fleet, settings, detection });
+const codes = new Map(); for (const s of plan.skipped) codes.set(s.code, (codes.get(s.code) ?? 0) + 1);
+console.log(codes);
+(globalThis as any).__mark = true;
+for (let i = 0; i < 4; i++) await planRebalance({ fleet, settings, detection });

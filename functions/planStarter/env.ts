@@ -1,0 +1,42 @@
+/** The plan starter's settings, from its environment (set by lib/infra/workflow.ts). */
+import { z } from 'zod';
+import { ConfigError } from '../../lib/model/errors.js';
+
+export const PLAN_STARTER_ENV = {
+  stateMachineArn: 'PLACID_STATE_MACHINE_ARN',
+  deadLetterQueueUrl: 'PLACID_PLAN_DLQ_URL',
+  maxConcurrent: 'PLACID_MAX_CONCURRENT_MIGRATIONS',
+} as const;
+
+const schema = z.object({
+  [PLAN_STARTER_ENV.stateMachineArn]: z
+    .string({ error: 'is required' })
+    .regex(/^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]+$/, 'must be a state machine ARN'),
+  [PLAN_STARTER_ENV.deadLetterQueueUrl]: z.url({ error: 'must be the dead-letter queue URL' }),
+  [PLAN_STARTER_ENV.maxConcurrent]: z
+    .string({ error: 'is required' })
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000)),
+});
+
+export interface PlanStarterEnv {
+  stateMachineArn: string;
+  deadLetterQueueUrl: string;
+  maxConcurrent: number;
+}
+
+/** @throws ConfigError naming every bad variable. */
+export function readPlanStarterEnv(env: NodeJS.ProcessEnv = process.env): PlanStarterEnv {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
+    throw new ConfigError(`plan starter environment: ${problems.join('; ')}`);
+  }
+  const v = parsed.data;
+  return {
+    stateMachineArn: v[PLAN_STARTER_ENV.stateMachineArn],
+    deadLetterQueueUrl: v[PLAN_STARTER_ENV.deadLetterQueueUrl],
+    maxConcurrent: v[PLAN_STARTER_ENV.maxConcurrent],
+  };
+}

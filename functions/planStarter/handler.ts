@@ -1,0 +1,30 @@
+/**
+ * The plan starter Lambda: consumes the plan queue and starts one migration execution per message,
+ * idempotently and within the concurrency limit (lib/workflow/starter.ts), with partial batch
+ * responses so only the messages that must wait come back.
+ */
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { SqsQueue } from '../../lib/queue/sqs.js';
+import { sfnExecutions } from '../../lib/workflow/sfnExecutions.js';
+import { startPlannedMigrations } from '../../lib/workflow/starter.js';
+import { withPowertools } from '../shared/middleware.js';
+import { logger, recordBatchCounts } from '../shared/powertools.js';
+import { readPlanStarterEnv } from './env.js';
+
+const env = readPlanStarterEnv();
+const executions = sfnExecutions(new SFNClient({}), env.stateMachineArn);
+const deadLetter = new SqsQueue(new SQSClient({}), env.deadLetterQueueUrl);
+
+export const handler = withPowertools(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const outcome = await startPlannedMigrations(event, {
+    executions,
+    maxConcurrent: env.maxConcurrent,
+    deadLetter,
+    now: () => new Date(),
+    logger,
+  });
+  recordBatchCounts(outcome.counts);
+  return outcome.response;
+});

@@ -1,0 +1,167 @@
+/**
+ * Runs the migration state machine locally: the REAL definition, synthesized from the CDK stack
+ * (bundling skipped) or read from a synthesized template, executed by aws-local-stepfunctions with
+ * every Task bound to the same step dispatcher the Lambda runs, over whatever drivers are injected.
+ * Waits and retry intervals can be zeroed so a whole migration runs in milliseconds.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type ExecutionError,
+  type RunOptions,
+  StateMachine,
+  type StateMachineDefinition,
+} from 'aws-local-stepfunctions';
+import { packageRoot } from '../cli/packageRoot.js';
+import { dispatchStep, type StepRequest } from '../workflow/dispatch.js';
+import type { StepDeps } from '../workflow/ports.js';
+import type { WorkflowState } from '../workflow/state.js';
+
+// aws-local-stepfunctions calls Promise.withResolvers (Node 22+) in every Task; Node 20 lacks it.
+installWithResolvers();
+
+type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
+export type CfnTemplate = { Resources: Record<string, Resource> };
+type Token = { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+
+const PSEUDO: Record<string, string> = {
+  'AWS::Partition': 'aws',
+  'AWS::Region': 'us-east-1',
+  'AWS::AccountId': '123456789012',
+  'AWS::URLSuffix': 'amazonaws.com',
+};
+
+/** The migration workflow's ASL from a synthesized template, with references turned into fake ARNs. */
+export function aslFromTemplate(template: CfnTemplate): StateMachineDefinition {
+  const machines = Object.entries(template.Resources).filter(([, r]) => r.Type === 'AWS::StepFunctions::StateMachine');
+  const [, machine] =
+    machines.find(([, r]) => String(r.Metadata?.['aws:cdk:path'] ?? '').includes('/Workflow/')) ?? machines[0] ?? [];
+  if (!machine) throw new Error('the template has no AWS::StepFunctions::StateMachine');
+  const body = machine.Properties?.DefinitionString as string | { 'Fn::Join': [string, Array<string | Token>] };
+  if (typeof body === 'string') return JSON.parse(body);
+  const [separator, parts] = body['Fn::Join'];
+  const text = parts.map((p) => (typeof p === 'string' ? p : tokenValue(p))).join(separator);
+  return JSON.parse(text) as StateMachineDefinition;
+}
+
+function tokenValue(token: Token): string {
+  if (token.Ref && PSEUDO[token.Ref]) return PSEUDO[token.Ref];
+  const id = token['Fn::GetAtt']?.[0] ?? token.Ref ?? 'unknown';
+  return `arn:aws:lambda:us-east-1:123456789012:function:${id}`;
+}
+
+let synthesized: Promise<StateMachineDefinition> | undefined;
+
+/**
+ * The definition, synthesized once per process (synth takes seconds), or read from a template file
+ * (`cdk synth` output) when one is given: the bundled CLI cannot synthesize the stack itself.
+ */
+export function workflowDefinition(templatePath?: string): Promise<StateMachineDefinition> {
+  if (templatePath) return Promise.resolve(aslFromTemplate(JSON.parse(readFileSync(templatePath, 'utf8'))));
+  synthesized ??= synthesizeDefinition().catch((error: unknown) => {
+    synthesized = undefined;
+    throw error;
+  });
+  return synthesized;
+}
+
+async function synthesizeDefinition(): Promise<StateMachineDefinition> {
+  const [{ App }, { PlacidStack }] = await Promise.all([import('aws-cdk-lib'), import('../infra/placidStack.js')]);
+  const outdir = mkdtempSync(join(tmpdir(), 'placid-workflow-'));
+  try {
+    const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+    const stack = new PlacidStack(app, 'Placid', { env: { account: PSEUDO['AWS::AccountId'], region: 'us-east-1' } });
+    return aslFromTemplate(app.synth().getStackArtifact(stack.artifactId).template as CfnTemplate);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+// The feature flags pinned in cdk.json, so the definition is the one a deploy would produce.
+function cdkJsonContext(): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(join(packageRoot(), 'cdk.json'), 'utf8')).context ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export interface WorkflowRunOptions {
+  deps: StepDeps;
+  input: unknown;
+  /** The execution's start time (`$$.Execution.StartTime`). Default `deps.now()`. */
+  startedAt?: Date;
+  executionName?: string;
+  /** Zero every Wait and retry interval (tests, simulation). Default true. */
+  instant?: boolean;
+  /** Called before each step with its request: e.g. move a manual clock on by the poll interval. */
+  beforeStep?: (request: StepRequest) => void | Promise<void>;
+  templatePath?: string;
+}
+
+export interface WorkflowRun {
+  status: 'SUCCEEDED' | 'FAILED';
+  /** The final state document (on success). */
+  output?: WorkflowState & Record<string, unknown>;
+  /** The execution's error and cause (on failure), as Step Functions would report them. */
+  error?: string;
+  cause?: string;
+  /** Task states in the order they were invoked, retries included. */
+  steps: string[];
+}
+
+/** Runs one execution to its end. */
+export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
+  const definition = await workflowDefinition(options.templatePath);
+  const steps: string[] = [];
+  const handlers: Record<string, (input: unknown) => Promise<unknown>> = {};
+  for (const [name, state] of Object.entries(definition.States)) {
+    if (state.Type !== 'Task') continue;
+    handlers[name] = async (input) => {
+      steps.push(name);
+      await options.beforeStep?.(input as StepRequest);
+      // Through JSON, as a Lambda's answer travels: no undefined, no Date, no class instances.
+      return JSON.parse(JSON.stringify((await dispatchStep(input, options.deps)) ?? null));
+    };
+  }
+  const startedAt = options.startedAt ?? options.deps.now();
+  const name = options.executionName ?? 'local';
+  const run = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: true } }).run(
+    options.input as never,
+    {
+      overrides: { taskResourceLocalHandlers: handlers as never, ...(options.instant === false ? {} : zeroWaits(definition)) },
+      context: { Execution: { Id: `arn:aws:states:us-east-1:123456789012:execution:local:${name}`, Name: name, StartTime: startedAt.toISOString(), Input: options.input as never } },
+    } satisfies RunOptions,
+  );
+  try {
+    const output = (await run.result) as WorkflowRun['output'];
+    return { status: 'SUCCEEDED', output, steps };
+  } catch (error) {
+    const cause = (error as ExecutionError).cause as Error | undefined;
+    if (!cause) throw error;
+    return { status: 'FAILED', error: cause.name, cause: cause.message, steps };
+  }
+}
+
+function zeroWaits(definition: StateMachineDefinition): NonNullable<RunOptions['overrides']> {
+  const states = Object.entries(definition.States);
+  return {
+    waitTimeOverrides: Object.fromEntries(states.filter(([, s]) => s.Type === 'Wait').map(([n]) => [n, 0])),
+    retryIntervalOverrides: Object.fromEntries(states.filter(([, s]) => 'Retry' in s).map(([n]) => [n, 0])),
+  };
+}
+
+function installWithResolvers(): void {
+  const P = Promise as unknown as { withResolvers?: () => unknown };
+  if (typeof P.withResolvers === 'function') return;
+  P.withResolvers = () => {
+    let resolve!: (value: unknown) => void;
+    let reject!: (reason?: unknown) => void;
+    const promise = new Promise((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  };
+}

@@ -1,0 +1,38 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Bundle, loadBundle, synthBundles } from '../../lib/infra/bundles.js';
+
+// The one test that runs esbuild for real (every other infra test skips bundling).
+describe('function bundles', () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'placid-bundles-'));
+  let bundles: Bundle[];
+  beforeAll(() => {
+    bundles = synthBundles(outdir);
+  }, 180_000);
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('bundles every function, the ingest and schedule ones among them', () => {
+    expect(bundles.map((b) => b.path)).toEqual(
+      expect.arrayContaining([
+        'Placid/Ingest/Function',
+        'Placid/Schedule/HttpFunction',
+        'Placid/Schedule/QueueFunction',
+      ]),
+    );
+  });
+
+  it('writes minified ESM with the require shim and a source map next to it', () => {
+    for (const bundle of bundles) {
+      const head = readFileSync(join(bundle.assetDir, 'index.mjs'), 'utf8').slice(0, 200);
+      expect(head, bundle.path).toContain('createRequire(import.meta.url)');
+      expect(bundle.mapBytes, bundle.path).toBeGreaterThan(0);
+    }
+  });
+
+  it('loads each bundle outside the repository with only the environment the stack sets', async () => {
+    const loaded = await Promise.all(bundles.map(loadBundle));
+    expect(loaded.map((l) => l.handlerType)).toEqual(bundles.map(() => 'function'));
+  }, 60_000);
+});

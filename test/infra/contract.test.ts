@@ -1,0 +1,91 @@
+import type { Context, SQSEvent } from 'aws-lambda';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadIngestConfig } from '../../functions/ingest/config.js';
+import { readScheduleEnv, SCHEDULE_ENV } from '../../functions/schedule/env.js';
+import { recordDecisionMetrics } from '../../functions/schedule/metrics.js';
+import { metrics, recordBatchCounts } from '../../functions/shared/powertools.js';
+import { FAKE_REGION, functionsOf, type SynthFunction } from '../../lib/infra/functionsOf.js';
+import { METRICS, RUNTIME_ENV } from '../../lib/infra/runtimeEnv.js';
+import { makeLambdaContext } from '../../lib/local/lambdaContext.js';
+import type { ScheduleOutcome } from '../../lib/schedule/core.js';
+import { synthTemplate } from './synth.js';
+
+// The stack and the handlers agree on environment variable and metric names.
+let functions: SynthFunction[];
+beforeAll(() => {
+  functions = functionsOf(synthTemplate().toJSON());
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+/** What the Lambda runtime sees: the function's variables plus the region Lambda sets. */
+const runtimeEnv = (logicalIdPrefix: string): NodeJS.ProcessEnv => {
+  const fn = functions.find((f) => f.logicalId.startsWith(logicalIdPrefix))!;
+  return { AWS_REGION: FAKE_REGION, ...fn.environment };
+};
+const published = (): string[] => vi.mocked(metrics.addMetric).mock.calls.map(([name]) => name);
+
+describe('environment contract', () => {
+  it('gives the ingest function every variable its config requires', () => {
+    const env = runtimeEnv('IngestFunction');
+    const config = loadIngestConfig(env);
+    expect(config.deadLetterQueueUrl).toBe(env[RUNTIME_ENV.ingestDeadLetterQueueUrl]);
+    expect([config.tables.hosts, config.tables.instances, config.tables.samples]).toEqual([
+      env.PLACID_TABLE_HOSTS,
+      env.PLACID_TABLE_INSTANCES,
+      env.PLACID_TABLE_SAMPLES,
+    ]);
+  });
+
+  it('gives the schedule queue consumer its tables, reply queue and dead-letter queue', () => {
+    const env = runtimeEnv('ScheduleQueueFunction');
+    const settings = readScheduleEnv(env, { queues: true });
+    expect(settings.replyQueueUrl).toMatch(/ScheduleRepliesQueue/);
+    expect(settings.deadLetterQueueUrl).toMatch(/ScheduleRequestsDeadLetter/);
+    expect(settings.tables.decisions).toBe(env.PLACID_TABLE_DECISIONS);
+  });
+
+  it('gives the schedule URL function its tables', () => {
+    const env = runtimeEnv('ScheduleHttpFunction');
+    expect(readScheduleEnv(env, { queues: false }).tables.hosts).toBe(env.PLACID_TABLE_HOSTS);
+  });
+
+  it('uses the schedule stage’s names for its queues and inline scheduler options', () => {
+    expect([
+      RUNTIME_ENV.scheduleReplyQueueUrl,
+      RUNTIME_ENV.scheduleDeadLetterQueueUrl,
+      RUNTIME_ENV.schedulerConfig,
+    ]).toEqual([
+      SCHEDULE_ENV.replyQueueUrl,
+      SCHEDULE_ENV.deadLetterQueueUrl,
+      SCHEDULE_ENV.schedulerConfigJson,
+    ]);
+  });
+});
+
+describe('metric contract', () => {
+  it('graphs the batch counters every stage publishes', () => {
+    vi.spyOn(metrics, 'addMetric');
+    recordBatchCounts({ stored: 1, rejected: 0, retried: 0 });
+    expect(published()).toEqual([...METRICS.batch]);
+  });
+
+  it('graphs the decision counters the schedule stage publishes', () => {
+    vi.spyOn(metrics, 'addMetric');
+    const decided = (error?: string) =>
+      ({ replayed: false, decision: { error }, claim_conflicts: 0 }) as unknown as ScheduleOutcome;
+    recordDecisionMetrics(decided());
+    recordDecisionMetrics(decided('NoValidHost'));
+    expect(new Set(published())).toEqual(new Set(METRICS.schedule));
+  });
+
+  it('alarms on a counter the ingest handler publishes for every batch, even an empty one', async () => {
+    for (const [name, value] of Object.entries(runtimeEnv('IngestFunction'))) vi.stubEnv(name, value);
+    const { handler } = await import('../../functions/ingest/handler.js');
+    vi.spyOn(metrics, 'addMetric');
+    await handler({ Records: [] } as SQSEvent, makeLambdaContext({ functionName: 'ingest' }) as Context);
+    expect(published()).toEqual(expect.arrayContaining([METRICS.reportsStored, ...METRICS.ingest]));
+  });
+});
