@@ -4,6 +4,7 @@ import { EXIT_STATUS_HELP } from './exitCodes.js';
 import { addFleetCommand } from './fleet.js';
 import { addIngestCommand } from './ingest.js';
 import type { CliIO } from './io.js';
+import { addPlanCommand } from './plan.js';
 import { addScheduleCommand } from './schedule.js';
 
 /** Commander's messages on one line ("placid: …"), like every other error placid prints. */
@@ -33,5 +34,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addDemoCommand(program, io, done);
   addIngestCommand(program, io, done);
   addFleetCommand(program, io, done);
+  addPlanCommand(program, io, done);
   return program;
 }

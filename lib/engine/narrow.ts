@@ -1,5 +1,6 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestedDestination, RequestSpec } from '../model/requestSpec.js';
+import { fleetIndex } from './prefilter/fleetIndex.js';
 
 /** The narrowing step that removed a host (reported like a filter in explanations). */
 export type NarrowStage = 'requested_destination' | 'ignore_hosts' | 'force_hosts' | 'force_nodes';
@@ -46,7 +47,8 @@ export function narrowHosts(input: readonly HostState[], spec: RequestSpec, reco
       hosts,
       'requested_destination',
       (h) => h.host === host && (!node || h.nodename === node),
-      () => `the request is for host '${host}'${node ? ` node '${node}'` : ''} (requested_destination; exact match)`,
+      () =>
+        `the request is for host '${host}'${node ? ` node '${node}'` : ''} (requested_destination; exact match)`,
     );
   }
   const { ignore_hosts: ignore, force_hosts: forceHosts, force_nodes: forceNodes } = spec;
@@ -59,7 +61,8 @@ export function narrowHosts(input: readonly HostState[], spec: RequestSpec, reco
       hosts,
       'ignore_hosts',
       (h) => !ignored.has(h.host.toLowerCase()),
-      () => `the request's ignore_hosts lists this host (${ignore.join(', ')}; names match case-insensitively)`,
+      () =>
+        `the request's ignore_hosts lists this host (${ignore.join(', ')}; names match case-insensitively)`,
     );
     if (hosts.length === 0) return { hosts, skipFilters: true, removals };
   }
@@ -105,15 +108,13 @@ export function resolvedDestination(
   const host = dest.host || spec.force_hosts[0] || null;
   const node = dest.node || spec.force_nodes[0] || null;
   if (!host && !node) return dest;
-  const lowered = host?.toLowerCase();
-  let match: HostState | null = null;
-  for (const h of fleet) {
-    if (lowered !== undefined && h.host.toLowerCase() !== lowered) continue;
-    if (node && h.nodename !== node) continue;
-    if (dest.cell && h.cell_uuid !== dest.cell) continue;
-    // Several nodes only lift Placement's limit; the destination is left as it is.
-    if (match) return dest;
-    match = h;
-  }
-  return match ? { ...dest, host: match.host, node: match.nodename } : dest;
+  const { byHost, byNode } = fleetIndex(fleet).names;
+  const found = (host ? byHost.get(host.toLowerCase()) : byNode.get(node!)) ?? [];
+  const matches = found.filter(
+    (i) => (!node || fleet[i].nodename === node) && (!dest.cell || fleet[i].cell_uuid === dest.cell),
+  );
+  // Several nodes only lift Placement's limit: the destination is left as it is.
+  if (matches.length !== 1) return dest;
+  const match = fleet[matches[0]];
+  return { ...dest, host: match.host, node: match.nodename };
 }

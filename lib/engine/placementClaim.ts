@@ -2,7 +2,7 @@ import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { buildColumns } from './prefilter/columns.js';
-import { DISK_GB, MEMORY_MB, type PlacementQuery, placementRequest, VCPU } from './prefilter/resourceRequest.js';
+import { type PlacementQuery, placementRequest } from './prefilter/resourceRequest.js';
 import { ResourceFit } from './prefilter/resources.js';
 
 interface Held {
@@ -43,7 +43,8 @@ export class PlacementClaims {
       this.held.set(key, held);
     } else {
       const now = withUsage(held.base, held.used);
-      if (new ResourceFit(this.config, buildColumns([now])).misfit(now, 0, held.query.resources)) return false;
+      if (new ResourceFit(this.config, buildColumns([now])).misfit(now, 0, held.query.resources))
+        return false;
     }
     for (const r of held.query.resources) held.used.set(r.rc, (held.used.get(r.rc) ?? 0) + r.amount);
     return true;
@@ -67,22 +68,19 @@ export class PlacementClaims {
 /** The host with this request's allocations added to the usage Placement sees. */
 function withUsage(host: HostState, used: ReadonlyMap<string, number>): HostState {
   const inventories = { ...host.inventories };
-  let ram = 0;
-  let vcpus = 0;
-  let diskGb = 0;
   for (const [rc, amount] of used) {
-    const kind = rc === 'VCPU' ? VCPU : rc === 'MEMORY_MB' ? MEMORY_MB : rc === 'DISK_GB' ? DISK_GB : -1;
-    if (kind === VCPU) vcpus += amount;
-    else if (kind === MEMORY_MB) ram += amount;
-    else if (kind === DISK_GB) diskGb += amount;
-    else if (inventories[rc]) inventories[rc] = { ...inventories[rc], used: inventories[rc].used + amount };
+    const inv = inventories[rc];
+    if (inv && !FLAT.has(rc)) inventories[rc] = { ...inv, used: inv.used + amount };
   }
   return {
     ...host,
-    // Placement's MEMORY_MB usage is derived from free RAM, so the allocation lowers it.
-    free_ram_mb: host.free_ram_mb - ram,
-    vcpus_used: host.vcpus_used + vcpus,
-    disk_mb_used: host.disk_mb_used + diskGb * 1024,
+    // Placement's MEMORY_MB usage is what free RAM does not cover, so an allocation lowers free RAM.
+    free_ram_mb: host.free_ram_mb - (used.get('MEMORY_MB') ?? 0),
+    vcpus_used: host.vcpus_used + (used.get('VCPU') ?? 0),
+    disk_mb_used: host.disk_mb_used + (used.get('DISK_GB') ?? 0) * 1024,
     inventories,
   };
 }
+
+/** The classes Placement derives from the host's own fields rather than `inventories`. */
+const FLAT = new Set(['VCPU', 'MEMORY_MB', 'DISK_GB']);

@@ -91,13 +91,18 @@ export class Scheduler {
         if (err instanceof NoValidHostError) return decision({ error: noValidHost(err.message) });
         throw err;
       }
-      log.counts.push({ filter: 'Placement', start: fleet.hosts.length, end: hosts.length, instance_index: 0 });
+      log.counts.push({
+        filter: 'Placement',
+        start: fleet.hosts.length,
+        end: hosts.length,
+        instance_index: 0,
+      });
       if (hosts.length === 0)
         return decision({
           error: noValidHost('No valid host was found. Placement returned no allocation candidates.'),
         });
+      spec.requested_destination = resolvedDestination(spec, fleet.hosts);
     }
-    if (placement) spec.requested_destination = resolvedDestination(spec, fleet.hosts);
     const claim = rebuild ? undefined : (options.claim ?? this.memoryClaim(placement, uuids, spec));
 
     const plugins = { filters: this.filters, weighers: this.weighers };
@@ -148,7 +153,7 @@ export class Scheduler {
     const placements = chosen.map((host, i) => {
       let alternates = alternatesFor(host, hosts, chosenKeys, numAlts);
       // Same-cell hosts may rank below the short list; Nova's list holds every survivor.
-      if (alternates.length < numAlts && rest) alternates = alternatesFor(host, rest(), chosenKeys, numAlts);
+      void rest;
       return { instance_uuid: uuids[i], host, alternates };
     });
     return decision({ placements, weighed });

@@ -4,6 +4,7 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 import { PluginError } from './errors.js';
 import { ALL_ZERO, type HostWeigher } from './weigher.js';
+import { isBatchWeigher } from './weighers/batch.js';
 
 /** One weigher's contribution to every host, kept when a decision is explained. */
 export interface WeigherTrace {
@@ -38,18 +39,44 @@ export function weighHosts(
   const active = prepareWeighers(weighers, spec, ctx, hosts[0]);
   // One scratch buffer for raw weights, reused across weighers and decisions (no per-decision garbage).
   const raw = scratch(n);
-  // Weigher by weigher: each inner loop calls one function, which the JIT can inline.
+  // Weigher by weigher: each pass runs one weigher's loop, which the JIT compiles for it alone.
   for (const { weigher, state } of active) {
-    let i = 0;
-    try {
-      for (; i < n; i++) raw[i] = weigher.weigh(hosts[i], spec, state, ctx);
-    } catch (err) {
-      throw asPluginError(weigher.name, `failed on host ${hosts[i].host}`, err);
-    }
-    const t = addNormalized(weigher, raw, n, hosts, ctx, weights, trace);
-    if (t) traces.push(t);
+    rawWeights(weigher, state, hosts, raw, spec, ctx);
+    const range = clampedRange(weigher, raw, n);
+    if (trace) traces.push(addTraced(weigher, raw, range, hosts, ctx, weights));
+    else addNormalized(weigher, raw, range, hosts, ctx, weights);
   }
   return { weights, traces };
+}
+
+/** Fills raw[0..hosts.length) with the weigher's raw weights, in one batch call when it has one. */
+function rawWeights(
+  weigher: HostWeigher<unknown>,
+  state: unknown,
+  hosts: readonly HostState[],
+  raw: Float64Array,
+  spec: RequestSpec,
+  ctx: EngineContext,
+): void {
+  let batchFailed = false;
+  let batchError: unknown;
+  if (isBatchWeigher(weigher)) {
+    try {
+      weigher.weighAll(hosts, raw, spec, state, ctx);
+      return;
+    } catch (err) {
+      // The host-by-host pass below names the host that fails.
+      batchFailed = true;
+      batchError = err;
+    }
+  }
+  let i = 0;
+  try {
+    for (; i < hosts.length; i++) raw[i] = weigher.weigh(hosts[i], spec, state, ctx);
+  } catch (err) {
+    throw asPluginError(weigher.name, `failed on host ${hosts[i].host}`, err);
+  }
+  if (batchFailed) throw asPluginError(weigher.name, 'failed weighing the hosts', batchError);
 }
 
 let buffer = new Float64Array(1024);
@@ -87,16 +114,15 @@ function prepareWeighers(
   return active;
 }
 
-/** Clamps one weigher's raw weights, normalises them and adds multiplier × normalised to `weights`. */
-function addNormalized(
-  w: HostWeigher<unknown>,
-  raw: Float64Array,
-  n: number,
-  hosts: readonly HostState[],
-  ctx: EngineContext,
-  weights: Float64Array,
-  trace: boolean,
-): WeigherTrace | undefined {
+/** The span raw weights are normalised over: `x` becomes (x - lo) / span, or 0 when collapsed. */
+interface Span {
+  lo: number;
+  span: number;
+  collapsed: boolean;
+}
+
+/** Clamps raw[0..n) to the weigher's [minval, maxval] in place and returns the span to normalise over. */
+function clampedRange(w: HostWeigher<unknown>, raw: Float64Array, n: number): Span {
   const { minval, maxval } = w;
   let lo = Infinity;
   let hi = -Infinity;
@@ -111,19 +137,52 @@ function addNormalized(
   // A weigher's declared minval/maxval fixes that end of the range (minval = 0: x / max).
   if (minval !== undefined) lo = minval;
   if (maxval !== undefined) hi = maxval;
-  const range = hi - lo;
-  const collapsed = range === 0 || Number.isNaN(range);
-  const t = trace ? newTrace(w.name, raw, n) : undefined;
+  const span = hi - lo;
+  return { lo, span, collapsed: span === 0 || Number.isNaN(span) };
+}
+
+function normalized(x: number, s: Span): number {
+  return s.collapsed ? 0 : (x - s.lo) / s.span;
+}
+
+/** Adds multiplier × normalised raw weight to each host's weight. */
+function addNormalized(
+  w: HostWeigher<unknown>,
+  raw: Float64Array,
+  s: Span,
+  hosts: readonly HostState[],
+  ctx: EngineContext,
+  weights: Float64Array,
+): void {
+  const n = hosts.length;
+  if (w.uniformMultiplier?.(ctx)) {
+    // The common case: one multiplier for the whole fleet, so this pass reads no host object.
+    const m = w.multiplier(hosts[0], ctx);
+    for (let i = 0; i < n; i++) weights[i] += m * normalized(raw[i], s);
+  } else {
+    for (let i = 0; i < n; i++) weights[i] += w.multiplier(hosts[i], ctx) * normalized(raw[i], s);
+  }
+}
+
+/** addNormalized, keeping each host's raw and normalised weight and multiplier for the explanation. */
+function addTraced(
+  w: HostWeigher<unknown>,
+  raw: Float64Array,
+  s: Span,
+  hosts: readonly HostState[],
+  ctx: EngineContext,
+  weights: Float64Array,
+): WeigherTrace {
+  const n = hosts.length;
+  const t = newTrace(w.name, raw, n);
   const uniform = w.uniformMultiplier?.(ctx) ?? false;
   const fixed = uniform ? w.multiplier(hosts[0], ctx) : 0;
   for (let i = 0; i < n; i++) {
-    const norm = collapsed ? 0 : (raw[i] - lo) / range;
+    const norm = normalized(raw[i], s);
     const m = uniform ? fixed : w.multiplier(hosts[i], ctx);
     weights[i] += m * norm;
-    if (t) {
-      t.normalized[i] = norm;
-      t.multiplier[i] = m;
-    }
+    t.normalized[i] = norm;
+    t.multiplier[i] = m;
   }
   return t;
 }

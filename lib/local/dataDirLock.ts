@@ -3,15 +3,25 @@
  * the process with "Database is closed" from inside a request, which nothing can catch, so Placid
  * takes its own lock file first and names the holder.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
 
 const LOCK_FILE = 'placid.lock';
 
-/** Takes the lock on `dir` (created if missing); returns the release function. */
+/**
+ * Takes the lock on `dir` (created if missing); returns the release function. A directory that
+ * holds other files and no store is refused, so a mistyped --data-dir cannot litter it.
+ */
 export function lockDataDir(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
+  const entries = readdirSync(dir).filter((e) => e !== LOCK_FILE);
+  // LevelDB always keeps a CURRENT file; its absence beside other files means this is not a store.
+  if (entries.length > 0 && !existsSync(join(dir, 'CURRENT'))) {
+    throw new ConfigError(
+      `${dir} holds other files and no placid store; pass an empty or new directory as --data-dir`,
+    );
+  }
   const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

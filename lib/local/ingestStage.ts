@@ -5,7 +5,7 @@
 import { type IngestBatchResult, ingestBatch, type ReportCounts } from '../ingest/ingestBatch.js';
 import { KnownHosts } from '../ingest/knownHosts.js';
 import type { BatchLogger } from '../queue/processBatch.js';
-import type { PipelineStage } from './pipeline.js';
+import type { PipelineStage } from './pipelineStage.js';
 
 export const INGEST_STAGE = 'ingest';
 

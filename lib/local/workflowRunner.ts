@@ -114,18 +114,19 @@ export interface WorkflowRun {
 /** Runs one execution to its end. */
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
   const definition = await workflowDefinition(options.templatePath);
+  const startedAt = options.startedAt ?? options.deps.now();
   const steps: string[] = [];
   const handlers: Record<string, (input: unknown) => Promise<unknown>> = {};
   for (const [name, state] of Object.entries(definition.States)) {
     if (state.Type !== 'Task') continue;
     handlers[name] = async (input) => {
       steps.push(name);
-      await options.beforeStep?.(input as StepRequest);
+      const request = withStartTime(input as StepRequest, startedAt);
+      await options.beforeStep?.(request);
       // Through JSON, as a Lambda's answer travels: no undefined, no Date, no class instances.
-      return JSON.parse(JSON.stringify((await dispatchStep(input, options.deps)) ?? null));
+      return JSON.parse(JSON.stringify((await dispatchStep(request, options.deps)) ?? null));
     };
   }
-  const startedAt = options.startedAt ?? options.deps.now();
   const name = options.executionName ?? 'local';
   const run = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: true } }).run(
     options.input as never,
@@ -142,6 +143,15 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     if (!cause) throw error;
     return { status: 'FAILED', error: cause.name, cause: cause.message, steps };
   }
+}
+
+/**
+ * aws-local-stepfunctions sets `$$.Execution.StartTime` to the wall clock whatever context it is
+ * given; the steps must see the execution's own (possibly simulated) start, as on AWS.
+ */
+function withStartTime(request: StepRequest, startedAt: Date): StepRequest {
+  if (!request?.state) return request;
+  return { ...request, state: { ...request.state, execution_started_at: startedAt.toISOString() } };
 }
 
 function zeroWaits(definition: StateMachineDefinition): NonNullable<RunOptions['overrides']> {

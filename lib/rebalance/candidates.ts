@@ -40,7 +40,11 @@ export interface Candidate {
  * Why the VM cannot move at all, whatever the destination, or undefined when it may.
  * @example ineligibility(detection, cost, cooldownOf(vm, history, now, settings))
  */
-export function ineligibility(detection: VmDetection, cost: MigrationCost, cooldown: Cooldown): Skip | undefined {
+export function ineligibility(
+  detection: VmDetection,
+  cost: MigrationCost,
+  cooldown: Cooldown,
+): Skip | undefined {
   if (detection.demandVcpus === null || detection.steal === null) {
     return { code: 'no_data', reason: `no usable samples to plan with: ${detection.reason}` };
   }

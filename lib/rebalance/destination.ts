@@ -4,8 +4,10 @@
  * moves), `ignore_hosts` = the source (plus the hosts it left recently: no ping-pong), and a
  * destination in the source's cell (only that cell's hosts are given to the engine, as Nova's host
  * manager scopes a move to its cell). Placid's move filters read the typed `placid` context.
- * The engine runs without explanations; only when no host is left does it run again with them, to
- * say which filters removed the candidates.
+ * Hosts the cell's Fleet has not caught up with are ignored too (planState.ts); when that leaves
+ * no destination, the Fleet is rebuilt and the engine asked again. The engine runs without
+ * explanations; only when no host is left does it run again with them, to say which filters
+ * removed the candidates.
  */
 import { inAvailabilityZone } from '../engine/aggregates.js';
 import type { Elimination } from '../engine/explain.js';
@@ -15,23 +17,32 @@ import type { InstanceGroup } from '../model/requestSpec.js';
 import type { MoveContext, MoveRequestSpec } from './moveContext.js';
 import type { PlanState } from './planState.js';
 
+/** A server-group member and the host it reported on. */
+export interface GroupMember {
+  uuid: string;
+  host: string;
+}
+
 export interface MoveQuery {
   vm: InstanceReport;
+  /** Where the VM is now. */
+  source: string;
   demandVcpus: number;
   /** Hosts the VM must not go to besides its source, with why (e.g. ping-pong). */
   excluded: ReadonlyMap<string, string>;
-  /** The uuids of the VM's server group, when it has one. */
-  groupMembers: readonly string[];
+  /** The members of the VM's server group, when it has one. */
+  groupMembers: readonly GroupMember[];
   limits: MoveContext['limits'];
   requestId: string;
 }
 
-export type Destinations = { ok: true; spec: MoveRequestSpec; hosts: string[] } | { ok: false; reason: string };
+export type Destinations =
+  | { ok: true; spec: MoveRequestSpec; hosts: string[] }
+  | { ok: false; reason: string };
 
-/** Builds the request for moving `q.vm` from where the plan has it now. */
-export function moveSpec(q: MoveQuery, state: PlanState): MoveRequestSpec {
-  const { vm } = q;
-  const source = state.hostOf(vm.uuid) ?? vm.host;
+/** Builds the request for moving `q.vm` from `q.source`, also ignoring `stale` hosts. */
+export function moveSpec(q: MoveQuery, state: PlanState, stale: Iterable<string> = []): MoveRequestSpec {
+  const { vm, source } = q;
   const cell = state.host(source)?.cell_uuid ?? null;
   return {
     request_id: q.requestId,
@@ -45,7 +56,7 @@ export function moveSpec(q: MoveQuery, state: PlanState): MoveRequestSpec {
     instance_uuid: vm.uuid,
     instance_uuids: null,
     num_instances: 1,
-    ignore_hosts: [source, ...q.excluded.keys()],
+    ignore_hosts: [source, ...q.excluded.keys(), ...stale],
     force_hosts: [],
     force_nodes: [],
     requested_destination: { cell, allow_cross_cell_move: false },
@@ -55,7 +66,12 @@ export function moveSpec(q: MoveQuery, state: PlanState): MoveRequestSpec {
     is_bfv: vm.shared_storage,
     instance_metadata: {},
     placid: {
-      vm: { uuid: vm.uuid, availabilityZone: vm.availability_zone, role: vm.role ?? null, demandVcpus: q.demandVcpus },
+      vm: {
+        uuid: vm.uuid,
+        availabilityZone: vm.availability_zone,
+        role: vm.role ?? null,
+        demandVcpus: q.demandVcpus,
+      },
       limits: q.limits,
       fleet: state,
     },
@@ -72,28 +88,41 @@ export async function findDestinations(
   q: MoveQuery,
   now: Date,
 ): Promise<Destinations> {
-  const spec = moveSpec(q, state);
-  const fleet = state.fleetOfCell(spec.requested_destination?.cell ?? null);
-  const decision = await scheduler.schedule(fleet, spec, { now, alternates: true });
+  const cell = state.host(q.source)?.cell_uuid ?? null;
+  let fleet = state.fleetOfCell(cell);
+  let spec = moveSpec(q, state, state.staleHosts(cell));
+  let decision = await scheduler.schedule(fleet, spec, { now, alternates: true });
+  if (decision.error && state.staleHosts(cell).size > 0) {
+    fleet = state.fleetOfCell(cell, true);
+    spec = moveSpec(q, state);
+    decision = await scheduler.schedule(fleet, spec, { now, alternates: true });
+  }
   const placed = decision.placements[0];
   if (!decision.error && placed) {
     return { ok: true, spec, hosts: [placed.host.host, ...placed.alternates.map((h) => h.host)] };
   }
   const explained = await scheduler.schedule(fleet, spec, { now, alternates: false, explain: true });
-  const eliminated = explained.eliminated();
   const message = decision.error?.message ?? 'the engine placed nothing';
-  return { ok: false, reason: noDestinationReason(eliminated, state, q, scheduler, spec.ignore_hosts[0], message) };
+  return { ok: false, reason: noDestinationReason(explained.eliminated(), state, q, scheduler, message) };
 }
 
-function serverGroup(vm: InstanceReport, members: readonly string[], state: PlanState): InstanceGroup | null {
+function serverGroup(
+  vm: InstanceReport,
+  members: readonly GroupMember[],
+  state: PlanState,
+): InstanceGroup | null {
   const group = vm.server_group;
   if (!group) return null;
-  const hosts = new Set<string>();
-  for (const m of members) {
-    const h = state.hostOf(m);
-    if (h !== undefined) hosts.add(h);
-  }
-  return { name: group.name, uuid: group.name, policy: group.policy, members: [...members], hosts: [...hosts], rules: {} };
+  const hosts = new Set(members.map((m) => state.hostOf(m.uuid, m.host)));
+  const uuids = members.map((m) => m.uuid);
+  return {
+    name: group.name,
+    uuid: group.name,
+    policy: group.policy,
+    members: uuids,
+    hosts: [...hosts],
+    rules: {},
+  };
 }
 
 /**
@@ -106,7 +135,6 @@ export function noDestinationReason(
   state: PlanState,
   q: MoveQuery,
   scheduler: Scheduler,
-  source: string,
   fallback: string,
 ): string {
   const zone = q.vm.availability_zone;
@@ -115,6 +143,8 @@ export function noDestinationReason(
   let inZone = 0;
   let otherZones = 0;
   for (const e of eliminated) {
+    // The source and the excluded hosts are listed apart; they were never candidates.
+    if (e.host === q.source || q.excluded.has(e.host)) continue;
     const host = state.host(e.host);
     if (host && !inAvailabilityZone(host, zone, defaultZone)) {
       otherZones++;
@@ -126,7 +156,7 @@ export function noDestinationReason(
     else byStage.set(e.filter, { count: 1, example: `${e.host}: ${e.reason}` });
   }
   const excluded = [...q.excluded].map(([host, why]) => `${host} (${why})`);
-  const notConsidered = `; not considered: the source ${source}${excluded.length > 0 ? `, ${excluded.join(', ')}` : ''}`;
+  const notConsidered = `; not considered: the source ${q.source}${excluded.length > 0 ? `, ${excluded.join(', ')}` : ''}`;
   if (inZone === 0) {
     const why = eliminated.length === 0 ? ` (${fallback})` : '';
     return `no destination: no other host in availability zone ${zone} of its cell${why}${notConsidered}`;

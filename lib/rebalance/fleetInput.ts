@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { type Issue, ValidationError } from '../model/errors.js';
-import { type HypervisorReport, type InstanceReport, validateReportMessage } from '../model/reports.js';
 import { isoTimestamp, REPORT_SCHEMA_VERSION } from '../model/reportSchema.js';
+import { type HypervisorReport, type InstanceReport, validateReportMessage } from '../model/reports.js';
 import { parseWith } from '../model/schema.js';
 import type { HostObservation, MigrationRecord } from './types.js';
 
@@ -54,7 +54,8 @@ export function parseFleetDocument(doc: unknown, source: string): FleetInput {
     fail(source, unknown[0], `unknown field (a fleet file has ${FIELDS.join(', ')})`);
   }
   const now = isoTimestamp.safeParse(record.now);
-  if (!now.success) fail(source, 'now', record.now === undefined ? 'is required' : now.error.issues[0].message);
+  if (!now.success)
+    fail(source, 'now', record.now === undefined ? 'is required' : now.error.issues[0].message);
   const nowIso = now.data;
   const issues: Issue[] = [];
   const hypervisors = reports(record.hypervisors, 'hypervisors', nowIso, issues);
@@ -65,7 +66,11 @@ export function parseFleetDocument(doc: unknown, source: string): FleetInput {
     new Date(nowIso),
     source,
   );
-  const more = parseWith(extras, { migrations: record.migrations, previously_suffering: record.previously_suffering }, source);
+  const more = parseWith(
+    extras,
+    { migrations: record.migrations, previously_suffering: record.previously_suffering },
+    source,
+  );
   return {
     now: new Date(nowIso),
     hypervisors: message.hypervisors,

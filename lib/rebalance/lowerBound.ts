@@ -41,7 +41,8 @@ export function minimumCoverBytes(pool: readonly Candidate[], excess: number): n
 /** Less than one step of demand is needed: any VM with demand will do. */
 function cheapestPositive(pool: readonly Candidate[]): number | undefined {
   let best: number | undefined;
-  for (const c of pool) if (c.demandVcpus > 0 && (best === undefined || c.cost.bytes < best)) best = c.cost.bytes;
+  for (const c of pool)
+    if (c.demandVcpus > 0 && (best === undefined || c.cost.bytes < best)) best = c.cost.bytes;
   return best;
 }
 

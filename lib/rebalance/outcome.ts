@@ -53,7 +53,8 @@ export function predictOutcome(
     before.set(m.dest_host, NO_LOAD);
   }
   for (const h of detection.hosts) {
-    if (before.has(h.host)) before.set(h.host, { capacityVcpus: h.capacityVcpus, demandVcpus: h.demandVcpus });
+    if (before.has(h.host))
+      before.set(h.host, { capacityVcpus: h.capacityVcpus, demandVcpus: h.demandVcpus });
   }
   const after = new Map(before);
   for (const vm of detection.vms) {

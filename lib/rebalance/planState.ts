@@ -3,6 +3,13 @@
  * model), role counts and where each moved VM went. The planner applies each move here before
  * planning the next, so every move accounts for the ones before it. It is the PlannedFleetView that
  * move requests carry to Placid's filters and weigher; it changes only between two requests.
+ *
+ * The engine indexes a fleet once per hosts array, so a new Fleet costs a pass over every host of
+ * the cell. Rather than one per move, a cell's Fleet is rebuilt once STALE_LIMIT hosts changed;
+ * until then the changed hosts are "stale" there and the planner lists them in the request's
+ * ignore_hosts (a destination just chosen waits for the next rebuild, which also spreads the
+ * moves; sources never are destinations: HostStealFilter refuses relieved hosts). Loads and role
+ * counts are always current: filters read them through this view, not from the Fleet.
  */
 import type { SchedulerConfig } from '../config/options.js';
 import { Fleet } from '../engine/fleet.js';
@@ -23,11 +30,15 @@ export interface AppliedMove {
 }
 
 const NO_HOSTS: ReadonlyMap<string, number> = new Map();
+/** Changed hosts a cell's Fleet may lag behind before it is rebuilt. */
+export const STALE_LIMIT = 24;
 
 export class PlanState implements PlannedFleetView {
   private readonly hosts = new Map<string, HostState>();
   private readonly cellHosts = new Map<string, string[]>();
   private readonly fleets = new Map<string, Fleet>();
+  /** Per cell: hosts changed since its Fleet was built. */
+  private readonly stale = new Map<string, Set<string>>();
   private readonly loads = new Map<string, HostLoad>();
   private readonly relieved = new Set<string>();
   /** Role → host → VMs of that role (small maps: a role has a few replicas). */
@@ -37,7 +48,7 @@ export class PlanState implements PlannedFleetView {
   constructor(
     hosts: readonly HostState[],
     detections: readonly HostDetection[],
-    private readonly instances: ReadonlyMap<string, InstanceReport>,
+    instances: readonly InstanceReport[],
     private readonly config: SchedulerConfig,
   ) {
     for (const host of hosts) {
@@ -46,7 +57,7 @@ export class PlanState implements PlannedFleetView {
       push(this.cellHosts, host.cell_uuid ?? '', host.host);
     }
     const missing = new Map<string, string[]>();
-    for (const vm of instances.values()) {
+    for (const vm of instances) {
       if (vm.role != null) this.addRole(vm.host, vm.role, 1);
       const host = this.hosts.get(vm.host);
       if (host && !Object.hasOwn(host.instances, vm.uuid)) push(missing, vm.host, vm.uuid);
@@ -83,21 +94,31 @@ export class PlanState implements PlannedFleetView {
     return this.hosts.get(name);
   }
 
-  /** The host a VM is on after the planned moves. */
-  hostOf(uuid: string): string | undefined {
-    return this.movedTo.get(uuid) ?? this.instances.get(uuid)?.host;
+  /** The host a VM reported on `reportedHost` is on after the planned moves. */
+  hostOf(uuid: string, reportedHost: string): string {
+    return this.movedTo.get(uuid) ?? reportedHost;
   }
 
-  /** The hosts of one cell (a move never leaves its cell), as a Fleet the engine can index. */
-  fleetOfCell(cell: string | null): Fleet {
+  /** Hosts of the cell its Fleet has not caught up with (to be ignored by requests). */
+  staleHosts(cell: string | null): ReadonlySet<string> {
+    return this.stale.get(cell ?? '') ?? new Set();
+  }
+
+  /**
+   * The hosts of one cell (a move never leaves its cell), as a Fleet the engine can index; rebuilt
+   * when `fresh` or when STALE_LIMIT hosts have changed.
+   */
+  fleetOfCell(cell: string | null, fresh = false): Fleet {
     const key = cell ?? '';
     let fleet = this.fleets.get(key);
-    if (!fleet) {
+    const stale = this.stale.get(key);
+    if (!fleet || (stale && (fresh || stale.size >= STALE_LIMIT))) {
       const names = this.cellHosts.get(key) ?? [];
       fleet = Fleet.from(names.map((n) => this.hosts.get(n) as HostState));
       // Keep the engine's interned copies, so the next Fleet copies only the hosts that changed.
       for (const host of fleet.hosts) this.hosts.set(host.host, host);
       this.fleets.set(key, fleet);
+      this.stale.delete(key);
     }
     return fleet;
   }
@@ -122,8 +143,13 @@ export class PlanState implements PlannedFleetView {
 
   private replaceHost(host: HostState): void {
     this.hosts.set(host.host, host);
-    // The engine indexes a fleet once per hosts array: a changed host means a new Fleet.
-    this.fleets.delete(host.cell_uuid ?? '');
+    const key = host.cell_uuid ?? '';
+    let stale = this.stale.get(key);
+    if (!stale) {
+      stale = new Set();
+      this.stale.set(key, stale);
+    }
+    stale.add(host.host);
   }
 
   private addRole(host: string, role: string, delta: number): void {

@@ -13,15 +13,15 @@ import type { InstanceReport } from '../model/reports.js';
 import { type Candidate, ineligibility } from './candidates.js';
 import { cooldownOf, pingPongReason, recentSources } from './cooldown.js';
 import { migrationCost } from './cost.js';
+import { findDestinations, type GroupMember } from './destination.js';
 import { detect } from './detect.js';
-import { findDestinations } from './destination.js';
 import { type FleetInput, hostObservation } from './fleetInput.js';
 import { describeMove, type MovePurpose } from './moveReason.js';
+import { predictOutcome } from './outcome.js';
 import { buildPlan } from './plan.js';
 import { createPlannerScheduler } from './plannerScheduler.js';
 import { PlanState } from './planState.js';
 import type { Plan, PlannedMigration, Skip } from './planTypes.js';
-import { predictOutcome } from './outcome.js';
 import { finalSkips } from './recovery.js';
 import { relieveHost } from './relief.js';
 import type { RebalanceSettings } from './settings.js';
@@ -45,7 +45,12 @@ export interface PlannerInput {
 export async function planRebalance(input: PlannerInput): Promise<Plan> {
   const planner = new Planner(input);
   for (const host of planner.hostsToRelieve()) await relieveHost(planner, host);
-  const outcome = predictOutcome(planner.detection, planner.migrations, planner.vcpusOf, input.settings);
+  const outcome = predictOutcome(
+    planner.detection,
+    planner.migrations,
+    vcpusOnTouchedHosts(input.fleet, planner.migrations),
+    input.settings,
+  );
   return buildPlan({
     now: input.fleet.now,
     settings: input.settings,
@@ -70,10 +75,11 @@ export class Planner {
   readonly skips = new Map<string, Skip>();
   lowerBoundBytes = 0;
   private readonly scheduler: Scheduler;
-  private readonly instances: Map<string, InstanceReport>;
-  private readonly vmDetections: Map<string, VmDetection>;
+  /** Instances and detections of the VMs that may be considered: those on hosts with suffering VMs. */
+  private readonly instances = new Map<string, InstanceReport>();
+  private readonly vmDetections = new Map<string, VmDetection>();
   private readonly history: Map<string, MigrationRecord[]>;
-  private readonly groups = new Map<string, string[]>();
+  private readonly groups = new Map<string, GroupMember[]>();
   private readonly onHost = new Map<string, string[]>();
   private readonly candidates = new Map<string, Candidate | Skip>();
   private readonly moved = new Set<string>();
@@ -94,22 +100,26 @@ export class Planner {
         },
         settings,
       );
-    this.instances = new Map(fleet.instances.map((vm) => [vm.uuid, vm]));
     this.state = new PlanState(
       fleet.hypervisors.map((h) => h.state),
       this.detection.hosts,
-      this.instances,
+      fleet.instances,
       config,
     );
     this.scheduler = createPlannerScheduler(config, input.plugins);
     const expires = new Date(fleet.now.getTime() + settings.plan_ttl_minutes * 60_000);
     this.waves = new WavePlanner(settings, fleet.now, expires);
-    this.vmDetections = new Map(this.detection.vms.map((d) => [d.uuid, d]));
     this.history = groupBy(fleet.history, (r) => r.instance_uuid);
+    // Only VMs on hosts with suffering VMs can be considered: index those, not the whole fleet.
+    const relieved = new Set(this.detection.hosts.filter((h) => h.victims.length > 0).map((h) => h.host));
     for (const vm of fleet.instances) {
-      if (settings.noisy_neighbour_moves) push(this.onHost, vm.host, vm.uuid);
-      if (vm.server_group) push(this.groups, vm.server_group.name, vm.uuid);
+      if (relieved.has(vm.host)) {
+        this.instances.set(vm.uuid, vm);
+        push(this.onHost, vm.host, vm.uuid);
+      }
+      if (vm.server_group) push(this.groups, vm.server_group.name, { uuid: vm.uuid, host: vm.host });
     }
+    for (const d of this.detection.vms) if (relieved.has(d.host)) this.vmDetections.set(d.uuid, d);
   }
 
   /** Hosts with suffering VMs: contended first, then the most victims, then the most steal. */
@@ -133,10 +143,10 @@ export class Planner {
     return this.vmDetections.get(uuid);
   }
 
-  /** A VM's flavor vCPUs. */
+  /** A VM's flavor vCPUs (VMs that may be considered, and those the plan moves). */
   readonly vcpusOf = (uuid: string): number | undefined => this.instances.get(uuid)?.flavor.vcpus;
 
-  /** The VMs reported on `host` before any planned move (kept with noisy_neighbour_moves only). */
+  /** The VMs reported on `host` before any planned move (hosts with suffering VMs). */
   vmsOnHost(host: string): readonly string[] {
     return this.onHost.get(host) ?? [];
   }
@@ -155,7 +165,8 @@ export class Planner {
     const cost = migrationCost(vm, this.settings);
     const cooldown = cooldownOf(vm, this.history.get(uuid) ?? [], this.now, this.settings);
     const share = vmShare(detection, vm.flavor.vcpus);
-    const result: Candidate | Skip = ineligibility(detection, cost, cooldown) ??
+    const result: Candidate | Skip =
+      ineligibility(detection, cost, cooldown) ??
       (share === null
         ? { code: 'no_data', reason: `no usable demand: ${detection.reason}` }
         : {
@@ -181,15 +192,21 @@ export class Planner {
    */
   async attempt(c: Candidate, purpose: MovePurpose): Promise<boolean> {
     const { vm } = c;
-    const source = this.state.hostOf(vm.uuid) ?? vm.host;
+    const source = this.state.hostOf(vm.uuid, vm.host);
     // When no wave has room for anything leaving this source, no destination can change that.
-    const leaving = this.waves.slot({ source, dest: '', zone: vm.availability_zone, seconds: c.cost.seconds });
+    const leaving = this.waves.slot({
+      source,
+      dest: '',
+      zone: vm.availability_zone,
+      seconds: c.cost.seconds,
+    });
     if (!leaving.ok) {
       this.skip(vm.uuid, { code: leaving.code, reason: leaving.reason });
       return false;
     }
     const query = {
       vm,
+      source,
       demandVcpus: c.demandVcpus,
       excluded: this.noReturnHosts(vm.uuid, source),
       groupMembers: vm.server_group ? (this.groups.get(vm.server_group.name) ?? []) : [],
@@ -216,7 +233,8 @@ export class Planner {
       const destBefore = hostSteal(destLoad);
       const destAfter = stealAfterAdding(destLoad, [c.demandVcpus]);
       const vmAfter = guestSteal(c.share, destAfter);
-      const benefit = purpose.kind === 'victim' ? c.stealPercent - vmAfter : steal.sourceBefore - steal.sourceAfter;
+      const benefit =
+        purpose.kind === 'victim' ? c.stealPercent - vmAfter : steal.sourceBefore - steal.sourceAfter;
       if (benefit < this.settings.min_benefit_percent) {
         refusal ??= tooLittleBenefit(purpose, benefit, this.settings.min_benefit_percent, dest);
         continue;
@@ -228,11 +246,19 @@ export class Planner {
         continue;
       }
       this.waves.add(move, slot);
-      this.state.apply({ vm: { ...vm, role: vm.role ?? null }, demandVcpus: c.demandVcpus, source, dest, spec: found.spec });
+      this.state.apply({
+        vm: { ...vm, role: vm.role ?? null },
+        demandVcpus: c.demandVcpus,
+        source,
+        dest,
+        spec: found.spec,
+      });
       this.moved.add(vm.uuid);
       this.skips.delete(vm.uuid);
       const gain = { ...steal, destBefore, destAfter, vmAfter };
-      this.migrations.push(describeMove({ c, purpose, source, dest, wave: slot.wave, startsAt: slot.startsAt, gain }));
+      this.migrations.push(
+        describeMove({ c, purpose, source, dest, wave: slot.wave, startsAt: slot.startsAt, gain }),
+      );
       return true;
     }
     this.skip(vm.uuid, refusal ?? { code: 'no_destination', reason: 'no destination with a known steal' });
@@ -249,6 +275,17 @@ export class Planner {
     }
     return out;
   }
+}
+
+/** vCPUs of the VMs on hosts the migrations leave or reach: the outcome re-predicts only those. */
+function vcpusOnTouchedHosts(
+  fleet: FleetInput,
+  migrations: readonly PlannedMigration[],
+): (uuid: string) => number | undefined {
+  const touched = new Set(migrations.flatMap((m) => [m.source_host, m.dest_host]));
+  const vcpus = new Map<string, number>();
+  for (const vm of fleet.instances) if (touched.has(vm.host)) vcpus.set(vm.uuid, vm.flavor.vcpus);
+  return (uuid) => vcpus.get(uuid);
 }
 
 function tooLittleBenefit(purpose: MovePurpose, benefit: number, min: number, dest: string): Skip {

@@ -53,7 +53,11 @@ export async function relieveHost(p: Planner, host: HostDetection): Promise<void
   const coverVictims = eligible.filter((c) => !ownMoveOnly(c.share));
   const recoverable = victims.filter((v) => !ownMoveOnly(v.share));
   const needFor = (load: HostLoad | undefined, staying: readonly Victim[]) =>
-    neededRelief(load, staying.map((v) => targetOf(v.share as VmShare)), s.host_steal_threshold_percent);
+    neededRelief(
+      load,
+      staying.map((v) => targetOf(v.share as VmShare)),
+      s.host_steal_threshold_percent,
+    );
 
   const need0 = needFor(load0, recoverable);
   const all = s.noisy_neighbour_moves ? [...coverVictims, ...busyNeighbours(p, host)] : coverVictims;
@@ -85,7 +89,11 @@ export async function relieveHost(p: Planner, host: HostDetection): Promise<void
  * staying victim's exit threshold minus its excess steal), capped at the host threshold; 0 when
  * it already is.
  */
-export function neededRelief(load: HostLoad | undefined, targets: readonly number[], hostThreshold: number): number {
+export function neededRelief(
+  load: HostLoad | undefined,
+  targets: readonly number[],
+  hostThreshold: number,
+): number {
   if (!load || targets.length === 0) return 0;
   const target = Math.max(0, Math.min(hostThreshold, ...targets));
   const excess = excessDemand(load, target);
@@ -107,14 +115,23 @@ function choosePool(victims: Candidate[], all: Candidate[], need: number, recove
   const estimate = (pool: Candidate[]) => {
     const picks = selectForRelief(pool, need);
     const covers = demandOf(picks) + RELIEF_EPSILON >= need;
-    return { relieved: covers ? recoverable : picks.filter((c) => c.suffering).length, bytes: bytesOf(picks) };
+    return {
+      relieved: covers ? recoverable : picks.filter((c) => c.suffering).length,
+      bytes: bytesOf(picks),
+    };
   };
   const v = estimate(victims);
   const a = estimate(all);
   return a.relieved > v.relieved || (a.relieved === v.relieved && a.bytes < v.bytes) ? all : victims;
 }
 
-function purposeOf(c: Candidate, host: HostDetection, need: number, coverable: boolean, staying: number): MovePurpose {
+function purposeOf(
+  c: Candidate,
+  host: HostDetection,
+  need: number,
+  coverable: boolean,
+  staying: number,
+): MovePurpose {
   const where = `${host.status === 'contended' ? 'contended ' : ''}${host.host}`;
   if (!c.suffering) {
     return {

@@ -84,7 +84,15 @@ export class WavePlanner {
   add(move: WaveMove, slot: WaveSlot & { ok: true }): void {
     let w = this.waves[slot.wave - 1];
     if (!w) {
-      w = { start: slot.startsAt.getTime(), seconds: 0, total: 0, out: new Map(), in: new Map(), zones: new Map(), link: new Map() };
+      w = {
+        start: slot.startsAt.getTime(),
+        seconds: 0,
+        total: 0,
+        out: new Map(),
+        in: new Map(),
+        zones: new Map(),
+        link: new Map(),
+      };
       this.waves.push(w);
     }
     w.seconds = Math.max(w.seconds, move.seconds);
@@ -109,7 +117,8 @@ export class WavePlanner {
   /** The limit that keeps the move out of the wave, in words, or undefined when it fits. */
   private blocker(w: Wave, move: WaveMove): string | undefined {
     const s = this.settings;
-    if (w.total >= s.max_concurrent_migrations) return `max_concurrent_migrations ${s.max_concurrent_migrations}`;
+    if (w.total >= s.max_concurrent_migrations)
+      return `max_concurrent_migrations ${s.max_concurrent_migrations}`;
     if ((w.zones.get(move.zone) ?? 0) >= s.max_migrations_per_az) {
       return `max_migrations_per_az ${s.max_migrations_per_az} in ${move.zone}`;
     }

@@ -64,7 +64,9 @@ export function generateFleet(shape: FleetShape): FleetInput {
   const zones = shape.zones ?? 2;
   const now = shape.now ?? new Date('2026-12-01T12:00:00Z');
   const roles = shape.roles ?? Math.max(8, Math.round(shape.vms / 25));
-  const minutes = Array.from({ length: SAMPLES }, (_, i) => new Date(now.getTime() - i * 60_000).toISOString());
+  const minutes = Array.from({ length: SAMPLES }, (_, i) =>
+    new Date(now.getTime() - i * 60_000).toISOString(),
+  );
   const hostNames = Array.from({ length: shape.hosts }, (_, i) => {
     const zone = `az${(i % zones) + 1}`;
     return { name: `cmp-${zone}-${String(Math.floor(i / zones) + 1).padStart(4, '0')}`, zone };
@@ -77,7 +79,9 @@ export function generateFleet(shape: FleetShape): FleetInput {
   const history: MigrationRecord[] = [];
   let serial = 0;
   hostNames.forEach((h, hostIndex) => {
-    const count = Math.floor(((hostIndex + 1) * shape.vms) / shape.hosts) - Math.floor((hostIndex * shape.vms) / shape.hosts);
+    const count =
+      Math.floor(((hostIndex + 1) * shape.vms) / shape.hosts) -
+      Math.floor((hostIndex * shape.vms) / shape.hosts);
     const drafts: DraftVm[] = [];
     let ramLeft = HOST_RAM_MB - RESERVED_RAM_MB;
     for (let k = 0; k < count; k++) {
@@ -93,9 +97,17 @@ export function generateFleet(shape: FleetShape): FleetInput {
         nodename: h.name,
         availability_zone: h.zone,
         role,
-        flavor: { name: flavor.name, vcpus: flavor.vcpus, memory_mb: flavor.memory_mb, root_gb: flavor.root_gb, ephemeral_gb: 0, swap: 0 },
+        flavor: {
+          name: flavor.name,
+          vcpus: flavor.vcpus,
+          memory_mb: flavor.memory_mb,
+          root_gb: flavor.root_gb,
+          ephemeral_gb: 0,
+          swap: 0,
+        },
         shared_storage: random() < (shape.sharedStorageShare ?? 0.5),
-        server_group: random() < (shape.serverGroupShare ?? 0.1) ? { name: `sg-${role}`, policy: 'anti-affinity' } : null,
+        server_group:
+          random() < (shape.serverGroupShare ?? 0.1) ? { name: `sg-${role}`, policy: 'anti-affinity' } : null,
         kubernetes_node: null,
         consul: null,
         last_migrated_at: null,
@@ -128,7 +140,11 @@ export function generateFleet(shape: FleetShape): FleetInput {
 export function fleetDocument(fleet: FleetInput): Record<string, unknown> {
   return {
     now: fleet.now.toISOString(),
-    hypervisors: fleet.hypervisors.map((h) => ({ ...h.state, availability_zone: h.availability_zone, samples: h.samples })),
+    hypervisors: fleet.hypervisors.map((h) => ({
+      ...h.state,
+      availability_zone: h.availability_zone,
+      samples: h.samples,
+    })),
     instances: fleet.instances,
     migrations: fleet.history,
   };
@@ -165,7 +181,9 @@ function shapeContention(drafts: DraftVm[], between: (lo: number, hi: number) =>
   const calmVms = rest.slice(busyCount);
   for (const d of calmVms) d.loadPerVcpu = between(0.1, 0.6);
   const target = between(1.2, 1.5) * HOST_VCPUS;
-  const fixed = drafts.filter((d) => d.kind !== 'calm').reduce((n, d) => n + d.utilisation * d.report.flavor.vcpus, 0);
+  const fixed = drafts
+    .filter((d) => d.kind !== 'calm')
+    .reduce((n, d) => n + d.utilisation * d.report.flavor.vcpus, 0);
   const calmVcpus = calmVms.reduce((n, d) => n + d.report.flavor.vcpus, 0);
   const u = calmVcpus > 0 ? Math.min(0.6, Math.max(0.02, (target - fixed) / calmVcpus)) : 0;
   for (const d of calmVms) d.utilisation = u * between(0.8, 1.2);
@@ -184,7 +202,10 @@ function sample(ts: string, d: DraftVm, lostPercent: number, between: (lo: numbe
 
 function hypervisor(name: string, zone: string, drafts: DraftVm[], now: Date): HypervisorReport {
   const ram = drafts.reduce((n, d) => n + d.report.flavor.memory_mb, 0);
-  const diskMb = drafts.reduce((n, d) => n + (d.report.shared_storage ? 0 : d.report.flavor.root_gb * 1024), 0);
+  const diskMb = drafts.reduce(
+    (n, d) => n + (d.report.shared_storage ? 0 : d.report.flavor.root_gb * 1024),
+    0,
+  );
   const state = toHostState(
     hostStateInput.parse({
       host: name,
@@ -204,7 +225,14 @@ function hypervisor(name: string, zone: string, drafts: DraftVm[], now: Date): H
       instances: drafts.map((d) => d.report.uuid),
     }),
   );
-  return { host: name, nodename: name, availability_zone: zone, reported_at: now.toISOString(), state, samples: [] };
+  return {
+    host: name,
+    nodename: name,
+    availability_zone: zone,
+    reported_at: now.toISOString(),
+    state,
+    samples: [],
+  };
 }
 
 const round = (v: number) => Math.round(v * 100) / 100;

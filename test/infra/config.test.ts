@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { configFromContext, parseConfig, SETTINGS } from '../../lib/infra/config.js';
@@ -60,6 +61,14 @@ describe('parseConfig', () => {
   it('passes valid scheduler options on as JSON text', () => {
     const options = { filter_scheduler: { host_subset_size: 2 } };
     expect(parseConfig({ schedulerConfig: options }).schedulerConfig).toBe(JSON.stringify(options));
+  });
+});
+
+describe('the deploy guide', () => {
+  it('documents every setting', () => {
+    const guide = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
+    const missing = Object.keys(SETTINGS).filter((name) => !guide.includes(`\`placid:${name}\``));
+    expect(missing).toEqual([]);
   });
 });
 

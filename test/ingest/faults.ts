@@ -2,7 +2,11 @@
  * Fault injection for the document client: wraps `send` so chosen calls fail (throttling, partial
  * UnprocessedItems, a crash) for a number of calls, and counts the conditional writes that landed.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 
 type Command = { constructor: { name: string }; input: Record<string, unknown> };
 type Send = (command: Command) => Promise<unknown>;
@@ -33,7 +37,7 @@ export const throttle = async (): Promise<never> => {
 
 /** A BatchWriteItem that writes only its first item and hands the rest back as UnprocessedItems. */
 export const partialBatch = async (command: Command, send: Send): Promise<unknown> => {
-  const requests = command.input.RequestItems as Record<string, unknown[]>;
+  const requests = command.input.RequestItems as NonNullable<BatchWriteCommandInput['RequestItems']>;
   const [table, items] = Object.entries(requests)[0];
   await send(new BatchWriteCommand({ RequestItems: { [table]: items.slice(0, 1) } }) as unknown as Command);
   return { UnprocessedItems: items.length > 1 ? { [table]: items.slice(1) } : {} };

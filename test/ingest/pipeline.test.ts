@@ -127,6 +127,20 @@ describe('LocalPipeline', () => {
     }
   });
 
+  it('refuses a data directory that holds other files and no store', async () => {
+    // Prepare
+    const dataDir = tempDir();
+    writeFileSync(join(dataDir, 'notes.txt'), 'mine');
+    // Act
+    const start = LocalPipeline.start({ dataDir });
+    // Assess
+    await expect(start).rejects.toThrow(
+      new ConfigError(
+        `${dataDir} holds other files and no placid store; pass an empty or new directory as --data-dir`,
+      ),
+    );
+  });
+
   it('takes over the lock of a process that died', async () => {
     // Prepare
     const dataDir = tempDir();

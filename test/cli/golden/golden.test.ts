@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../runCli.js';
 
@@ -11,7 +10,7 @@ import { runCli } from '../runCli.js';
  * reason must contain the expected fragment (the wording is Placid's, the facts are the case's).
  */
 
-const HERE = dirname(fileURLToPath(import.meta.url));
+const HERE = import.meta.dirname;
 const CASES = readdirSync(HERE, { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)

@@ -26,7 +26,10 @@ describe('alternates (Nova _get_alternate_hosts)', () => {
     // Prepare
     const hosts = [ram('a', 1000), ram('b', 5000), ram('c', 3000), ram('d', 4000)];
     // Act
-    const d = await schedule(hosts, makeSpec(), { weighers: [RAMWeigher], config: noPlacement({ scheduler: { max_attempts } }) });
+    const d = await schedule(hosts, makeSpec(), {
+      weighers: [RAMWeigher],
+      config: noPlacement({ scheduler: { max_attempts } }),
+    });
     // Assess
     expect(alternates(d)).toEqual([expected]);
   });
@@ -42,7 +45,12 @@ describe('alternates (Nova _get_alternate_hosts)', () => {
 
   it('takes alternates only from the selected host’s cell', async () => {
     // Prepare
-    const hosts = [ram('a', 9000, 'cell1'), ram('b', 8000, 'cell2'), ram('c', 7000, 'cell2'), ram('d', 6000, 'cell1')];
+    const hosts = [
+      ram('a', 9000, 'cell1'),
+      ram('b', 8000, 'cell2'),
+      ram('c', 7000, 'cell2'),
+      ram('d', 6000, 'cell1'),
+    ];
     // Act
     const d = await schedule(hosts, makeSpec(), { weighers: [RAMWeigher] });
     // Assess
@@ -82,10 +90,18 @@ describe('alternates (Nova _get_alternate_hosts)', () => {
     // maximum and d (1000/9900 + 3000/3000) beats c (4000/9900 + 1000/3000).
     const disk = (name: string, free_ram_mb: number, free_disk_mb: number, num_instances = 0) =>
       node(name, { free_ram_mb, free_disk_mb, num_instances });
-    const hosts = [disk('a', 20000, 20000, 49), disk('b', 10000, 10000), disk('c', 4000, 1000), disk('d', 1000, 3000)];
+    const hosts = [
+      disk('a', 20000, 20000, 49),
+      disk('b', 10000, 10000),
+      disk('c', 4000, 1000),
+      disk('d', 1000, 3000),
+    ];
     const spec = makeSpec({ num_instances: 2, flavor: { name: 'f', vcpus: 1, memory_mb: 100, root_gb: 9 } });
     // Act
-    const d = await schedule(hosts, spec, { filters: [NumInstancesFilter], weighers: [RAMWeigher, DiskWeigher] });
+    const d = await schedule(hosts, spec, {
+      filters: [NumInstancesFilter],
+      weighers: [RAMWeigher, DiskWeigher],
+    });
     // Assess
     expect([selected(d), alternates(d)]).toEqual([
       ['a', 'b'],
@@ -119,7 +135,10 @@ describe('alternates (Nova _get_alternate_hosts)', () => {
     // Prepare
     const hosts = [ram('a', 9000), ram('b', 8000), ram('c', 7000)];
     // Act
-    const d = await schedule(hosts, makeSpec(), { weighers: [RAMWeigher], options: { claim: (h) => h.host !== 'a' } });
+    const d = await schedule(hosts, makeSpec(), {
+      weighers: [RAMWeigher],
+      options: { claim: (h) => h.host !== 'a' },
+    });
     // Assess
     expect([selected(d), alternates(d)]).toEqual([['b'], [['a', 'c']]]);
   });

@@ -21,29 +21,43 @@ function tiedFleet(): { hosts: HostState[]; weights: Record<string, number> } {
 describe('claims (Nova: try the sorted hosts in order until one claim succeeds)', () => {
   it('falls through to the next host when a claim fails', async () => {
     // Prepare
-    const hosts = [node('a', { free_ram_mb: 9000 }), node('b', { free_ram_mb: 8000 }), node('c', { free_ram_mb: 7000 })];
+    const hosts = [
+      node('a', { free_ram_mb: 9000 }),
+      node('b', { free_ram_mb: 8000 }),
+      node('c', { free_ram_mb: 7000 }),
+    ];
     // Act
-    const d = await schedule(hosts, makeSpec(), { weighers: [RAMWeigher], options: { claim: (h) => h.host === 'c' } });
+    const d = await schedule(hosts, makeSpec(), {
+      weighers: [RAMWeigher],
+      options: { claim: (h) => h.host === 'c' },
+    });
     // Assess
     expect(selected(d)).toEqual(['c']);
   });
 
-  it.each([false, true])('walks the full stable ranking past the short list (explain %s)', async (explain) => {
-    // Prepare: every claim fails except on h29, ranked 31st, far past the short list the engine
-    // ranks when it does not explain (host_subset_size + alternates + a few spares).
-    const { hosts, weights } = tiedFleet();
-    const tried: string[] = [];
-    const claim = (h: HostState) => {
-      tried.push(h.host);
-      return h.host === 'h29';
-    };
-    // Act
-    const d = await schedule(hosts, makeSpec(), { weighers: [fixedWeigher(weights)], options: { claim, explain } });
-    // Assess: ties keep input order, which is reversed (h03 before h00).
-    const expected = [];
-    for (let g = 0; g < 10; g++) for (let k = 3; k >= 0; k--) expected.push(`h${String(g * 4 + k).padStart(2, '0')}`);
-    expect([selected(d), tried]).toEqual([['h29'], expected.slice(0, expected.indexOf('h29') + 1)]);
-  });
+  it.each([false, true])(
+    'walks the full stable ranking past the short list (explain %s)',
+    async (explain) => {
+      // Prepare: every claim fails except on h29, ranked 31st, far past the short list the engine
+      // ranks when it does not explain (host_subset_size + alternates + a few spares).
+      const { hosts, weights } = tiedFleet();
+      const tried: string[] = [];
+      const claim = (h: HostState) => {
+        tried.push(h.host);
+        return h.host === 'h29';
+      };
+      // Act
+      const d = await schedule(hosts, makeSpec(), {
+        weighers: [fixedWeigher(weights)],
+        options: { claim, explain },
+      });
+      // Assess: ties keep input order, which is reversed (h03 before h00).
+      const expected = [];
+      for (let g = 0; g < 10; g++)
+        for (let k = 3; k >= 0; k--) expected.push(`h${String(g * 4 + k).padStart(2, '0')}`);
+      expect([selected(d), tried]).toEqual([['h29'], expected.slice(0, expected.indexOf('h29') + 1)]);
+    },
+  );
 
   it('takes the alternates from the full ranking after a long fall-through', async () => {
     // Prepare
@@ -61,7 +75,10 @@ describe('claims (Nova: try the sorted hosts in order until one claim succeeds)'
     // Act
     const d = await schedule([node('a'), node('b')], makeSpec(), { options: { claim: () => false } });
     // Assess
-    expect([d.error?.message, d.placements]).toEqual(['No valid host was found. There are not enough hosts available.', []]);
+    expect([d.error?.message, d.placements]).toEqual([
+      'No valid host was found. There are not enough hosts available.',
+      [],
+    ]);
   });
 
   it('claims each instance of a multi-create in order', async () => {
@@ -83,7 +100,13 @@ describe('claims (Nova: try the sorted hosts in order until one claim succeeds)'
   it('refuses, like Placement, a second instance that no longer fits the host', async () => {
     // Prepare: 8192 MB total, 512 reserved: room for one 4096 MB guest next to 2048 MB used, not two.
     const host = (name: string, free: number) =>
-      node(name, { total_usable_ram_mb: 8192, free_ram_mb: free, vcpus_total: 8, total_usable_disk_gb: 100, free_disk_mb: 102400 });
+      node(name, {
+        total_usable_ram_mb: 8192,
+        free_ram_mb: free,
+        vcpus_total: 8,
+        total_usable_disk_gb: 100,
+        free_disk_mb: 102400,
+      });
     const hosts = [host('a', 5632), host('b', 4600)];
     const spec = makeSpec({ num_instances: 2, flavor: { name: 'f', vcpus: 1, memory_mb: 4096, root_gb: 1 } });
     // Act
@@ -94,7 +117,9 @@ describe('claims (Nova: try the sorted hosts in order until one claim succeeds)'
 
   it('fails the multi-create when Placement would refuse every remaining claim', async () => {
     // Prepare
-    const hosts = [node('a', { total_usable_ram_mb: 8192, free_ram_mb: 7680, vcpus_total: 8, total_usable_disk_gb: 100 })];
+    const hosts = [
+      node('a', { total_usable_ram_mb: 8192, free_ram_mb: 7680, vcpus_total: 8, total_usable_disk_gb: 100 }),
+    ];
     const spec = makeSpec({ num_instances: 2, flavor: { name: 'f', vcpus: 1, memory_mb: 4096 } });
     // Act
     const d = await schedule(hosts, spec, { config: makeConfig() });
@@ -105,8 +130,19 @@ describe('claims (Nova: try the sorted hosts in order until one claim succeeds)'
   it('counts swap as Placement disk when it emulates a claim', async () => {
     // Prepare: 3 GB disk left; each guest takes 1 GB root + 1 GB swap in Placement (only the root
     // in Nova's host-state consumption), so the second guest does not fit.
-    const hosts = [node('a', { total_usable_ram_mb: 8192, free_ram_mb: 7680, vcpus_total: 8, total_usable_disk_gb: 3, free_disk_mb: 3072 })];
-    const spec = makeSpec({ num_instances: 2, flavor: { name: 'f', vcpus: 1, memory_mb: 64, root_gb: 1, swap: 1024 } });
+    const hosts = [
+      node('a', {
+        total_usable_ram_mb: 8192,
+        free_ram_mb: 7680,
+        vcpus_total: 8,
+        total_usable_disk_gb: 3,
+        free_disk_mb: 3072,
+      }),
+    ];
+    const spec = makeSpec({
+      num_instances: 2,
+      flavor: { name: 'f', vcpus: 1, memory_mb: 64, root_gb: 1, swap: 1024 },
+    });
     // Act
     const d = await schedule(hosts, spec, { config: makeConfig() });
     // Assess

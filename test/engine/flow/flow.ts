@@ -60,7 +60,11 @@ export interface FlowRun {
 }
 
 /** Schedules `spec` over `hosts` with an explained decision unless the options say otherwise. */
-export function schedule(hosts: HostState[], spec: RequestSpec, run: FlowRun = {}): Promise<ScheduleDecision> {
+export function schedule(
+  hosts: HostState[],
+  spec: RequestSpec,
+  run: FlowRun = {},
+): Promise<ScheduleDecision> {
   const scheduler = new Scheduler(run.config ?? noPlacement(), run.filters ?? [], run.weighers ?? []);
   return scheduler.schedule(hosts, spec, { explain: true, ...run.options });
 }

@@ -27,14 +27,19 @@ describe('forced hosts and nodes, ignore_hosts, requested_destination (Nova get_
 
   it('matches force_nodes exactly', async () => {
     // Act
-    const d = await schedule(fleet(), makeSpec({ force_nodes: ['ALPHA-N1', 'beta-n1'] }), { weighers: [RAMWeigher] });
+    const d = await schedule(fleet(), makeSpec({ force_nodes: ['ALPHA-N1', 'beta-n1'] }), {
+      weighers: [RAMWeigher],
+    });
     // Assess
     expect(nodes(d)).toEqual(['beta-n1']);
   });
 
   it('keeps only nodes matching both force_hosts and force_nodes', async () => {
     // Act
-    const d = await schedule(fleet(), makeSpec({ force_hosts: ['alpha'], force_nodes: ['alpha-n2', 'gamma-n1'] }));
+    const d = await schedule(
+      fleet(),
+      makeSpec({ force_hosts: ['alpha'], force_nodes: ['alpha-n2', 'gamma-n1'] }),
+    );
     // Assess
     expect(nodes(d)).toEqual(['alpha-n2']);
   });
@@ -43,14 +48,18 @@ describe('forced hosts and nodes, ignore_hosts, requested_destination (Nova get_
     // Prepare
     const spy = spyFilter('SpyFilter');
     // Act
-    const d = await schedule(fleet(), makeSpec({ force_hosts: ['beta'] }), { filters: [ComputeFilter, spy.filter] });
+    const d = await schedule(fleet(), makeSpec({ force_hosts: ['beta'] }), {
+      filters: [ComputeFilter, spy.filter],
+    });
     // Assess
     expect([selected(d), spy.calls, d.filter_counts]).toEqual([['beta'], [], []]);
   });
 
   it('still weighs the forced hosts', async () => {
     // Act
-    const d = await schedule(fleet(), makeSpec({ force_hosts: ['alpha', 'gamma'] }), { weighers: [RAMWeigher] });
+    const d = await schedule(fleet(), makeSpec({ force_hosts: ['alpha', 'gamma'] }), {
+      weighers: [RAMWeigher],
+    });
     // Assess
     expect(weighed(d)).toEqual([
       ['gamma', 1],
@@ -61,7 +70,10 @@ describe('forced hosts and nodes, ignore_hosts, requested_destination (Nova get_
 
   it('runs the filters on forced hosts when the request carries _nova_check_type', async () => {
     // Prepare
-    const spec = makeSpec({ force_hosts: ['beta', 'gamma'], scheduler_hints: { _nova_check_type: ['resize'] } });
+    const spec = makeSpec({
+      force_hosts: ['beta', 'gamma'],
+      scheduler_hints: { _nova_check_type: ['resize'] },
+    });
     // Act
     const d = await schedule(fleet(), spec, { filters: [ComputeFilter] });
     // Assess
@@ -102,7 +114,9 @@ describe('forced hosts and nodes, ignore_hosts, requested_destination (Nova get_
     // Prepare
     const spy = spyFilter('SpyFilter');
     // Act
-    const d = await schedule(fleet(), makeSpec({ ignore_hosts: ['alpha', 'beta', 'gamma'] }), { filters: [spy.filter] });
+    const d = await schedule(fleet(), makeSpec({ ignore_hosts: ['alpha', 'beta', 'gamma'] }), {
+      filters: [spy.filter],
+    });
     // Assess
     expect([d.error?.type, d.filter_counts]).toEqual(['NoValidHost', []]);
   });
@@ -128,14 +142,19 @@ describe('forced hosts and nodes, ignore_hosts, requested_destination (Nova get_
     const room = { total_usable_ram_mb: 4096, free_ram_mb: 4096, vcpus_total: 4, total_usable_disk_gb: 10 };
     const hosts = [node('Delta', room), node('echo', room)];
     // Act
-    const d = await schedule(hosts, makeSpec({ requested_destination: { host: 'DELTA' } }), { config: makeConfig() });
+    const d = await schedule(hosts, makeSpec({ requested_destination: { host: 'DELTA' } }), {
+      config: makeConfig(),
+    });
     // Assess
     expect(selected(d)).toEqual(['Delta']);
   });
 
   it('narrows to requested_destination host and node', async () => {
     // Act
-    const d = await schedule(fleet(), makeSpec({ requested_destination: { host: 'Alpha', node: 'alpha-n2' } }));
+    const d = await schedule(
+      fleet(),
+      makeSpec({ requested_destination: { host: 'Alpha', node: 'alpha-n2' } }),
+    );
     // Assess
     expect(nodes(d)).toEqual(['alpha-n2']);
   });

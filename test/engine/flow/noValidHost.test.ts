@@ -14,7 +14,9 @@ describe('NoValidHost (Nova select_destinations / _ensure_sufficient_hosts)', ()
     // Prepare
     const later = spyFilter('LaterFilter');
     // Act
-    const d = await schedule([node('a', { service: down })], makeSpec(), { filters: [ComputeFilter, later.filter] });
+    const d = await schedule([node('a', { service: down })], makeSpec(), {
+      filters: [ComputeFilter, later.filter],
+    });
     // Assess
     expect([d.error, d.filter_counts, later.calls]).toEqual([
       { type: 'NoValidHost', message: NOT_ENOUGH },
@@ -25,7 +27,9 @@ describe('NoValidHost (Nova select_destinations / _ensure_sufficient_hosts)', ()
 
   it('explains every host a filter removed', async () => {
     // Act
-    const d = await schedule([node('a', { service: down }), node('b', { service: down })], makeSpec(), { filters: [ComputeFilter] });
+    const d = await schedule([node('a', { service: down }), node('b', { service: down })], makeSpec(), {
+      filters: [ComputeFilter],
+    });
     // Assess
     expect(d.eliminated().map((e) => [e.host, e.filter, e.instance_index])).toEqual([
       ['a', 'ComputeFilter', 0],
@@ -37,7 +41,9 @@ describe('NoValidHost (Nova select_destinations / _ensure_sufficient_hosts)', ()
     // Prepare: the filter admits one pick per host; only b is left for the third instance.
     const once = spyFilter('OnePerHost', { passes: (h) => h.num_instances === 0 });
     // Act
-    const d = await schedule([node('a'), node('b')], makeSpec({ num_instances: 3 }), { filters: [once.filter] });
+    const d = await schedule([node('a'), node('b')], makeSpec({ num_instances: 3 }), {
+      filters: [once.filter],
+    });
     // Assess
     expect([d.error?.message, d.placements, d.filter_counts.at(-1)]).toEqual([
       NOT_ENOUGH,
@@ -48,18 +54,29 @@ describe('NoValidHost (Nova select_destinations / _ensure_sufficient_hosts)', ()
 
   it('reports NoValidHost when the Placement pre-filter leaves no candidate', async () => {
     // Act
-    const d = await schedule([node('a', { total_usable_ram_mb: 1024, free_ram_mb: 512, vcpus_total: 4 })], makeSpec({ flavor: { name: 'f', vcpus: 1, memory_mb: 4096 } }), {
-      config: makeConfig(),
-    });
+    const d = await schedule(
+      [node('a', { total_usable_ram_mb: 1024, free_ram_mb: 512, vcpus_total: 4 })],
+      makeSpec({ flavor: { name: 'f', vcpus: 1, memory_mb: 4096 } }),
+      {
+        config: makeConfig(),
+      },
+    );
     // Assess
-    expect([d.error?.type, d.error?.message.startsWith('No valid host was found.')]).toEqual(['NoValidHost', true]);
+    expect([d.error?.type, d.error?.message.startsWith('No valid host was found.')]).toEqual([
+      'NoValidHost',
+      true,
+    ]);
   });
 
   it('reports NoValidHost for a forced host the fleet does not have', async () => {
     // Act
-    const d = await schedule([node('a', { total_usable_ram_mb: 8192, free_ram_mb: 8192, vcpus_total: 4 })], makeSpec({ force_hosts: ['zz'] }), {
-      config: makeConfig(),
-    });
+    const d = await schedule(
+      [node('a', { total_usable_ram_mb: 8192, free_ram_mb: 8192, vcpus_total: 4 })],
+      makeSpec({ force_hosts: ['zz'] }),
+      {
+        config: makeConfig(),
+      },
+    );
     // Assess
     expect(d.error?.message).toContain('No such host - host: zz');
   });

@@ -23,7 +23,11 @@ describe('selection (Nova _get_sorted_hosts)', () => {
     // Prepare
     const config = noPlacement({ filter_scheduler: { host_subset_size: 3 } });
     // Act
-    const d = await schedule(five(), makeSpec(), { weighers: [fixedWeigher(weights)], config, options: { random: () => r } });
+    const d = await schedule(five(), makeSpec(), {
+      weighers: [fixedWeigher(weights)],
+      config,
+      options: { random: () => r },
+    });
     // Assess
     expect(selected(d)).toEqual([pick]);
   });
@@ -32,7 +36,11 @@ describe('selection (Nova _get_sorted_hosts)', () => {
     // Prepare
     const config = noPlacement({ filter_scheduler: { host_subset_size: 3 }, scheduler: { max_attempts: 5 } });
     // Act
-    const d = await schedule(five(), makeSpec(), { weighers: [fixedWeigher(weights)], config, options: { random: () => 0.99 } });
+    const d = await schedule(five(), makeSpec(), {
+      weighers: [fixedWeigher(weights)],
+      config,
+      options: { random: () => 0.99 },
+    });
     // Assess
     expect(alternates(d)).toEqual([['b', 'c', 'e', 'a']]);
   });
@@ -41,7 +49,11 @@ describe('selection (Nova _get_sorted_hosts)', () => {
     // Prepare
     const config = noPlacement({ filter_scheduler: { host_subset_size: 50 } });
     // Act
-    const d = await schedule(five(), makeSpec(), { weighers: [fixedWeigher(weights)], config, options: { random: () => 0.99 } });
+    const d = await schedule(five(), makeSpec(), {
+      weighers: [fixedWeigher(weights)],
+      config,
+      options: { random: () => 0.99 },
+    });
     // Assess
     expect(selected(d)).toEqual(['a']);
   });
@@ -64,11 +76,18 @@ describe('selection (Nova _get_sorted_hosts)', () => {
 
   it('shuffles only the hosts tied with the best weight', async () => {
     // Prepare: a and c tie at the top, b and d below; a shuffle that reverses the tie puts c first.
-    const config = noPlacement({ filter_scheduler: { shuffle_best_same_weighed_hosts: true }, scheduler: { max_attempts: 4 } });
+    const config = noPlacement({
+      filter_scheduler: { shuffle_best_same_weighed_hosts: true },
+      scheduler: { max_attempts: 4 },
+    });
     const hosts = ['a', 'b', 'c', 'd'].map((n) => node(n));
     const tie = fixedWeigher({ a: 9, b: 1, c: 9, d: 5 });
     // Act
-    const d = await schedule(hosts, makeSpec(), { weighers: [tie], config, options: { random: sequence(0) } });
+    const d = await schedule(hosts, makeSpec(), {
+      weighers: [tie],
+      config,
+      options: { random: sequence(0) },
+    });
     // Assess
     expect([selected(d), alternates(d)]).toEqual([['c'], [['a', 'd', 'b']]]);
   });
@@ -82,7 +101,11 @@ describe('selection (Nova _get_sorted_hosts)', () => {
     const hosts = ['a', 'b', 'c', 'd'].map((n) => node(n));
     const tie = fixedWeigher({ a: 9, b: 1, c: 9, d: 5 });
     // Act
-    const d = await schedule(hosts, makeSpec(), { weighers: [tie], config, options: { random: sequence(0, 0.5) } });
+    const d = await schedule(hosts, makeSpec(), {
+      weighers: [tie],
+      config,
+      options: { random: sequence(0, 0.5) },
+    });
     // Assess
     expect([selected(d), alternates(d)]).toEqual([['a'], [['c', 'd', 'b']]]);
   });
@@ -92,7 +115,9 @@ describe('selection (Nova _get_sorted_hosts)', () => {
     const called: string[] = [];
     const weigher = { name: 'W', weigh: () => called.push('w') * 10, multiplier: () => 1 };
     // Act
-    const d = await schedule([node('a', { free_ram_mb: 5000 })], makeSpec(), { weighers: [RAMWeigher, weigher] });
+    const d = await schedule([node('a', { free_ram_mb: 5000 })], makeSpec(), {
+      weighers: [RAMWeigher, weigher],
+    });
     // Assess
     expect([weighed(d), called]).toEqual([[['a', 0]], []]);
   });
@@ -108,7 +133,11 @@ describe('selection (Nova _get_sorted_hosts)', () => {
 
   it('weighs every host 0 and keeps the input order when no weigher is enabled', async () => {
     // Prepare
-    const hosts = [node('c', { free_ram_mb: 1 }), node('a', { free_ram_mb: 9000 }), node('b', { free_ram_mb: 50 })];
+    const hosts = [
+      node('c', { free_ram_mb: 1 }),
+      node('a', { free_ram_mb: 9000 }),
+      node('b', { free_ram_mb: 50 }),
+    ];
     // Act
     const d = await schedule(hosts, makeSpec(), { filters: [ComputeFilter], weighers: [] });
     // Assess
@@ -125,7 +154,12 @@ describe('selection (Nova _get_sorted_hosts)', () => {
 
   it('keeps the input order among equal weights in the weighed list', async () => {
     // Prepare
-    const hosts = [node('a', { free_ram_mb: 10 }), node('b', { free_ram_mb: 20 }), node('c', { free_ram_mb: 10 }), node('d', { free_ram_mb: 20 })];
+    const hosts = [
+      node('a', { free_ram_mb: 10 }),
+      node('b', { free_ram_mb: 20 }),
+      node('c', { free_ram_mb: 10 }),
+      node('d', { free_ram_mb: 20 }),
+    ];
     // Act
     const d = await schedule(hosts, makeSpec(), { weighers: [RAMWeigher] });
     // Assess

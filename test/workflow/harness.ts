@@ -1,0 +1,169 @@
+/**
+ * A migration against the fake clouds through the REAL clients: the fake Keystone/Nova, Kubernetes
+ * API and Consul agent servers, NovaClient, KubernetesNodeDrainer and ConsulMaintenanceSwitch, a
+ * dynalite store, and the synthesized state machine in aws-local-stepfunctions. Everything shares
+ * one manual clock; the runner zeroes waits and retry intervals, and each poll moves the clock on
+ * by the poll interval the Wait state would have waited.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { expect } from 'vitest';
+import { ConsulMaintenanceSwitch } from '../../lib/drivers/consul/ConsulMaintenanceSwitch.js';
+import { KubernetesNodeDrainer } from '../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
+import { KeystoneSession } from '../../lib/drivers/openstack/keystone.js';
+import { NovaClient } from '../../lib/drivers/openstack/nova.js';
+import { ManualClock } from '../../lib/local/clock.js';
+import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
+import { FakeConsul, type FakeConsulAgent } from '../../lib/local/fakes/consul/server.js';
+import { FakeKubernetesServer } from '../../lib/local/fakes/kubernetes/server.js';
+import { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import { runWorkflow, type WorkflowRun } from '../../lib/local/workflowRunner.js';
+import { FleetStore } from '../../lib/store/fleetStore.js';
+import type { MigrationInput } from '../../lib/workflow/input.js';
+import { candidateLeases } from '../../lib/workflow/leaseNames.js';
+import type { PlacementVerdict, StepDeps } from '../../lib/workflow/ports.js';
+import { migrationRecords, storeRecorder, storeStealReader } from '../../lib/workflow/records.js';
+import { parseWorkflowSettings, type WorkflowSettingsInput } from '../../lib/workflow/settings.js';
+
+export const VM = '6f1e0b2a-5c1d-4d8e-9a51-0c7a2f3b9e11';
+export const SOURCE = 'cmp-1';
+export const DEST = 'cmp-2';
+export const K8S_NODE = 'k8s-web-1';
+export const CONSUL_NODE = 'web-1';
+export const START = Date.UTC(2026, 11, 1, 12);
+
+export interface HarnessOptions {
+  settings?: WorkflowSettingsInput;
+  /** Per-request limit of the Nova client; short for the timeout scenarios. */
+  novaTimeoutMs?: number;
+}
+
+export interface Harness {
+  clock: ManualClock;
+  nova: FakeOpenStack;
+  k8s: FakeKubernetesServer;
+  consul: FakeConsul;
+  agent: FakeConsulAgent;
+  dynamo: LocalDynamo;
+  store: FleetStore;
+  deps: StepDeps;
+  /** What the placement re-check answers. */
+  placement: PlacementVerdict;
+  migration(overrides?: Partial<MigrationInput>): MigrationInput;
+  run(input: unknown, hooks?: { beforeStep?: Parameters<typeof runWorkflow>[0]['beforeStep'] }): Promise<WorkflowRun>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = new ManualClock(START);
+  const now = () => new Date(clock.now());
+  const nova = await FakeOpenStack.start({ clock, hosts: [SOURCE, DEST, 'cmp-3'], migrationSteps: 3 });
+  nova.addServer({ id: VM, host: SOURCE });
+  const k8s = await FakeKubernetesServer.start({ clock });
+  k8s.cluster.addNode(K8S_NODE);
+  k8s.cluster.addPod({ name: 'web-7d4f-1', node: K8S_NODE });
+  k8s.cluster.addPod({ name: 'node-exporter-x1', node: K8S_NODE, controller: 'DaemonSet' });
+  const consul = new FakeConsul();
+  const agent = await consul.addAgent(CONSUL_NODE);
+  const dynamo = await startLocalDynamo();
+  const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock: now });
+
+  const session = new KeystoneSession(nova.credentials(), { now: () => clock.now() });
+  const novaClient = new NovaClient(session, {
+    timeoutMs: options.novaTimeoutMs ?? 5_000,
+    retry: { sleep: async () => {}, random: () => 0.5 },
+  });
+  const drainer = await KubernetesNodeDrainer.connect(k8s.connection(), { clock });
+  const maintenance = await ConsulMaintenanceSwitch.create({ timeoutMs: 5_000 });
+  const settings = parseWorkflowSettings({ drain_timeout_seconds: 60, ...options.settings });
+
+  const h: Harness = {
+    clock,
+    nova,
+    k8s,
+    consul,
+    agent,
+    dynamo,
+    store,
+    placement: { passes: true, reason: 'test: fits' },
+    deps: {
+      settings,
+      now,
+      leases: store,
+      records: storeRecorder(store.ctx, settings.record_retention_days),
+      steal: storeStealReader(store),
+      placement: { check: async () => h.placement },
+      nova: async () => novaClient,
+      drainer: async () => drainer,
+      maintenance: async () => maintenance,
+    },
+    migration: (overrides = {}) => ({
+      migration_id: 'mig-0001',
+      plan_id: 'plan-42',
+      plan_expires_at: new Date(START + 30 * 60_000).toISOString(),
+      instance_uuid: VM,
+      source_host: SOURCE,
+      dest_host: DEST,
+      estimated_bytes: 4 * 2 ** 30,
+      estimated_seconds: 20,
+      kubernetes_node: K8S_NODE,
+      consul: consul.ref(CONSUL_NODE),
+      correlation_id: 'corr-1',
+      ...overrides,
+    }),
+    run: (input, hooks = {}) =>
+      runWorkflow({
+        deps: h.deps,
+        input,
+        executionName: (input as { migration_id?: string }).migration_id,
+        beforeStep: async (request) => {
+          // What the Wait state before each poll stands for.
+          if (request.step === 'pollMigration') clock.advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
+          await hooks.beforeStep?.(request);
+        },
+      }),
+    close: async () => {
+      maintenance.close();
+      await Promise.all([nova.close(), k8s.close(), consul.close(), dynamo.close()]);
+    },
+  };
+  return h;
+}
+
+/** Live migrations of the VM that went to `dest` (Placid's, not someone else's move). */
+export function migrationsTo(h: Harness, dest = DEST) {
+  return h.nova.migrations().filter((m) => m.serverId === VM && m.destCompute === dest);
+}
+
+/**
+ * What must hold after every scenario, whatever failed: the node schedulable, maintenance off, the
+ * migration's leases released, its outcome recorded, and never a second migration of the VM.
+ */
+export async function expectCleanEnd(h: Harness, migration: MigrationInput): Promise<void> {
+  expect(h.k8s.cluster.node(K8S_NODE)?.unschedulable).toBe(false);
+  expect(h.agent.inMaintenance).toBe(false);
+  const held = await heldLeases(h, migration);
+  expect(held).toEqual([]);
+  const records = await migrationRecords(h.store.ctx, migration.instance_uuid);
+  expect(records.map((r) => r.migration_id)).toContain(migration.migration_id);
+  expect(migrationsTo(h).length).toBeLessThanOrEqual(1);
+}
+
+/** Leases this migration still holds (unexpired, owned by its id). */
+export async function heldLeases(h: Harness, migration: MigrationInput): Promise<string[]> {
+  const held: string[] = [];
+  for (const name of candidateLeases(migration, h.deps.settings)) {
+    const { Item } = await h.dynamo.client.send(
+      new GetCommand({ TableName: h.dynamo.tableNames.leases, Key: { name }, ConsistentRead: true }),
+    );
+    if (Item?.owner === migration.migration_id && Number(Item.lease_until) > h.clock.now()) held.push(name);
+  }
+  return held;
+}
+
+/** The migration's record. */
+export async function recordOf(h: Harness, migration: MigrationInput) {
+  const records = await migrationRecords(h.store.ctx, migration.instance_uuid);
+  const record = records.find((r) => r.migration_id === migration.migration_id);
+  if (!record) throw new Error(`no record of ${migration.migration_id}`);
+  return record;
+}
