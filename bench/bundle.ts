@@ -1,10 +1,11 @@
 /**
  * Bundle size of each Lambda (target ≤ 1 MiB) and the local import time of each bundle: a fresh
  * `node` imports it with the function's own environment, as a cold start would (init only; no
- * invocation, no network). Local Node 20 on this machine, not Lambda's arm64 Node 24.
+ * invocation, no network), NODE_OPTIONS=--enable-source-maps included as on Lambda. Local Node 20 on
+ * this machine, not Lambda's arm64 Node 24.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBundle, synthBundles } from '../lib/infra/bundles.js';
 import { round } from './stats.js';
@@ -36,7 +37,13 @@ export async function benchBundles(): Promise<unknown> {
         `${bundle.path}: ${round(bundle.bytes / 1024)} KiB, import p50 ${round(times[2])} ms\n`,
       );
     }
-    return { target_bytes: TARGET_BYTES, synth_with_bundling_ms: Math.round(synthMs), functions };
+    // Import times scale with machine load; record it next to them.
+    return {
+      target_bytes: TARGET_BYTES,
+      synth_with_bundling_ms: Math.round(synthMs),
+      load_average_1m: round(loadavg()[0]),
+      functions,
+    };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }

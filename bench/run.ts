@@ -2,6 +2,7 @@
 import { benchBundles } from './bundle.js';
 import { benchIngest } from './ingest.js';
 import { benchPlacement } from './placement.js';
+import { benchPlan } from './plan.js';
 import { benchSchedule } from './schedule.js';
 import { writeSection } from './stats.js';
 
@@ -11,6 +12,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   placement: benchPlacement,
   ingest: benchIngest,
   schedule: benchSchedule,
+  plan: benchPlan,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

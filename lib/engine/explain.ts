@@ -5,7 +5,11 @@ import type { PrefilterRemoval } from './prefilter/index.js';
 export interface Elimination {
   host: string;
   nodename: string;
-  /** The filter (Nova class name) or pre-filter stage (`Placement:…`) that removed the host. */
+  /**
+   * The filter (Nova class name), pre-filter stage (`Placement:…`, `compute_status_filter`, …) or
+   * narrowing step (`requested_destination`, `ignore_hosts`, `force_hosts`, `force_nodes`) that
+   * removed the host.
+   */
   filter: string;
   reason: string;
   /** Which instance of a multi-create was being placed (0 for the first). */
@@ -44,6 +48,7 @@ export interface ScheduleDecision {
   error: { type: 'NoValidHost'; message: string } | null;
 }
 
+/** Eliminations in decision order: pre-filter and narrowing removals, then each filter's. */
 export function eliminationsOf(
   pre: readonly PrefilterRemoval[],
   removals: readonly Removal[],

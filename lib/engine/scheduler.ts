@@ -153,7 +153,7 @@ export class Scheduler {
     const placements = chosen.map((host, i) => {
       let alternates = alternatesFor(host, hosts, chosenKeys, numAlts);
       // Same-cell hosts may rank below the short list; Nova's list holds every survivor.
-      void rest;
+      if (alternates.length < numAlts && rest) alternates = alternatesFor(host, rest(), chosenKeys, numAlts);
       return { instance_uuid: uuids[i], host, alternates };
     });
     return decision({ placements, weighed });

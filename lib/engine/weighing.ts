@@ -4,7 +4,7 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 import { PluginError } from './errors.js';
 import { ALL_ZERO, type HostWeigher } from './weigher.js';
-import { isBatchWeigher } from './weighers/batch.js';
+import { factColumns, gatherFacts, type HostFacts, isFactWeigher } from './weighers/hostFacts.js';
 
 /** One weigher's contribution to every host, kept when a decision is explained. */
 export interface WeigherTrace {
@@ -39,9 +39,10 @@ export function weighHosts(
   const active = prepareWeighers(weighers, spec, ctx, hosts[0]);
   // One scratch buffer for raw weights, reused across weighers and decisions (no per-decision garbage).
   const raw = scratch(n);
-  // Weigher by weigher: each pass runs one weigher's loop, which the JIT compiles for it alone.
+  const facts = gatheredFacts(active, hosts, ctx);
   for (const { weigher, state } of active) {
-    rawWeights(weigher, state, hosts, raw, spec, ctx);
+    if (facts !== null && isFactWeigher(weigher)) raw.set(facts[weigher.fact].subarray(0, n));
+    else rawWeights(weigher, state, hosts, raw, spec, ctx);
     const range = clampedRange(weigher, raw, n);
     if (trace) traces.push(addTraced(weigher, raw, range, hosts, ctx, weights));
     else addNormalized(weigher, raw, range, hosts, ctx, weights);
@@ -49,7 +50,23 @@ export function weighHosts(
   return { weights, traces };
 }
 
-/** Fills raw[0..hosts.length) with the weigher's raw weights, in one batch call when it has one. */
+/**
+ * The host facts of every host, read in one pass, when an active weigher takes its raw weight from
+ * one (see hostFacts.ts for why); null otherwise, or when a malformed host breaks the pass, in
+ * which case the host-by-host path reports which weigher fails on which host.
+ */
+function gatheredFacts(active: readonly ActiveWeigher[], hosts: readonly HostState[], ctx: EngineContext) {
+  if (!active.some((a) => isFactWeigher(a.weigher))) return null;
+  const facts: HostFacts = factColumns(hosts.length);
+  try {
+    gatherFacts(hosts, ctx.config, facts);
+    return facts;
+  } catch {
+    return null;
+  }
+}
+
+/** Fills raw[0..hosts.length) with the weigher's raw weight of each host. */
 function rawWeights(
   weigher: HostWeigher<unknown>,
   state: unknown,
@@ -58,25 +75,12 @@ function rawWeights(
   spec: RequestSpec,
   ctx: EngineContext,
 ): void {
-  let batchFailed = false;
-  let batchError: unknown;
-  if (isBatchWeigher(weigher)) {
-    try {
-      weigher.weighAll(hosts, raw, spec, state, ctx);
-      return;
-    } catch (err) {
-      // The host-by-host pass below names the host that fails.
-      batchFailed = true;
-      batchError = err;
-    }
-  }
   let i = 0;
   try {
     for (; i < hosts.length; i++) raw[i] = weigher.weigh(hosts[i], spec, state, ctx);
   } catch (err) {
     throw asPluginError(weigher.name, `failed on host ${hosts[i].host}`, err);
   }
-  if (batchFailed) throw asPluginError(weigher.name, 'failed weighing the hosts', batchError);
 }
 
 let buffer = new Float64Array(1024);

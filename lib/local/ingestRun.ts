@@ -1,4 +1,5 @@
 /** `LocalPipeline.ingest`: send report messages through the ingest stage and account for each one. */
+import { ConfigError } from '../model/errors.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../queue/poison.js';
 import type { OutgoingMessage } from '../queue/port.js';
 import { INGEST_STAGE, type IngestStage, type IngestTally } from './ingestStage.js';
@@ -25,7 +26,10 @@ export async function runIngest(
   pipeline: LocalPipeline,
   messages: readonly (string | OutgoingMessage)[],
 ): Promise<IngestReport> {
-  const stage = pipeline.stage(INGEST_STAGE) as IngestStage;
+  const stage = pipeline.stage(INGEST_STAGE) as Partial<IngestStage>;
+  if (typeof stage.tally !== 'function') {
+    throw new ConfigError(`the pipeline's ${INGEST_STAGE} stage keeps no tally; build it with ingestStage()`);
+  }
   const { queue, deadLetter } = pipeline.queues(INGEST_STAGE);
   const before = { ...stage.tally() };
   const sent = await queue.sendBatch(messages);

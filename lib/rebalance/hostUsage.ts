@@ -28,7 +28,11 @@ export function withInstanceAdded(
 ): HostState {
   const next = consumeFromRequest(host, spec, vm.uuid, config);
   const disk = localDiskMb(vm);
-  return { ...next, free_disk_mb: host.free_disk_mb - disk, disk_mb_used: host.disk_mb_used + disk };
+  // The VM really lives here after the move: server-group filters of later moves must count it.
+  const instances = Object.hasOwn(next.instances, vm.uuid)
+    ? next.instances
+    : { ...next.instances, [vm.uuid]: { uuid: vm.uuid } };
+  return { ...next, instances, free_disk_mb: host.free_disk_mb - disk, disk_mb_used: host.disk_mb_used + disk };
 }
 
 /** The source after the instance leaves. */

@@ -155,6 +155,18 @@ describe('ingest stage: valid messages', () => {
     expect(await pipeline.store.instancesByHost('v2')).toHaveLength(2);
   });
 
+  it('reports a message the queue refuses as too large, storing the rest', async () => {
+    // Prepare
+    const huge = body([hypervisorDoc({ host: 'too-big', padding: 'x'.repeat(300 * 1024) })]);
+    // Act
+    const report = await pipeline.ingest([huge, nodeMessage('small')]);
+    // Assess
+    expect(report.rejected).toEqual([
+      { index: 0, reason: expect.stringMatching(/^the queue refused it: .* \(MessageTooLong\)$/) },
+    ]);
+    expect(report.stored).toBe(2);
+  });
+
   it('accepts an instance on a host stored by an earlier message', async () => {
     // Prepare
     await pipeline.ingest([nodeMessage('known', 0)]);

@@ -94,6 +94,19 @@ describe('LocalPipeline', () => {
     }
   });
 
+  it('refuses to ingest through an ingest stage that keeps no tally', async () => {
+    // Prepare
+    const pipeline = await startPipeline({ stages: [recorder('ingest')] });
+    try {
+      // Act
+      const run = pipeline.ingest([nodeMessage('x')]);
+      // Assess
+      await expect(run).rejects.toThrow(/ingest stage keeps no tally; build it with ingestStage\(\)/);
+    } finally {
+      await pipeline.close();
+    }
+  });
+
   it('keeps what it stored on disk for the next run', async () => {
     // Prepare
     const dataDir = tempDir();

@@ -1,4 +1,4 @@
-import { defineBatchWeigher } from './batch.js';
+import { defineFactWeigher } from './hostFacts.js';
 import { configMultiplier } from './multiplier.js';
 
 const configured = configMultiplier('build_failure_weight_multiplier');
@@ -7,13 +7,11 @@ const configured = configMultiplier('build_failure_weight_multiplier');
  * Recent failed builds. The raw weight is the count and the multiplier is negated, so hosts that keep
  * failing sink; the negation comes after the aggregate MIN, as in Nova (an override of 10 means -10).
  */
-export const BuildFailureWeigher = defineBatchWeigher({
+export const BuildFailureWeigher = defineFactWeigher({
   name: 'BuildFailureWeigher',
   novaPath: 'nova.scheduler.weights.compute.BuildFailureWeigher',
   weigh: (host) => host.failed_builds,
-  weighAll: (hosts, out) => {
-    for (let i = 0; i < hosts.length; i++) out[i] = hosts[i].failed_builds;
-  },
+  fact: 'failedBuilds',
   multiplier: (host, ctx) => -configured.multiplier(host, ctx),
   uniformMultiplier: configured.uniformMultiplier,
 });

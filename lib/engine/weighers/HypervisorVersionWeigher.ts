@@ -1,13 +1,11 @@
-import { defineBatchWeigher } from './batch.js';
+import { defineFactWeigher } from './hostFacts.js';
 import { configMultiplier } from './multiplier.js';
 
 /** Hypervisor version as Nova's integer (6.0.0 is 6000000); newer wins by default, unknown counts as 0. */
-export const HypervisorVersionWeigher = defineBatchWeigher({
+export const HypervisorVersionWeigher = defineFactWeigher({
   name: 'HypervisorVersionWeigher',
   novaPath: 'nova.scheduler.weights.hypervisor_version.HypervisorVersionWeigher',
   weigh: (host) => host.hypervisor_version ?? 0,
-  weighAll: (hosts, out) => {
-    for (let i = 0; i < hosts.length; i++) out[i] = hosts[i].hypervisor_version ?? 0;
-  },
+  fact: 'hypervisorVersion',
   ...configMultiplier('hypervisor_version_weight_multiplier'),
 });

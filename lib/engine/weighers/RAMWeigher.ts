@@ -1,14 +1,12 @@
-import { defineBatchWeigher } from './batch.js';
+import { defineFactWeigher } from './hostFacts.js';
 import { configMultiplier } from './multiplier.js';
 
 /** Free RAM: more is better with a positive multiplier (spreading is Nova's default). */
-export const RAMWeigher = defineBatchWeigher({
+export const RAMWeigher = defineFactWeigher({
   name: 'RAMWeigher',
   novaPath: 'nova.scheduler.weights.ram.RAMWeigher',
   minval: 0,
   weigh: (host) => host.free_ram_mb,
-  weighAll: (hosts, out) => {
-    for (let i = 0; i < hosts.length; i++) out[i] = hosts[i].free_ram_mb;
-  },
+  fact: 'freeRamMb',
   ...configMultiplier('ram_weight_multiplier'),
 });

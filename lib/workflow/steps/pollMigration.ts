@@ -3,7 +3,7 @@
  * Lambda sleeps. Returns `completed`, `running` (with progress) or `deadline` once Placid's own
  * deadline has passed; a migration Nova ended in error, or cancelled, fails the step for good.
  */
-import type { MigrationRecord, ServerMigration } from '../../drivers/openstack/schemas.js';
+import type { ServerMigration } from '../../drivers/openstack/schemas.js';
 import { LiveMigrationFailedError } from '../errors.js';
 import { FAILED, findOurMigration } from '../novaMigration.js';
 import type { StepDeps } from '../ports.js';
@@ -16,7 +16,10 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
   const nova = await deps.nova();
   const now = deps.now();
   const polls = (state.poll?.polls ?? 0) + 1;
+  // Progress first: a migration that finishes between the two reads still leaves its byte counts.
+  const running = await guarded('read migration progress', () => nova.listServerMigrations(migration.instance_uuid));
   const record = await findOurMigration(nova, state);
+  const progress = (record && running.find((m) => m.id === record.id)) ?? null;
   const result = (phase: PollResult['phase'], status: string, progress: ServerMigration | null) => ({
     phase,
     status,
@@ -33,9 +36,8 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
     );
   }
   if (record?.status === 'completed' || record?.status === 'done') {
-    return result('completed', record.status, null);
+    return result('completed', record.status, progress);
   }
-  const progress = record ? await inProgress(state, record, deps) : null;
   const overdue = now.getTime() >= Date.parse(live.deadline_at);
   return result(overdue ? 'deadline' : 'running', record?.status ?? 'not-yet-listed', progress);
 }
@@ -43,18 +45,6 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
 export function requireLive(state: WorkflowState): LiveMigration {
   if (!state.live) throw new TypeError('the state has no live migration (the LiveMigrate step did not run)');
   return state.live;
-}
-
-async function inProgress(
-  state: WorkflowState,
-  record: MigrationRecord,
-  deps: StepDeps,
-): Promise<ServerMigration | null> {
-  const nova = await deps.nova();
-  const running = await guarded('read migration progress', () =>
-    nova.listServerMigrations(state.migration.instance_uuid),
-  );
-  return running.find((m) => m.id === record.id) ?? null;
 }
 
 function totalBytes(m: ServerMigration): number | null {

@@ -39,14 +39,16 @@ export async function rollback(
       return undefined;
     }
   };
-  const where = state.live ? await attempt('stop the migration', () => stopMigration(state, deps)) : undefined;
+  // Once drained, LiveMigrate may have run, even if it failed before reporting (a lost answer).
+  const attempted = state.drain !== undefined;
+  const where = attempted ? await attempt('stop the migration', () => stopMigration(state, deps)) : undefined;
   await attempt('uncordon', () => uncordonNode(state, deps));
   await attempt('end maintenance', () => endMaintenance(state, deps));
   // Keep the VM locked while its node may still be out of service; the retry releases.
   if (problems.length === 0) await attempt('release leases', () => releaseLeases(state, deps));
 
-  // Before os-migrateLive the VM is where the re-check found it; without a re-check, unknown.
-  const finalHost = state.live
+  // Before the drain the VM is where the re-check found it; without a re-check, unknown.
+  const finalHost = attempted
     ? (where?.host ?? state.verify?.host ?? null)
     : state.recheck
       ? state.migration.source_host

@@ -149,6 +149,13 @@ describe('forced hosts and nodes, ignore_hosts, requested_destination (Nova get_
     expect(selected(d)).toEqual(['Delta']);
   });
 
+  it('matches nothing for an empty requested_destination host (the field is set)', async () => {
+    // Act
+    const d = await schedule(fleet(), makeSpec({ requested_destination: { host: '' } }));
+    // Assess
+    expect(d.error?.type).toBe('NoValidHost');
+  });
+
   it('narrows to requested_destination host and node', async () => {
     // Act
     const d = await schedule(

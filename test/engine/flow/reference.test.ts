@@ -33,38 +33,48 @@ function novaReference(
 }
 
 const fleetArb = fc.array(
-  fc.record({ ram: fc.integer({ min: 0, max: 12 }), cell: fc.oneof({ weight: 1, arbitrary: fc.constant('c1') }, { weight: 9, arbitrary: fc.constant('c2') }), claimable: fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) }),
+  fc.record({
+    ram: fc.integer({ min: 0, max: 12 }),
+    cell: fc.oneof({ weight: 1, arbitrary: fc.constant('c1') }, { weight: 9, arbitrary: fc.constant('c2') }),
+    claimable: fc.oneof(
+      { weight: 9, arbitrary: fc.constant(true) },
+      { weight: 1, arbitrary: fc.constant(false) },
+    ),
+  }),
   { minLength: 1, maxLength: 60 },
 );
 
 describe('the engine against a plain rendering of Nova’s flow', () => {
-  it.each([false, true])('picks, falls through claims and takes alternates alike (explain %s)', async (explain) => {
-    await fc.assert(
-      fc.asyncProperty(
-        fleetArb,
-        fc.integer({ min: 1, max: 5 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.double({ min: 0, max: 0.999, noNaN: true }),
-        async (rows, subsetSize, maxAttempts, pick) => {
-          // Prepare: few distinct RAM values, so ties are common.
-          const hosts = rows.map((r, i) => node(`h${i}`, { free_ram_mb: r.ram * 1024, cell_uuid: r.cell }));
-          const claimable = new Set(rows.flatMap((r, i) => (r.claimable ? [`h${i}`] : [])));
-          const config = noPlacement({
-            filter_scheduler: { host_subset_size: subsetSize },
-            scheduler: { max_attempts: maxAttempts },
-          });
-          // Act
-          const d = await schedule(hosts, makeSpec(), {
-            weighers: [RAMWeigher],
-            config,
-            options: { explain, random: () => pick, claim: (h) => claimable.has(h.host) },
-          });
-          // Assess
-          const expected = novaReference(hosts, subsetSize, maxAttempts - 1, pick, claimable);
-          expect({ selected: selected(d), alternates: alternates(d) }).toEqual(expected);
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
+  it.each([false, true])(
+    'picks, falls through claims and takes alternates alike (explain %s)',
+    async (explain) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fleetArb,
+          fc.integer({ min: 1, max: 5 }),
+          fc.integer({ min: 1, max: 6 }),
+          fc.double({ min: 0, max: 0.999, noNaN: true }),
+          async (rows, subsetSize, maxAttempts, pick) => {
+            // Prepare: few distinct RAM values, so ties are common.
+            const hosts = rows.map((r, i) => node(`h${i}`, { free_ram_mb: r.ram * 1024, cell_uuid: r.cell }));
+            const claimable = new Set(rows.flatMap((r, i) => (r.claimable ? [`h${i}`] : [])));
+            const config = noPlacement({
+              filter_scheduler: { host_subset_size: subsetSize },
+              scheduler: { max_attempts: maxAttempts },
+            });
+            // Act
+            const d = await schedule(hosts, makeSpec(), {
+              weighers: [RAMWeigher],
+              config,
+              options: { explain, random: () => pick, claim: (h) => claimable.has(h.host) },
+            });
+            // Assess
+            const expected = novaReference(hosts, subsetSize, maxAttempts - 1, pick, claimable);
+            expect({ selected: selected(d), alternates: alternates(d) }).toEqual(expected);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+  );
 });

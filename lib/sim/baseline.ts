@@ -1,0 +1,53 @@
+/**
+ * The simple strategy the planner is measured against: move each suffering VM to the host of its
+ * availability zone with the most free RAM that can hold it (free RAM only: no steal, CPU or role
+ * checks), one after the other, each move updating free RAM. With `settings`, the moves are put in
+ * waves with the planner's limits and plan expiry, and those without a wave are dropped, so both
+ * strategies get the same migration budget.
+ */
+import type { FleetInput } from '../rebalance/fleetInput.js';
+import { migrationCost } from '../rebalance/cost.js';
+import type { Move } from '../rebalance/outcome.js';
+import type { RebalanceSettings } from '../rebalance/settings.js';
+import type { DetectionReport } from '../rebalance/types.js';
+import { WavePlanner } from '../rebalance/waves.js';
+
+export interface BaselinePlan {
+  moves: (Move & { bytes: number })[];
+  waves: number;
+}
+
+/** @example simpleStrategy(fleet, detection, settings).moves.length */
+export function simpleStrategy(fleet: FleetInput, detection: DetectionReport, settings?: RebalanceSettings): BaselinePlan {
+  const freeRam = new Map(fleet.hypervisors.map((h) => [h.host, h.state.free_ram_mb]));
+  const zoneHosts = new Map<string, string[]>();
+  for (const h of fleet.hypervisors) zoneHosts.set(h.availability_zone, [...(zoneHosts.get(h.availability_zone) ?? []), h.host]);
+  const vms = new Map(fleet.instances.map((i) => [i.uuid, i]));
+  const waves = settings
+    ? new WavePlanner(settings, fleet.now, new Date(fleet.now.getTime() + settings.plan_ttl_minutes * 60_000))
+    : null;
+  const moves: BaselinePlan['moves'] = [];
+  for (const uuid of detection.suffering) {
+    const vm = vms.get(uuid);
+    if (!vm) continue;
+    let best: string | undefined;
+    for (const host of zoneHosts.get(vm.availability_zone) ?? []) {
+      const free = freeRam.get(host) ?? 0;
+      if (host === vm.host || free < vm.flavor.memory_mb) continue;
+      if (best === undefined || free > (freeRam.get(best) ?? 0)) best = host;
+    }
+    if (best === undefined) continue;
+    const cost = settings ? migrationCost(vm, settings) : undefined;
+    if (waves && cost) {
+      const move = { source: vm.host, dest: best, zone: vm.availability_zone, seconds: cost.seconds };
+      const slot = waves.slot(move);
+      if (!slot.ok) continue;
+      waves.add(move, slot);
+    }
+    freeRam.set(best, (freeRam.get(best) ?? 0) - vm.flavor.memory_mb);
+    freeRam.set(vm.host, (freeRam.get(vm.host) ?? 0) + vm.flavor.memory_mb);
+    const bytes = cost?.bytes ?? vm.flavor.memory_mb * 2 ** 20;
+    moves.push({ instance_uuid: uuid, source_host: vm.host, dest_host: best, bytes });
+  }
+  return { moves, waves: waves?.summary().length ?? 0 };
+}

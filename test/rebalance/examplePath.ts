@@ -1,0 +1,7 @@
+import { join } from 'node:path';
+import { packageRoot } from '../../lib/cli/packageRoot.js';
+
+/** A file of the shipped examples/ folder. */
+export function examplePath(name: string): string {
+  return join(packageRoot(), 'examples', name);
+}

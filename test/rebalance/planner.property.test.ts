@@ -1,0 +1,230 @@
+/**
+ * Hard constraints on every plan, over random fleets and settings: capacity, zone, role limit,
+ * anti-affinity, concurrency and link bandwidth per wave, cooldown, ping-pong, blackout, expiry,
+ * block migrations, minimum benefit, and a reason for every suffering VM.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { HostState } from '../../lib/model/hostState.js';
+import { blackoutAt, parseBlackoutWindow } from '../../lib/rebalance/blackout.js';
+import { cooldownOf, recentSources } from '../../lib/rebalance/cooldown.js';
+import { migrationRateMbps } from '../../lib/rebalance/cost.js';
+import { detect } from '../../lib/rebalance/detect.js';
+import { type FleetInput, hostObservation } from '../../lib/rebalance/fleetInput.js';
+import { planRebalance } from '../../lib/rebalance/planner.js';
+import type { Plan, PlannedMigration } from '../../lib/rebalance/planTypes.js';
+import type { RebalanceSettings } from '../../lib/rebalance/settings.js';
+import { minutesAgo, settingsWith } from './fixtures.js';
+import { fleetOf, type HostSpec, RESERVED_RAM_MB, type VmSpec } from './planFixtures.js';
+
+const ROLES = ['web', 'api', 'db', null];
+const GROUPS = ['g1', 'g2'];
+
+const vmArb = (hot: boolean) =>
+  fc.record({
+    busy: hot ? fc.double({ min: 0.6, max: 1, noNaN: true }) : fc.double({ min: 0.05, max: 0.6, noNaN: true }),
+    load: fc.double({ min: 0.1, max: 2.5, noNaN: true }),
+    vcpus: fc.constantFrom(1, 2, 4, 8),
+    ramGib: fc.constantFrom(1, 2, 4, 8),
+    rootGb: fc.constantFrom(10, 20, 80),
+    shared: fc.boolean(),
+    role: fc.constantFrom(...ROLES),
+    group: fc.option(fc.constantFrom(...GROUPS), { nil: undefined }),
+    movedMinutesAgo: fc.option(fc.integer({ min: 10, max: 3000 }), { nil: undefined }),
+  });
+
+/** A host and its VMs; a hot host is small and busy, so its VMs are likely to suffer. */
+const hostArb = fc.boolean().chain((hot) =>
+  fc.record({
+    vcpus: hot ? fc.constantFrom(8, 12) : fc.constantFrom(16, 32),
+    ramGib: fc.constantFrom(32, 64, 128),
+    diskGb: fc.constantFrom(100, 500, 1000),
+    az: fc.constantFrom('az1', 'az2'),
+    vms: fc.array(vmArb(hot), { minLength: hot ? 3 : 0, maxLength: hot ? 7 : 4 }),
+  }),
+);
+
+const fleetArb = fc
+  .record({
+    hosts: fc.array(hostArb, { minLength: 2, maxLength: 8 }),
+    returnFrom: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 60, max: 3000 })), { maxLength: 6 }),
+  })
+  .filter(({ hosts }) => hosts.some((h) => h.vms.length > 0))
+  .map(({ hosts, returnFrom }): FleetInput => {
+    const hostSpecs: HostSpec[] = hosts.map(({ vms: _vms, ...h }, i) => ({ host: `h${i}`, ...h }));
+    const vmSpecs: VmSpec[] = hosts.flatMap((h, i) =>
+      h.vms.map((v, k) => ({
+        uuid: `vm${i}-${k}`,
+        host: `h${i}`,
+        busy: v.busy,
+        load: v.load,
+        vcpus: v.vcpus,
+        ramGib: v.ramGib,
+        rootGb: v.rootGb,
+        shared: v.shared,
+        role: v.role,
+        group: v.group ? { name: v.group, policy: 'anti-affinity' as const } : undefined,
+        lastMigratedAt: v.movedMinutesAgo === undefined ? null : minutesAgo(v.movedMinutesAgo),
+      })),
+    );
+    const history = returnFrom.map(([vm, host, ago]) => ({
+      instance_uuid: vmSpecs[vm % vmSpecs.length].uuid,
+      source_host: hostSpecs[host % hostSpecs.length].host,
+      dest_host: vmSpecs[vm % vmSpecs.length].host,
+      at: minutesAgo(ago),
+    }));
+    return fleetOf(hostSpecs, vmSpecs, { history });
+  });
+
+const settingsArb = fc
+  .record({
+    max_migrations_per_host: fc.integer({ min: 1, max: 2 }),
+    max_concurrent_migrations: fc.integer({ min: 1, max: 5 }),
+    max_migrations_per_az: fc.integer({ min: 1, max: 3 }),
+    migration_bandwidth_mbps: fc.constantFrom(1000, 2500, 5000),
+    link_bandwidth_mbps: fc.constantFrom(2500, 5000, 10000),
+    max_same_role_per_host: fc.integer({ min: 1, max: 3 }),
+    max_block_migration_gb: fc.constantFrom(0, 20, 100),
+    min_benefit_percent: fc.constantFrom(0, 5, 10),
+    plan_ttl_minutes: fc.constantFrom(2, 10, 30),
+    cooldown_hours: fc.constantFrom(0.5, 2),
+    mode: fc.constantFrom('recommend', 'approve', 'auto'),
+    noisy_neighbour_moves: fc.boolean(),
+    blackout: fc.constantFrom([], ['12:01-12:03'], ['11:00-12:00', '12:02-12:20'], ['12:05-13:00']),
+  })
+  .map(({ blackout, ...s }): RebalanceSettings =>
+    settingsWith({
+      ...s,
+      max_cooldown_hours: 48,
+      blackout_windows: blackout.map((w) => parseBlackoutWindow(w) as Exclude<ReturnType<typeof parseBlackoutWindow>, string>),
+    }),
+  );
+
+describe('planRebalance: hard constraints on random fleets', () => {
+  it('never breaks a hard constraint', async () => {
+    await fc.assert(
+      fc.asyncProperty(fleetArb, settingsArb, async (fleet, settings) => {
+        const plan = await planRebalance({ fleet, settings });
+        checkCapacity(fleet, plan);
+        checkPlacementRules(fleet, plan, settings);
+        checkWaves(plan, settings);
+        checkTimeRules(fleet, plan, settings);
+        checkReasons(fleet, plan, settings);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+/** Placement's rule on every destination after all moves: used <= (total - reserved) × ratio. */
+function checkCapacity(fleet: FleetInput, plan: Plan): void {
+  const vm = (uuid: string) => fleet.instances.find((i) => i.uuid === uuid)!;
+  const use = new Map<string, { vcpus: number; ramMb: number; diskGb: number }>();
+  for (const h of fleet.hypervisors) {
+    const s = h.state;
+    use.set(h.host, {
+      vcpus: s.vcpus_used,
+      ramMb: s.total_usable_ram_mb - s.free_ram_mb - RESERVED_RAM_MB,
+      diskGb: s.disk_mb_used / 1024,
+    });
+  }
+  for (const m of plan.migrations) {
+    const { flavor, shared_storage } = vm(m.instance_uuid);
+    const disk = shared_storage ? 0 : flavor.root_gb;
+    for (const [host, sign] of [[m.source_host, -1], [m.dest_host, 1]] as const) {
+      const u = use.get(host)!;
+      u.vcpus += sign * flavor.vcpus;
+      u.ramMb += sign * flavor.memory_mb;
+      u.diskGb += sign * disk;
+    }
+  }
+  const dests = new Set(plan.migrations.map((m) => m.dest_host));
+  for (const host of dests) {
+    const s = fleet.hypervisors.find((h) => h.host === host)!.state as HostState;
+    const u = use.get(host)!;
+    expect(u.vcpus).toBeLessThanOrEqual(s.vcpus_total * 4);
+    expect(u.ramMb).toBeLessThanOrEqual(s.total_usable_ram_mb - RESERVED_RAM_MB);
+    expect(u.diskGb).toBeLessThanOrEqual(s.total_usable_disk_gb);
+  }
+}
+
+/** Zone, role limit and anti-affinity, replaying the moves in the order they were planned. */
+function checkPlacementRules(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
+  const where = new Map(fleet.instances.map((i) => [i.uuid, i.host]));
+  const zoneOf = new Map(fleet.hypervisors.map((h) => [h.host, h.availability_zone]));
+  const vm = (uuid: string) => fleet.instances.find((i) => i.uuid === uuid)!;
+  for (const m of plan.migrations) {
+    const moving = vm(m.instance_uuid);
+    expect(zoneOf.get(m.dest_host)).toBe(moving.availability_zone);
+    expect(m.dest_host).not.toBe(m.source_host);
+    const onDest = fleet.instances.filter((i) => where.get(i.uuid) === m.dest_host);
+    if (moving.role != null) {
+      expect(onDest.filter((i) => i.role === moving.role).length).toBeLessThan(settings.max_same_role_per_host);
+    }
+    const group = moving.server_group;
+    if (group?.policy === 'anti-affinity') {
+      expect(onDest.filter((i) => i.server_group?.name === group.name)).toEqual([]);
+    }
+    where.set(m.instance_uuid, m.dest_host);
+  }
+  expect(new Set(plan.migrations.map((m) => m.instance_uuid)).size).toBe(plan.migrations.length);
+}
+
+/** Per wave: concurrency per source, destination, zone and in total, and link bandwidth per host. */
+function checkWaves(plan: Plan, settings: RebalanceSettings): void {
+  const rate = migrationRateMbps(settings);
+  const byWave = new Map<number, PlannedMigration[]>();
+  for (const m of plan.migrations) byWave.set(m.wave, [...(byWave.get(m.wave) ?? []), m]);
+  for (const [wave, moves] of byWave) {
+    const count = (key: (m: PlannedMigration) => string[]) => {
+      const n = new Map<string, number>();
+      for (const m of moves) for (const k of key(m)) n.set(k, (n.get(k) ?? 0) + 1);
+      return Math.max(...n.values());
+    };
+    expect(moves.length).toBeLessThanOrEqual(settings.max_concurrent_migrations);
+    expect(count((m) => [m.source_host])).toBeLessThanOrEqual(settings.max_migrations_per_host);
+    expect(count((m) => [m.dest_host])).toBeLessThanOrEqual(settings.max_migrations_per_host);
+    expect(count((m) => [m.availability_zone])).toBeLessThanOrEqual(settings.max_migrations_per_az);
+    expect(count((m) => [m.source_host, m.dest_host]) * rate).toBeLessThanOrEqual(settings.link_bandwidth_mbps);
+    const w = plan.waves.find((x) => x.wave === wave)!;
+    expect(moves.every((m) => m.starts_at === w.starts_at)).toBe(true);
+  }
+  for (let i = 1; i < plan.waves.length; i++) {
+    expect(Date.parse(plan.waves[i].starts_at)).toBeGreaterThanOrEqual(Date.parse(plan.waves[i - 1].ends_at));
+  }
+}
+
+/** Cooldown, ping-pong, blackout, expiry, block migrations and minimum benefit. */
+function checkTimeRules(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
+  const now = fleet.now;
+  for (const m of plan.migrations) {
+    const vm = fleet.instances.find((i) => i.uuid === m.instance_uuid)!;
+    expect(cooldownOf(vm, fleet.history, now, settings).coolingDown).toBe(false);
+    expect(recentSources(vm.uuid, fleet.history, now, settings).has(m.dest_host)).toBe(false);
+    expect(blackoutAt(new Date(m.starts_at), settings.blackout_windows, settings.timezone)).toBeUndefined();
+    expect(Date.parse(m.starts_at)).toBeLessThan(Date.parse(plan.expires_at));
+    if (!vm.shared_storage && vm.flavor.root_gb > settings.max_block_migration_gb) {
+      expect(settings.mode).toBe('approve');
+      expect(m.needs_approval).toBe(true);
+    }
+    if (m.kind === 'victim') {
+      const gain = m.expected_gain.steal_before - m.expected_gain.steal_after;
+      expect(gain).toBeGreaterThanOrEqual(settings.min_benefit_percent - 0.1);
+    }
+  }
+}
+
+/** Every VM considered appears once, moved or with a reason, and every suffering VM is considered. */
+function checkReasons(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
+  const moved = plan.migrations.map((m) => m.instance_uuid);
+  const skipped = plan.skipped.map((s) => s.instance_uuid);
+  const considered = new Set([...moved, ...skipped]);
+  expect(considered.size).toBe(moved.length + skipped.length);
+  expect(plan.skipped.every((s) => s.reason.length > 0)).toBe(true);
+  const detection = detect(
+    { now: fleet.now, hosts: fleet.hypervisors.map(hostObservation), vms: fleet.instances },
+    settings,
+  );
+  expect(plan.summary.suffering_vms).toBe(detection.suffering.length);
+  for (const uuid of detection.suffering) expect(considered.has(uuid)).toBe(true);
+}
