@@ -49,7 +49,9 @@ export function ineligibility(
     return { code: 'no_data', reason: `no usable samples to plan with: ${detection.reason}` };
   }
   if (cooldown.coolingDown) return { code: 'cooldown', reason: cooldown.reason };
-  if (cost.block === 'refused') return { code: 'block_migration_too_large', reason: cost.reason };
+  if (cost.block === 'refused') {
+    return { code: 'block_migration_too_large', reason: `block migration too large: ${cost.reason}` };
+  }
   if (!cost.converges) {
     return { code: 'not_converging', reason: `live migration would not converge: ${cost.reason}` };
   }

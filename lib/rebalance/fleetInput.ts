@@ -6,6 +6,7 @@
  * hysteresis) complete it. Every error names the file and the field.
  */
 import { z } from 'zod';
+import { Fleet } from '../engine/fleet.js';
 import { type Issue, ValidationError } from '../model/errors.js';
 import { isoTimestamp, REPORT_SCHEMA_VERSION } from '../model/reportSchema.js';
 import { type HypervisorReport, type InstanceReport, validateReportMessage } from '../model/reports.js';
@@ -73,7 +74,7 @@ export function parseFleetDocument(doc: unknown, source: string): FleetInput {
   );
   return {
     now: new Date(nowIso),
-    hypervisors: message.hypervisors,
+    hypervisors: withInternedStates(message.hypervisors, message.instances),
     instances: message.instances,
     history: more.migrations,
     previouslySuffering: more.previously_suffering,
@@ -92,6 +93,31 @@ function reports(value: unknown, field: string, now: string, issues: Issue[]): u
       ? { ...item, reported_at: now }
       : item,
   );
+}
+
+/**
+ * The reports with host states laid out once for the engine (Fleet.from), each listing the VMs
+ * reported on it in `instances` (server-group filters look there): a planner run then copies only
+ * the hosts its moves change.
+ */
+export function withInternedStates(
+  hypervisors: readonly HypervisorReport[],
+  instances: readonly InstanceReport[],
+): HypervisorReport[] {
+  const onHost = new Map<string, string[]>();
+  for (const vm of instances) {
+    const list = onHost.get(vm.host);
+    if (list) list.push(vm.uuid);
+    else onHost.set(vm.host, [vm.uuid]);
+  }
+  const states = hypervisors.map(({ state }) => {
+    const missing = (onHost.get(state.host) ?? []).filter((uuid) => !Object.hasOwn(state.instances, uuid));
+    if (missing.length === 0) return state;
+    const added = Object.fromEntries(missing.map((uuid) => [uuid, { uuid }]));
+    return { ...state, instances: { ...state.instances, ...added } };
+  });
+  const interned = Fleet.from(states).hosts;
+  return hypervisors.map((h, i) => ({ ...h, state: interned[i] }));
 }
 
 /** The detector's view of a hypervisor report. */

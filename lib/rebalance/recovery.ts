@@ -6,10 +6,10 @@
  */
 import { gibibytes, pct } from './format.js';
 import type { Outcome } from './outcome.js';
-import type { Planner } from './planner.js';
+import type { PlanRun } from './planRun.js';
 import type { PlannedMigration, SkippedVm } from './planTypes.js';
 
-export function finalSkips(p: Planner, outcome: Outcome): SkippedVm[] {
+export function finalSkips(p: PlanRun, outcome: Outcome): SkippedVm[] {
   const leaving = new Map<string, PlannedMigration[]>();
   for (const m of p.migrations) {
     const list = leaving.get(m.source_host);

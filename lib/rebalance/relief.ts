@@ -14,11 +14,12 @@
  *    relieves more suffering VMs, or as many for fewer bytes (DRS-style cost/benefit, estimated
  *    before destinations are known).
  */
+import { attemptMove } from './attempt.js';
 import { bytesOf, type Candidate, demandOf, RELIEF_EPSILON, selectForRelief } from './candidates.js';
 import { pct, vcpus } from './format.js';
 import { hostLowerBound } from './lowerBound.js';
 import type { MovePurpose } from './moveReason.js';
-import type { Planner } from './planner.js';
+import type { PlanRun } from './planRun.js';
 import type { Skip } from './planTypes.js';
 import { excessDemand, type HostLoad, hostSteal } from './stealModel.js';
 import type { HostDetection } from './types.js';
@@ -32,7 +33,7 @@ interface Victim {
   share: VmShare | null;
 }
 
-export async function relieveHost(p: Planner, host: HostDetection): Promise<void> {
+export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void> {
   const s = p.settings;
   const exit = s.steal_exit_threshold_percent;
   const load0 = p.state.load(host.host);
@@ -68,7 +69,7 @@ export async function relieveHost(p: Planner, host: HostDetection): Promise<void
     const why =
       `suffering (steal ${pct(c.stealPercent)}) beyond what its host ${host.host} explains (the host loses ` +
       `${pct(stealBefore)} of its demand): relieving the host would not bring it under the exit threshold ${exit}%, only its own move does`;
-    await p.attempt(c, { kind: 'victim', why });
+    await attemptMove(p, c, { kind: 'victim', why });
   }
   const tried = new Set<string>();
   for (;;) {
@@ -80,7 +81,7 @@ export async function relieveHost(p: Planner, host: HostDetection): Promise<void
     if (!next) break;
     tried.add(next.vm.uuid);
     const coverable = demandOf(left) + RELIEF_EPSILON >= need;
-    await p.attempt(next, purposeOf(next, host, need, coverable, staying.length));
+    await attemptMove(p, next, purposeOf(next, host, need, coverable, staying.length));
   }
 }
 
@@ -101,7 +102,7 @@ export function neededRelief(
 }
 
 /** The busy VMs of the host that are not suffering but may move (noisy_neighbour_moves). */
-function busyNeighbours(p: Planner, host: HostDetection): Candidate[] {
+function busyNeighbours(p: PlanRun, host: HostDetection): Candidate[] {
   const out: Candidate[] = [];
   for (const uuid of p.vmsOnHost(host.host)) {
     const c = p.candidate(uuid);

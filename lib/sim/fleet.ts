@@ -13,7 +13,7 @@
 import { seededRandom } from '../engine/random.js';
 import { hostStateInput, toHostState } from '../model/hostSchema.js';
 import type { HypervisorReport, InstanceReport } from '../model/reports.js';
-import type { FleetInput } from '../rebalance/fleetInput.js';
+import { type FleetInput, withInternedStates } from '../rebalance/fleetInput.js';
 import type { MigrationRecord } from '../rebalance/types.js';
 
 export interface FleetShape {
@@ -133,7 +133,7 @@ export function generateFleet(shape: FleetShape): FleetInput {
     }
     hypervisors.push(hypervisor(h.name, h.zone, drafts, now));
   });
-  return { now, hypervisors, instances, history, previouslySuffering: [] };
+  return { now, hypervisors: withInternedStates(hypervisors, instances), instances, history, previouslySuffering: [] };
 }
 
 /** The fleet as a FLEET.json document (what `placid plan --fleet` reads). */

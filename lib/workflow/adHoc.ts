@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '../model/errors.js';
+import type { InstanceReport } from '../model/reports.js';
 import { migrationCost } from '../rebalance/cost.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { FleetStore } from '../store/fleetStore.js';
@@ -16,14 +17,15 @@ const AD_HOC_PLAN_TTL_MS = 30 * 60_000;
 
 export interface AdHocMigration {
   migration: MigrationInput;
-  instance: StoredInstance;
+  instance: StoredInstance & InstanceReport;
 }
 
 export async function adHocMigration(
   store: Pick<FleetStore, 'getInstance'>,
   request: { instanceUuid: string; dest: string; now: Date; cost: RebalanceSettings },
 ): Promise<AdHocMigration> {
-  const instance = await store.getInstance(request.instanceUuid);
+  // StoredInstance is the report minus its samples; Omit over the report's index signature loses the field types.
+  const instance = (await store.getInstance(request.instanceUuid)) as InstanceReport | undefined;
   if (!instance) {
     throw new RequestError(
       `instance ${request.instanceUuid} has no report in the local store: ingest one first (placid ingest FILE)`,

@@ -1,4 +1,5 @@
 /** The migration workflow: step cores, their ports, errors, input and settings. */
+export { type AdHocMigration, adHocMigration } from './adHoc.js';
 export { dispatchStep, STEP_NAMES, STEPS, type StepName, type StepRequest } from './dispatch.js';
 export { DEFAULT_SECRET_NAMES, type DriverDeps, type DriverSecretNames, lazyDrivers } from './drivers.js';
 export * from './errors.js';

@@ -8,7 +8,7 @@ import { forcedHostPosition, IN_TREE } from './forced.js';
 import { imageTraitRules } from './imageTraits.js';
 import { aggregateFilters, ZONE } from './requestFilters.js';
 import { type PlacementQuery, placementRequest } from './resourceRequest.js';
-import { ResourceFit } from './resources.js';
+import { type AmountsByKind, amountsByKind, ResourceFit } from './resources.js';
 import { explainTrait, TraitVerdicts, traitRules } from './traits.js';
 
 export const COMPUTE_STATUS = 'compute_status_filter';
@@ -16,6 +16,7 @@ export const NO_INVENTORY = 'Placement:inventory';
 
 interface QueryCheck {
   query: PlacementQuery;
+  amounts: AmountsByKind;
   traits: TraitVerdicts | null;
 }
 
@@ -55,7 +56,8 @@ export class HostCheck {
     const imageRules = imageTraitRules(spec, config);
     this.queries = request.queries.map((query) => {
       const rules = traitRules(imageRules, query);
-      return { query, traits: rules.length > 0 ? new TraitVerdicts(rules, index) : null };
+      const traits = rules.length > 0 ? new TraitVerdicts(rules, index) : null;
+      return { query, amounts: amountsByKind(query.resources), traits };
     });
     this.resources = new ResourceFit(config, index.columns);
     this.disabledHost = index.columns.disabled;
@@ -110,9 +112,8 @@ export class HostCheck {
     if (this.zoneByHostField !== null && !this.inZone(host)) return false;
     if (this.disabled(i) || this.resources.notReady(i)) return false;
     for (let q = 0; q < this.queries.length; q++) {
-      const { traits, query } = this.queries[q];
-      if ((traits === null || traits.failing(i) === null) && this.resources.fitsAll(host, i, query.resources))
-        return true;
+      const { traits, amounts } = this.queries[q];
+      if ((traits === null || traits.failing(i) === null) && this.resources.fitsAll(host, i, amounts)) return true;
     }
     return false;
   }

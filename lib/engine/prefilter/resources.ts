@@ -70,9 +70,13 @@ export class ResourceFit {
     );
   }
 
-  /** True when every class of `resources` fits the host at position `i` (the scan's boolean form). */
-  fitsAll(host: HostState, i: number, resources: readonly ResourceAmount[]): boolean {
-    for (let k = 0; k < resources.length; k++) if (!this.fits(host, i, resources[k])) return false;
+  /** True when every class of `amounts` fits the host at position `i` (the scan's yes/no form). */
+  fitsAll(host: HostState, i: number, amounts: AmountsByKind): boolean {
+    if (amounts.vcpu > 0 && !this.vcpuFits(i, amounts.vcpu)) return false;
+    if (amounts.ram > 0 && !this.ramFits(i, amounts.ram)) return false;
+    if (amounts.disk > 0 && !this.diskFits(i, amounts.disk)) return false;
+    const others = amounts.others;
+    for (let k = 0; k < others.length; k++) if (!inventoryFits(host, others[k])) return false;
     return true;
   }
 
@@ -144,6 +148,29 @@ export class ResourceFit {
       stepSize: step_size,
     };
   }
+}
+
+/**
+ * A query's amounts split by how they are checked: the three classes every compute node reports
+ * as plain numbers (0: not requested; Placement drops zero amounts), then any other class. Lets
+ * the scan test the common three with no loop or dispatch per host.
+ */
+export interface AmountsByKind {
+  vcpu: number;
+  ram: number;
+  disk: number;
+  others: readonly ResourceAmount[];
+}
+
+export function amountsByKind(resources: readonly ResourceAmount[]): AmountsByKind {
+  const amounts = { vcpu: 0, ram: 0, disk: 0, others: [] as ResourceAmount[] };
+  for (const r of resources) {
+    if (r.kind === VCPU) amounts.vcpu = r.amount;
+    else if (r.kind === MEMORY_MB) amounts.ram = r.amount;
+    else if (r.kind === DISK_GB) amounts.disk = r.amount;
+    else amounts.others.push(r);
+  }
+  return amounts;
 }
 
 /** Any other class (PCPU, CUSTOM_*): the host's reported inventory record. */

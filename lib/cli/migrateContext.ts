@@ -1,0 +1,105 @@
+/**
+ * What `placid migrate` runs the workflow with: the local store (leases, records, the VM's report,
+ * the fleet for the placement re-check), the settings, and either simulated drivers on a manual
+ * clock (each poll moves it on by the poll interval, so the run is instant but the times are real)
+ * or the real drivers connected from an endpoints file.
+ */
+import { readFile } from 'node:fs/promises';
+import { systemClock, ManualClock } from '../local/clock.js';
+import type { StepRequest } from '../workflow/dispatch.js';
+import type { MigrationInput } from '../workflow/input.js';
+import type { StepDeps } from '../workflow/ports.js';
+import { InputError } from './errors.js';
+import type { MigrateArgs } from './migrate.js';
+
+export interface MigrateContext {
+  migration: MigrationInput;
+  deps: StepDeps;
+  simulated: boolean;
+  beforeStep?: (request: StepRequest) => void;
+  close(): Promise<void>;
+}
+
+export async function openMigrateContext(args: MigrateArgs): Promise<MigrateContext> {
+  const [{ openLocalStore }, { defaultDataDir }, workflow, rebalance] = await Promise.all([
+    import('../local/localStore.js'),
+    import('../local/dynalite.js'),
+    import('../workflow/index.js'),
+    import('../rebalance/settings.js'),
+  ]);
+  const settings = workflow.parseWorkflowSettings(await readJson(args.settings), args.settings ?? 'workflow settings');
+  const simulated = !args.endpoints;
+  const clock = simulated ? new ManualClock(Date.now()) : systemClock;
+  const now = () => new Date(clock.now());
+  const local = await openLocalStore({ dataDir: args.dataDir ?? defaultDataDir(), store: { clock: now } });
+  try {
+    const { store } = local;
+    const { migration, instance } = await workflow.adHocMigration(store, {
+      instanceUuid: args.instance,
+      dest: args.to,
+      now: now(),
+      cost: rebalance.defaultRebalanceSettings(),
+    });
+    const drivers = simulated
+      ? await simulatedDriversFor(instance, clock as ManualClock, args)
+      : workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(args.endpoints!));
+    const deps: StepDeps = {
+      settings,
+      now,
+      leases: store,
+      records: workflow.storeRecorder(store.ctx, settings.record_retention_days),
+      steal: workflow.storeStealReader(store),
+      placement: args.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, now),
+      ...drivers,
+    };
+    const beforeStep = simulated
+      ? (request: StepRequest) => {
+          // The Wait state the runner skips: simulated time still passes.
+          if (request.step === 'pollMigration') (clock as ManualClock).advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
+        }
+      : undefined;
+    return { migration, deps, simulated, beforeStep, close: () => local.close() };
+  } catch (error) {
+    await local.close();
+    throw error;
+  }
+}
+
+async function simulatedDriversFor(
+  instance: Parameters<typeof import('../drivers/simulated/index.js')['fleetAroundVm']>[0],
+  clock: ManualClock,
+  args: MigrateArgs,
+) {
+  const { fleetAroundVm, simulatedDrivers } = await import('../drivers/simulated/index.js');
+  const rate = args.failureRate ?? 0;
+  const fleet = fleetAroundVm(instance, {
+    clock,
+    seed: args.seed,
+    failures: { migration: rate, novaUnavailable: rate },
+  });
+  return simulatedDrivers(fleet);
+}
+
+async function enginePlacement(store: import('../store/fleetStore.js').FleetStore, now: () => Date) {
+  const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] = await Promise.all([
+    import('../engine/registry.js'),
+    import('../config/options.js'),
+    import('../schedule/snapshot.js'),
+    import('../workflow/placementCheck.js'),
+  ]);
+  return enginePlacementChecker({
+    store,
+    snapshot: new FleetSnapshot(store),
+    scheduler: createScheduler(defaultConfig()),
+    now,
+  });
+}
+
+async function readJson(path: string | undefined): Promise<unknown> {
+  if (!path) return {};
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new InputError(`cannot read settings ${path}: ${(error as Error).message}`);
+  }
+}
