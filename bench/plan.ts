@@ -29,13 +29,20 @@ const log = (line: string) => process.stdout.write(`plan: ${line}\n`);
 export async function benchPlan(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const size of SIZES) out[`hosts_${size.hosts}`] = await benchSize(size);
-  const large = out.hosts_1000 as { plan: { p50_ms: number; cpu_p50_ms: number }; quality: Record<string, Quality> };
+  const large = out.hosts_1000 as {
+    plan: { p50_ms: number; cpu_p50_ms: number };
+    quality: Record<string, Quality>;
+  };
   out.targets = {
     plan_p50_ms_at_1000_hosts: large.plan.p50_ms,
     plan_cpu_p50_ms_at_1000_hosts: large.plan.cpu_p50_ms,
     p50_within_250_ms: large.plan.p50_ms <= TARGET_P50_MS,
-    no_more_suffering_than_simple: Object.values(large.quality).every((q) => q.planner.suffering_left <= q.simple.suffering_left),
-    bytes_within_2x_lower_bound: Object.values(large.quality).every((q) => q.planner.bytes <= 2 * q.lower_bound_bytes),
+    no_more_suffering_than_simple: Object.values(large.quality).every(
+      (q) => q.planner.suffering_left <= q.simple.suffering_left,
+    ),
+    bytes_within_2x_lower_bound: Object.values(large.quality).every(
+      (q) => q.planner.bytes <= 2 * q.lower_bound_bytes,
+    ),
   };
   log(`targets ${JSON.stringify(out.targets)}`);
   return out;
@@ -82,13 +89,30 @@ async function benchSize(size: { hosts: number; vms: number; runs: number }) {
 }
 
 interface Quality {
-  planner: { suffering_left: number; newly_suffering: number; moved: number; bytes_gib: number; bytes: number; waves: number };
-  simple: { suffering_left: number; newly_suffering: number; moved: number; bytes_gib: number; waves: number };
+  planner: {
+    suffering_left: number;
+    newly_suffering: number;
+    moved: number;
+    bytes_gib: number;
+    bytes: number;
+    waves: number;
+  };
+  simple: {
+    suffering_left: number;
+    newly_suffering: number;
+    moved: number;
+    bytes_gib: number;
+    waves: number;
+  };
   lower_bound_bytes: number;
   lower_bound_gib: number;
 }
 
-async function quality(fleet: FleetInput, detection: DetectionReport, settings: RebalanceSettings): Promise<Quality> {
+async function quality(
+  fleet: FleetInput,
+  detection: DetectionReport,
+  settings: RebalanceSettings,
+): Promise<Quality> {
   const plan: Plan = await planRebalance({ fleet, settings, detection });
   const simple = simpleStrategy(fleet, detection, settings);
   const vcpus = new Map(fleet.instances.map((i) => [i.uuid, i.flavor.vcpus]));

@@ -8,10 +8,10 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import type { WorkflowRun } from '../local/workflowRunner.js';
+import type { LocalMigration } from '../workflow/localMigration.js';
 import { InputError } from './errors.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
-import { type MigrateContext, openMigrateContext } from './migrateContext.js';
 
 export interface MigrateArgs {
   instance: string;
@@ -42,7 +42,8 @@ export async function runMigrateCommand(args: MigrateArgs, io: CliIO): Promise<n
   if (args.dataDir && !existsSync(args.dataDir)) {
     throw new InputError(`no local fleet store at ${args.dataDir}: run \`placid ingest FILE\` first`);
   }
-  const context = await openMigrateContext(args);
+  const { openLocalMigration } = await import('../workflow/localMigration.js');
+  const context = await openLocalMigration(args);
   try {
     if (args.dryRun) return await dryRun(context, args, io);
     const { runWorkflow } = await import('../local/workflowRunner.js');
@@ -60,7 +61,7 @@ export async function runMigrateCommand(args: MigrateArgs, io: CliIO): Promise<n
   }
 }
 
-async function dryRun(context: MigrateContext, args: MigrateArgs, io: CliIO): Promise<number> {
+async function dryRun(context: LocalMigration, args: MigrateArgs, io: CliIO): Promise<number> {
   const { acquireLeases } = await import('../workflow/steps/acquireLeases.js');
   const { recheck } = await import('../workflow/steps/recheck.js');
   const { releaseLeases } = await import('../workflow/steps/releaseLeases.js');
@@ -87,7 +88,7 @@ async function dryRun(context: MigrateContext, args: MigrateArgs, io: CliIO): Pr
   }
 }
 
-function report(run: WorkflowRun, context: MigrateContext, args: MigrateArgs, io: CliIO): number {
+function report(run: WorkflowRun, context: LocalMigration, args: MigrateArgs, io: CliIO): number {
   const deferred = run.status === 'SUCCEEDED' && run.output?.rollback !== undefined;
   write(io, args, run, () => {
     if (run.status === 'FAILED') return `failed: ${describe(context)}: ${run.error}: ${run.cause}\n`;
@@ -104,7 +105,7 @@ function report(run: WorkflowRun, context: MigrateContext, args: MigrateArgs, io
   return deferred ? MIGRATE_EXIT.deferred : MIGRATE_EXIT.migrated;
 }
 
-function describe(context: MigrateContext): string {
+function describe(context: LocalMigration): string {
   const m = context.migration;
   return `${m.instance_uuid} ${m.source_host} -> ${m.dest_host}`;
 }

@@ -55,12 +55,22 @@ export async function attemptMove(run: PlanRun, c: Candidate, purpose: MovePurpo
       continue;
     }
     run.waves.add(move, slot);
-    state.apply({ vm: { ...vm, role: vm.role ?? null }, demandVcpus: c.demandVcpus, source, dest, spec: found.spec });
+    state.apply({
+      vm: { ...vm, role: vm.role ?? null },
+      demandVcpus: c.demandVcpus,
+      source,
+      dest,
+      spec: found.spec,
+    });
     const gain = { sourceBefore, sourceAfter, destBefore: hostSteal(destLoad), destAfter, vmAfter };
     run.record(describeMove({ c, purpose, source, dest, wave: slot.wave, startsAt: slot.startsAt, gain }));
     return true;
   }
-  return refuse(run, vm.uuid, refusal ?? { code: 'no_destination', reason: 'no destination with a known steal' });
+  return refuse(
+    run,
+    vm.uuid,
+    refusal ?? { code: 'no_destination', reason: 'no destination with a known steal' },
+  );
 }
 
 function refuse(run: PlanRun, uuid: string, skip: Skip): false {
@@ -73,7 +83,8 @@ function noReturnHosts(run: PlanRun, uuid: string, source: string): Map<string, 
   const out = new Map<string, string>();
   const sources = recentSources(uuid, run.history.get(uuid) ?? [], run.now, run.settings);
   for (const host of sources.keys()) {
-    if (host !== source) out.set(host, pingPongReason(sources, host, run.now, run.settings) ?? 'no ping-pong');
+    if (host !== source)
+      out.set(host, pingPongReason(sources, host, run.now, run.settings) ?? 'no ping-pong');
   }
   return out;
 }

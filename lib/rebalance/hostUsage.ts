@@ -32,7 +32,12 @@ export function withInstanceAdded(
   const instances = Object.hasOwn(next.instances, vm.uuid)
     ? next.instances
     : { ...next.instances, [vm.uuid]: { uuid: vm.uuid } };
-  return { ...next, instances, free_disk_mb: host.free_disk_mb - disk, disk_mb_used: host.disk_mb_used + disk };
+  return {
+    ...next,
+    instances,
+    free_disk_mb: host.free_disk_mb - disk,
+    disk_mb_used: host.disk_mb_used + disk,
+  };
 }
 
 /** The source after the instance leaves. */

@@ -5,8 +5,9 @@
  * waves with the planner's limits and plan expiry, and those without a wave are dropped, so both
  * strategies get the same migration budget.
  */
-import type { FleetInput } from '../rebalance/fleetInput.js';
+
 import { migrationCost } from '../rebalance/cost.js';
+import type { FleetInput } from '../rebalance/fleetInput.js';
 import type { Move } from '../rebalance/outcome.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { DetectionReport } from '../rebalance/types.js';
@@ -18,10 +19,15 @@ export interface BaselinePlan {
 }
 
 /** @example simpleStrategy(fleet, detection, settings).moves.length */
-export function simpleStrategy(fleet: FleetInput, detection: DetectionReport, settings?: RebalanceSettings): BaselinePlan {
+export function simpleStrategy(
+  fleet: FleetInput,
+  detection: DetectionReport,
+  settings?: RebalanceSettings,
+): BaselinePlan {
   const freeRam = new Map(fleet.hypervisors.map((h) => [h.host, h.state.free_ram_mb]));
   const zoneHosts = new Map<string, string[]>();
-  for (const h of fleet.hypervisors) zoneHosts.set(h.availability_zone, [...(zoneHosts.get(h.availability_zone) ?? []), h.host]);
+  for (const h of fleet.hypervisors)
+    zoneHosts.set(h.availability_zone, [...(zoneHosts.get(h.availability_zone) ?? []), h.host]);
   const vms = new Map(fleet.instances.map((i) => [i.uuid, i]));
   const waves = settings
     ? new WavePlanner(settings, fleet.now, new Date(fleet.now.getTime() + settings.plan_ttl_minutes * 60_000))

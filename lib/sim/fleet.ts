@@ -133,7 +133,13 @@ export function generateFleet(shape: FleetShape): FleetInput {
     }
     hypervisors.push(hypervisor(h.name, h.zone, drafts, now));
   });
-  return { now, hypervisors: withInternedStates(hypervisors, instances), instances, history, previouslySuffering: [] };
+  return {
+    now,
+    hypervisors: withInternedStates(hypervisors, instances),
+    instances,
+    history,
+    previouslySuffering: [],
+  };
 }
 
 /** The fleet as a FLEET.json document (what `placid plan --fleet` reads). */

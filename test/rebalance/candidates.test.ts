@@ -26,9 +26,24 @@ const uuids = (cs: Candidate[]) => cs.map((c) => c.vm.uuid);
 describe('selectForRelief', () => {
   it.each([
     ['nothing when nothing must leave', [candidate('a', 2, 8)], 0, []],
-    ['the cheapest VM that covers alone', [candidate('big', 4, 16), candidate('fit', 3, 8), candidate('tiny', 1, 2)], 2.5, ['fit']],
-    ['most relief per byte first, then what finishes', [candidate('a', 2, 2), candidate('b', 2, 2), candidate('c', 4, 32)], 3.5, ['a', 'b']],
-    ['every candidate when even all cannot cover', [candidate('a', 1, 8), candidate('b', 1, 4)], 5, ['b', 'a']],
+    [
+      'the cheapest VM that covers alone',
+      [candidate('big', 4, 16), candidate('fit', 3, 8), candidate('tiny', 1, 2)],
+      2.5,
+      ['fit'],
+    ],
+    [
+      'most relief per byte first, then what finishes',
+      [candidate('a', 2, 2), candidate('b', 2, 2), candidate('c', 4, 32)],
+      3.5,
+      ['a', 'b'],
+    ],
+    [
+      'every candidate when even all cannot cover',
+      [candidate('a', 1, 8), candidate('b', 1, 4)],
+      5,
+      ['b', 'a'],
+    ],
   ])('takes %s', (_case, pool, excess, expected) => {
     // Act
     const picks = selectForRelief(pool, excess);
@@ -58,7 +73,12 @@ describe('selectForRelief', () => {
 describe('minimumCoverBytes', () => {
   it.each([
     ['one VM', [candidate('a', 3, 8)], 2, 8],
-    ['the cheapest pair over a single big VM', [candidate('a', 2, 4), candidate('b', 2, 4), candidate('c', 4, 16)], 3.5, 8],
+    [
+      'the cheapest pair over a single big VM',
+      [candidate('a', 2, 4), candidate('b', 2, 4), candidate('c', 4, 16)],
+      3.5,
+      8,
+    ],
     ['nothing to cover', [candidate('a', 2, 4)], 0, 0],
   ])('finds the exact minimum for %s', (_case, pool, excess, gib) => {
     // Act
@@ -76,7 +96,12 @@ describe('minimumCoverBytes', () => {
 
   it('never exceeds what the greedy selection moves', () => {
     // Prepare
-    const pool = [candidate('a', 1.3, 3), candidate('b', 2.1, 5), candidate('c', 0.7, 1), candidate('d', 3.9, 9)];
+    const pool = [
+      candidate('a', 1.3, 3),
+      candidate('b', 2.1, 5),
+      candidate('c', 0.7, 1),
+      candidate('d', 3.9, 9),
+    ];
     // Act
     const bound = minimumCoverBytes(pool, 4.2) ?? Number.NaN;
     const greedy = selectForRelief(pool, 4.2).reduce((n, c) => n + c.cost.bytes, 0);
@@ -113,7 +138,16 @@ describe('ineligibility', () => {
     ['no demand data', { ...detection, demandVcpus: null }, free, cost(true), 'no_data'],
     ['a cooldown', detection, { ...free, coolingDown: true, reason: 'cooldown: …' }, cost(true), 'cooldown'],
     ['a refused block migration', detection, free, cost(false), 'block_migration_too_large'],
-    ['a pre-copy that cannot converge', detection, free, migrationCost({ flavor: { memory_mb: 4096, root_gb: 0 }, shared_storage: true }, settingsWith({ dirty_rate_mbps: 5000 })), 'not_converging'],
+    [
+      'a pre-copy that cannot converge',
+      detection,
+      free,
+      migrationCost(
+        { flavor: { memory_mb: 4096, root_gb: 0 }, shared_storage: true },
+        settingsWith({ dirty_rate_mbps: 5000 }),
+      ),
+      'not_converging',
+    ],
   ])('refuses %s', (_case, d, cooldown, c, code) => {
     // Act
     const skip = ineligibility(d as VmDetection, c, cooldown);

@@ -30,15 +30,26 @@ describe('parseFleetDocument', () => {
     const fleet = parse({ now: NOW, hypervisors: [host], instances: [vm] });
     // Assess
     expect(fleet.now.toISOString()).toBe('2026-12-01T12:00:00.000Z');
-    expect(fleet.hypervisors[0]).toMatchObject({ host: 'cmp1', availability_zone: 'az1', reported_at: '2026-12-01T12:00:00.000Z' });
+    expect(fleet.hypervisors[0]).toMatchObject({
+      host: 'cmp1',
+      availability_zone: 'az1',
+      reported_at: '2026-12-01T12:00:00.000Z',
+    });
     expect(fleet.hypervisors[0].state.vcpus_total).toBe(16);
-    expect(fleet.instances[0]).toMatchObject({ uuid: 'vm-1', shared_storage: false, role: null, nodename: 'cmp1' });
+    expect(fleet.instances[0]).toMatchObject({
+      uuid: 'vm-1',
+      shared_storage: false,
+      role: null,
+      nodename: 'cmp1',
+    });
     expect(fleet.history).toEqual([]);
   });
 
   it('reads past migrations for cooldown and ping-pong', () => {
     // Prepare
-    const migrations = [{ instance_uuid: 'vm-1', source_host: 'cmp2', dest_host: 'cmp1', at: '2026-12-01T10:00:00Z' }];
+    const migrations = [
+      { instance_uuid: 'vm-1', source_host: 'cmp2', dest_host: 'cmp1', at: '2026-12-01T10:00:00Z' },
+    ];
     // Act
     const fleet = parse({ now: NOW, hypervisors: [host], instances: [vm], migrations });
     // Assess
@@ -46,15 +57,47 @@ describe('parseFleetDocument', () => {
   });
 
   it.each([
-    ['a document that is not an object', [], 'fleet.json: (root): must be a JSON object with now, hypervisors and instances'],
+    [
+      'a document that is not an object',
+      [],
+      'fleet.json: (root): must be a JSON object with now, hypervisors and instances',
+    ],
     ['a missing now', { hypervisors: [host] }, 'fleet.json: now: is required'],
-    ['a now without a zone', { now: '2026-12-01T12:00:00' }, 'fleet.json: now: must be an ISO-8601 timestamp'],
+    [
+      'a now without a zone',
+      { now: '2026-12-01T12:00:00' },
+      'fleet.json: now: must be an ISO-8601 timestamp',
+    ],
     ['an unknown field', { now: NOW, hypervisor: [] }, 'fleet.json: hypervisor: unknown field'],
-    ['hypervisors that are not a list', { now: NOW, hypervisors: {} }, 'fleet.json: hypervisors: must be an array'],
-    ['a host without its zone', { now: NOW, hypervisors: [{ host: 'cmp1' }] }, 'fleet.json: hypervisors[0].availability_zone:'],
-    ['steal above 100 %', { now: NOW, instances: [{ ...vm, samples: [{ ...vm.samples[0], steal_percent: 140 }] }] }, 'instances[0].samples[0].steal_percent: must be between 0 and 100, got 140'],
-    ['a sample from the future', { now: NOW, instances: [{ ...vm, samples: [{ ...vm.samples[0], ts: '2026-12-01T13:00:00Z' }] }] }, 'instances[0].samples[0].ts: 2026-12-01T13:00:00.000Z is 1 h ahead'],
-    ['a migration without a time', { now: NOW, hypervisors: [host], migrations: [{ instance_uuid: 'a', source_host: 'b', dest_host: 'c' }] }, 'fleet.json: migrations[0].at:'],
+    [
+      'hypervisors that are not a list',
+      { now: NOW, hypervisors: {} },
+      'fleet.json: hypervisors: must be an array',
+    ],
+    [
+      'a host without its zone',
+      { now: NOW, hypervisors: [{ host: 'cmp1' }] },
+      'fleet.json: hypervisors[0].availability_zone:',
+    ],
+    [
+      'steal above 100 %',
+      { now: NOW, instances: [{ ...vm, samples: [{ ...vm.samples[0], steal_percent: 140 }] }] },
+      'instances[0].samples[0].steal_percent: must be between 0 and 100, got 140',
+    ],
+    [
+      'a sample from the future',
+      { now: NOW, instances: [{ ...vm, samples: [{ ...vm.samples[0], ts: '2026-12-01T13:00:00Z' }] }] },
+      'instances[0].samples[0].ts: 2026-12-01T13:00:00.000Z is 1 h ahead',
+    ],
+    [
+      'a migration without a time',
+      {
+        now: NOW,
+        hypervisors: [host],
+        migrations: [{ instance_uuid: 'a', source_host: 'b', dest_host: 'c' }],
+      },
+      'fleet.json: migrations[0].at:',
+    ],
   ])('rejects %s, naming the file and the field', (_case, doc, message) => {
     // Act
     const text = messageOf(doc);

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { PASS_ALL } from '../../lib/engine/filter.js';
 import { HostStealFilter } from '../../lib/engine/filters/HostStealFilter.js';
 import { PLACID_FILTERS } from '../../lib/engine/filters/placid.js';
 import { RoleSpreadFilter } from '../../lib/engine/filters/RoleSpreadFilter.js';
 import { SameAvailabilityZoneFilter } from '../../lib/engine/filters/SameAvailabilityZoneFilter.js';
-import { PASS_ALL } from '../../lib/engine/filter.js';
 import { resolveFilters } from '../../lib/engine/registry.js';
 import type { MoveContext, PlannedFleetView } from '../../lib/rebalance/moveContext.js';
 import type { HostLoad } from '../../lib/rebalance/stealModel.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factories.js';
 
 /** A fleet view from plain tables. */
-function view(loads: Record<string, HostLoad>, roles: Record<string, Record<string, number>> = {}, contended: string[] = []): PlannedFleetView {
+function view(
+  loads: Record<string, HostLoad>,
+  roles: Record<string, Record<string, number>> = {},
+  contended: string[] = [],
+): PlannedFleetView {
   return {
     load: (host) => loads[host],
     contended: (host) => contended.includes(host),
@@ -45,13 +49,21 @@ describe("Placid's move filters", () => {
   it('are registered under their names and resolve from enabled_filters', () => {
     // Prepare
     const config = makeConfig({
-      filter_scheduler: { enabled_filters: ['SameAvailabilityZoneFilter', 'HostStealFilter', 'RoleSpreadFilter'] },
+      filter_scheduler: {
+        enabled_filters: ['SameAvailabilityZoneFilter', 'HostStealFilter', 'RoleSpreadFilter'],
+      },
     });
     // Act
     const filters = resolveFilters(config);
     // Assess
-    expect(filters.map((f) => f.name)).toEqual(['SameAvailabilityZoneFilter', 'HostStealFilter', 'RoleSpreadFilter']);
-    expect(Object.keys(PLACID_FILTERS)).toEqual(expect.arrayContaining(['HostStealFilter', 'RoleSpreadFilter']));
+    expect(filters.map((f) => f.name)).toEqual([
+      'SameAvailabilityZoneFilter',
+      'HostStealFilter',
+      'RoleSpreadFilter',
+    ]);
+    expect(Object.keys(PLACID_FILTERS)).toEqual(
+      expect.arrayContaining(['HostStealFilter', 'RoleSpreadFilter']),
+    );
   });
 });
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { detect } from '../../lib/rebalance/detect.js';
 import { hostObservation } from '../../lib/rebalance/fleetInput.js';
 import { predictOutcome } from '../../lib/rebalance/outcome.js';
-import { guestSteal, recoveryTarget, stealStaying, vmShare } from '../../lib/rebalance/vmSteal.js';
 import type { VmDetection } from '../../lib/rebalance/types.js';
+import { guestSteal, recoveryTarget, stealStaying, vmShare } from '../../lib/rebalance/vmSteal.js';
 import { settingsWith } from './fixtures.js';
 import { contendedFleet } from './planFixtures.js';
 
@@ -11,7 +11,10 @@ const SETTINGS = settingsWith();
 
 function outcomeOf(moves: { instance_uuid: string; source_host: string; dest_host: string }[]) {
   const fleet = contendedFleet(['d1']);
-  const detection = detect({ now: fleet.now, hosts: fleet.hypervisors.map(hostObservation), vms: fleet.instances }, SETTINGS);
+  const detection = detect(
+    { now: fleet.now, hosts: fleet.hypervisors.map(hostObservation), vms: fleet.instances },
+    SETTINGS,
+  );
   const vcpus = new Map(fleet.instances.map((i) => [i.uuid, i.flavor.vcpus]));
   return predictOutcome(detection, moves, (uuid) => vcpus.get(uuid), SETTINGS);
 }
@@ -35,7 +38,11 @@ describe('predictOutcome', () => {
   it('predicts a destination pushed into contention makes its busy VMs suffer', () => {
     // Act: the batch VM (7.6 vCPUs) and all three web VMs onto d1 (16 vCPUs, 0.8 used).
     const outcome = outcomeOf(
-      ['batch-1', 'web-1', 'web-2', 'web-3'].map((uuid) => ({ instance_uuid: uuid, source_host: 'src', dest_host: 'd1' })),
+      ['batch-1', 'web-1', 'web-2', 'web-3'].map((uuid) => ({
+        instance_uuid: uuid,
+        source_host: 'src',
+        dest_host: 'd1',
+      })),
     );
     // Assess: d1 then holds 19.2 vCPUs of demand: the web VMs (load 1.5/vCPU) suffer again.
     expect(outcome.sufferingLeft.sort()).toEqual(['web-1', 'web-2', 'web-3']);
@@ -54,7 +61,11 @@ describe('vmSteal', () => {
   it.each([
     ['the guest sees the lost share times its utilisation', () => guestSteal(share!, 20), 10],
     ['a VM that stays follows its host', () => stealStaying(share!, 20, 10), 5],
-    ['a VM losing more than its host keeps the excess', () => stealStaying({ ...share!, lostPercent: 30 }, 20, 0), 5],
+    [
+      'a VM losing more than its host keeps the excess',
+      () => stealStaying({ ...share!, lostPercent: 30 }, 20, 0),
+      5,
+    ],
     ['the host share below which the VM recovers', () => recoveryTarget(share!, 20, 5), 10],
   ])('%s', (_case, compute, expected) => {
     // Act

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { fleetDocument } from '../../lib/sim/fleet.js';
+import { runCli, tempFiles } from '../cli/runCli.js';
 import { examplePath } from './examplePath.js';
 import { contendedFleet } from './planFixtures.js';
-import { runCli, tempFiles } from '../cli/runCli.js';
-import { fleetDocument } from '../../lib/sim/fleet.js';
 
 const files = tempFiles('placid-plan-');
 const fleetFile = files.write('fleet.json', fleetDocument(contendedFleet()));
@@ -16,7 +16,15 @@ describe('placid plan', () => {
     const plan = JSON.parse(run.stdout);
     expect(plan.plan_id).toMatch(/^plan-/);
     expect(Object.keys(plan.migrations[0])).toEqual(
-      expect.arrayContaining(['instance_uuid', 'source_host', 'dest_host', 'wave', 'reason', 'estimated_bytes', 'estimated_seconds']),
+      expect.arrayContaining([
+        'instance_uuid',
+        'source_host',
+        'dest_host',
+        'wave',
+        'reason',
+        'estimated_bytes',
+        'estimated_seconds',
+      ]),
     );
     expect(Object.keys(plan.skipped[0])).toEqual(expect.arrayContaining(['instance_uuid', 'reason']));
   });
@@ -33,7 +41,11 @@ describe('placid plan', () => {
 
   it('exits 0 with an empty plan when nothing needs moving', async () => {
     // Prepare
-    const calm = files.write('calm.json', { now: '2026-12-01T12:00:00Z', hypervisors: [{ host: 'a', availability_zone: 'az1' }], instances: [] });
+    const calm = files.write('calm.json', {
+      now: '2026-12-01T12:00:00Z',
+      hypervisors: [{ host: 'a', availability_zone: 'az1' }],
+      instances: [],
+    });
     // Act
     const run = await runCli(['plan', '--fleet', calm, '--json']);
     // Assess
@@ -48,15 +60,36 @@ describe('placid plan', () => {
     const run = await runCli(['plan', '--fleet', fleetFile, '--config', config, '--json']);
     // Assess
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ mode: 'approve', status: 'pending_approval', expires_at: '2026-12-01T12:05:00.000Z' });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      mode: 'approve',
+      status: 'pending_approval',
+      expires_at: '2026-12-01T12:05:00.000Z',
+    });
   });
 
   it.each([
     ['a missing fleet file', ['--fleet', `${files.dir}/nope.json`], 'cannot read fleet file'],
     ['a fleet file that is not JSON', ['--fleet', files.write('bad.json', '{')], 'bad.json: not valid JSON'],
-    ['an invalid field', ['--fleet', files.write('bad2.json', { now: 'soon' })], 'bad2.json: now: must be an ISO-8601 timestamp'],
-    ['a bad [rebalance] value', ['--fleet', fleetFile, '--config', files.write('bad.conf', '[rebalance]\nmode = yolo\n')], 'bad.conf: [rebalance] mode = "yolo": expected one of recommend, approve, auto'],
-    ['an unknown option', ['--fleet', fleetFile, '--config', files.write('bad2.conf', '[rebalance]\nsteal_treshold_percent = 3\n')], 'unknown option steal_treshold_percent'],
+    [
+      'an invalid field',
+      ['--fleet', files.write('bad2.json', { now: 'soon' })],
+      'bad2.json: now: must be an ISO-8601 timestamp',
+    ],
+    [
+      'a bad [rebalance] value',
+      ['--fleet', fleetFile, '--config', files.write('bad.conf', '[rebalance]\nmode = yolo\n')],
+      'bad.conf: [rebalance] mode = "yolo": expected one of recommend, approve, auto',
+    ],
+    [
+      'an unknown option',
+      [
+        '--fleet',
+        fleetFile,
+        '--config',
+        files.write('bad2.conf', '[rebalance]\nsteal_treshold_percent = 3\n'),
+      ],
+      'unknown option steal_treshold_percent',
+    ],
     ['no --fleet', [], "required option '--fleet <file>' not specified"],
   ])('exits 2 on %s, saying what is wrong', async (_case, args, message) => {
     // Act

@@ -52,8 +52,19 @@ export function fleetOf(
     return d > c ? ((d - c) / d) * 100 : 0;
   };
   const instances = vms.map((vm) => instance(vm, byHost.get(vm.host)?.az ?? 'az1', lostOf(vm.host)));
-  const hypervisors = hosts.map((h) => hypervisor(h, instances.filter((i) => i.host === h.host)));
-  return { now: extra.now ?? NOW, hypervisors, instances, history: extra.history ?? [], previouslySuffering: [] };
+  const hypervisors = hosts.map((h) =>
+    hypervisor(
+      h,
+      instances.filter((i) => i.host === h.host),
+    ),
+  );
+  return {
+    now: extra.now ?? NOW,
+    hypervisors,
+    instances,
+    history: extra.history ?? [],
+    previouslySuffering: [],
+  };
 }
 
 function instance(vm: VmSpec, az: string, lost: number): InstanceReport {
@@ -114,7 +125,14 @@ function hypervisor(h: HostSpec, vms: readonly InstanceReport[]): HypervisorRepo
       ...h.state,
     }),
   );
-  return { host: h.host, nodename: h.host, availability_zone: az, reported_at: NOW.toISOString(), state, samples: [] };
+  return {
+    host: h.host,
+    nodename: h.host,
+    availability_zone: az,
+    reported_at: NOW.toISOString(),
+    state,
+    samples: [],
+  };
 }
 
 /**
@@ -129,7 +147,16 @@ export function contendedFleet(dests = ['d1', 'd2', 'd3'], vmExtra: Partial<VmSp
       { uuid: 'web-1', host: 'src', busy: 0.9, load: 1.5, role: 'web', ...vmExtra },
       { uuid: 'web-2', host: 'src', busy: 0.9, load: 1.5, role: 'web', ...vmExtra },
       { uuid: 'web-3', host: 'src', busy: 0.9, load: 1.5, role: 'web', ...vmExtra },
-      { uuid: 'batch-1', host: 'src', busy: 0.95, load: 0.9, vcpus: 8, ramGib: 32, role: 'batch', shared: false },
+      {
+        uuid: 'batch-1',
+        host: 'src',
+        busy: 0.95,
+        load: 0.9,
+        vcpus: 8,
+        ramGib: 32,
+        role: 'batch',
+        shared: false,
+      },
       ...dests.map((host, i) => ({ uuid: `calm-${i + 1}`, host, busy: 0.2, role: 'cache' })),
     ],
   );

@@ -9,8 +9,16 @@ import { contendedFleet } from './planFixtures.js';
 
 function stateOf() {
   const fleet = contendedFleet(['d1', 'd2']);
-  const detection = detect({ now: fleet.now, hosts: fleet.hypervisors.map(hostObservation), vms: fleet.instances }, settingsWith());
-  const state = new PlanState(fleet.hypervisors.map((h) => h.state), detection.hosts, fleet.instances, defaultConfig());
+  const detection = detect(
+    { now: fleet.now, hosts: fleet.hypervisors.map(hostObservation), vms: fleet.instances },
+    settingsWith(),
+  );
+  const state = new PlanState(
+    fleet.hypervisors.map((h) => h.state),
+    detection.hosts,
+    fleet.instances,
+    defaultConfig(),
+  );
   const web1 = fleet.instances.find((i) => i.uuid === 'web-1')!;
   const move = {
     vm: { ...web1, role: web1.role ?? null },

@@ -22,7 +22,9 @@ const GROUPS = ['g1', 'g2'];
 
 const vmArb = (hot: boolean) =>
   fc.record({
-    busy: hot ? fc.double({ min: 0.6, max: 1, noNaN: true }) : fc.double({ min: 0.05, max: 0.6, noNaN: true }),
+    busy: hot
+      ? fc.double({ min: 0.6, max: 1, noNaN: true })
+      : fc.double({ min: 0.05, max: 0.6, noNaN: true }),
     load: fc.double({ min: 0.1, max: 2.5, noNaN: true }),
     vcpus: fc.constantFrom(1, 2, 4, 8),
     ramGib: fc.constantFrom(1, 2, 4, 8),
@@ -92,12 +94,15 @@ const settingsArb = fc
     noisy_neighbour_moves: fc.boolean(),
     blackout: fc.constantFrom([], ['12:01-12:03'], ['11:00-12:00', '12:02-12:20'], ['12:05-13:00']),
   })
-  .map(({ blackout, ...s }): RebalanceSettings =>
-    settingsWith({
-      ...s,
-      max_cooldown_hours: 48,
-      blackout_windows: blackout.map((w) => parseBlackoutWindow(w) as Exclude<ReturnType<typeof parseBlackoutWindow>, string>),
-    }),
+  .map(
+    ({ blackout, ...s }): RebalanceSettings =>
+      settingsWith({
+        ...s,
+        max_cooldown_hours: 48,
+        blackout_windows: blackout.map(
+          (w) => parseBlackoutWindow(w) as Exclude<ReturnType<typeof parseBlackoutWindow>, string>,
+        ),
+      }),
   );
 
 describe('planRebalance: hard constraints on random fleets', () => {
@@ -131,7 +136,10 @@ function checkCapacity(fleet: FleetInput, plan: Plan): void {
   for (const m of plan.migrations) {
     const { flavor, shared_storage } = vm(m.instance_uuid);
     const disk = shared_storage ? 0 : flavor.root_gb;
-    for (const [host, sign] of [[m.source_host, -1], [m.dest_host, 1]] as const) {
+    for (const [host, sign] of [
+      [m.source_host, -1],
+      [m.dest_host, 1],
+    ] as const) {
       const u = use.get(host)!;
       u.vcpus += sign * flavor.vcpus;
       u.ramMb += sign * flavor.memory_mb;
@@ -159,7 +167,9 @@ function checkPlacementRules(fleet: FleetInput, plan: Plan, settings: RebalanceS
     expect(m.dest_host).not.toBe(m.source_host);
     const onDest = fleet.instances.filter((i) => where.get(i.uuid) === m.dest_host);
     if (moving.role != null) {
-      expect(onDest.filter((i) => i.role === moving.role).length).toBeLessThan(settings.max_same_role_per_host);
+      expect(onDest.filter((i) => i.role === moving.role).length).toBeLessThan(
+        settings.max_same_role_per_host,
+      );
     }
     const group = moving.server_group;
     if (group?.policy === 'anti-affinity') {
@@ -185,7 +195,9 @@ function checkWaves(plan: Plan, settings: RebalanceSettings): void {
     expect(count((m) => [m.source_host])).toBeLessThanOrEqual(settings.max_migrations_per_host);
     expect(count((m) => [m.dest_host])).toBeLessThanOrEqual(settings.max_migrations_per_host);
     expect(count((m) => [m.availability_zone])).toBeLessThanOrEqual(settings.max_migrations_per_az);
-    expect(count((m) => [m.source_host, m.dest_host]) * rate).toBeLessThanOrEqual(settings.link_bandwidth_mbps);
+    expect(count((m) => [m.source_host, m.dest_host]) * rate).toBeLessThanOrEqual(
+      settings.link_bandwidth_mbps,
+    );
     const w = plan.waves.find((x) => x.wave === wave)!;
     expect(moves.every((m) => m.starts_at === w.starts_at)).toBe(true);
   }

@@ -5,8 +5,10 @@ import type { RebalanceSettings } from '../../lib/rebalance/settings.js';
 import { minutesAgo, NOW, settingsWith } from './fixtures.js';
 import { contendedFleet, fleetOf } from './planFixtures.js';
 
-const plan = (fleet: Parameters<typeof planRebalance>[0]['fleet'], settings: Partial<RebalanceSettings> = {}) =>
-  planRebalance({ fleet, settings: settingsWith(settings) });
+const plan = (
+  fleet: Parameters<typeof planRebalance>[0]['fleet'],
+  settings: Partial<RebalanceSettings> = {},
+) => planRebalance({ fleet, settings: settingsWith(settings) });
 
 const skipOf = (p: Plan, uuid: string) => p.skipped.find((s) => s.instance_uuid === uuid);
 
@@ -112,7 +114,9 @@ describe('planRebalance: destinations through the engine', () => {
     const p = await plan(fleet, { max_same_role_per_host: 2 });
     // Assess
     expect(p.migrations).toHaveLength(1);
-    expect(p.skipped.filter((s) => s.code === 'no_destination')[0].reason).toContain('RoleSpreadFilter removed 1');
+    expect(p.skipped.filter((s) => s.code === 'no_destination')[0].reason).toContain(
+      'RoleSpreadFilter removed 1',
+    );
   });
 
   it('never moves a VM back to a host it left recently (no ping-pong)', async () => {
@@ -149,20 +153,23 @@ describe('planRebalance: reasons not to move', () => {
   it.each([
     ['recommend', 'refused', false],
     ['approve', 'planned', true],
-  ] as const)('in %s mode, a block migration above max_block_migration_gb is %s', async (mode, outcome, flagged) => {
-    // Prepare: local disks of 40 GB, limit 10 GB.
-    const fleet = contendedFleet(['d1'], { shared: false });
-    // Act
-    const p = await plan(fleet, { mode, max_block_migration_gb: 10 });
-    // Assess
-    if (outcome === 'refused') {
-      expect(p.migrations).toEqual([]);
-      expect(skipOf(p, 'web-1')?.code).toBe('block_migration_too_large');
-    } else {
-      expect(p.migrations[0].needs_approval).toBe(flagged);
-      expect(p.status).toBe('pending_approval');
-    }
-  });
+  ] as const)(
+    'in %s mode, a block migration above max_block_migration_gb is %s',
+    async (mode, outcome, flagged) => {
+      // Prepare: local disks of 40 GB, limit 10 GB.
+      const fleet = contendedFleet(['d1'], { shared: false });
+      // Act
+      const p = await plan(fleet, { mode, max_block_migration_gb: 10 });
+      // Assess
+      if (outcome === 'refused') {
+        expect(p.migrations).toEqual([]);
+        expect(skipOf(p, 'web-1')?.code).toBe('block_migration_too_large');
+      } else {
+        expect(p.migrations[0].needs_approval).toBe(flagged);
+        expect(p.status).toBe('pending_approval');
+      }
+    },
+  );
 
   it('skips moves whose relief is below min_benefit_percent', async () => {
     // Act
@@ -185,7 +192,9 @@ describe('planRebalance: reasons not to move', () => {
 
   it('defers the first wave past a short blackout window', async () => {
     // Act
-    const p = await plan(contendedFleet(), { blackout_windows: [{ text: '11:55-12:05', start: 715, end: 725 }] });
+    const p = await plan(contendedFleet(), {
+      blackout_windows: [{ text: '11:55-12:05', start: 715, end: 725 }],
+    });
     // Assess
     expect(p.migrations[0].starts_at).toBe('2026-12-01T12:05:00.000Z');
   });

@@ -8,7 +8,9 @@ import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factorie
 describe('plannerConfig', () => {
   it("keeps the operator's filters between Placid's move filters, and adds the server-group filters", () => {
     // Prepare
-    const config = makeConfig({ filter_scheduler: { enabled_filters: ['ComputeFilter'], available_filters: ['ComputeFilter'] } });
+    const config = makeConfig({
+      filter_scheduler: { enabled_filters: ['ComputeFilter'], available_filters: ['ComputeFilter'] },
+    });
     // Act
     const planned = plannerConfig(config);
     // Assess
@@ -25,7 +27,10 @@ describe('plannerConfig', () => {
 
   it('chooses deterministically, always checks capacity, and weighs by predicted steal then RAM', () => {
     // Prepare
-    const config = makeConfig({ filter_scheduler: { host_subset_size: 3 }, placid: { placement_prefilter: false } });
+    const config = makeConfig({
+      filter_scheduler: { host_subset_size: 3 },
+      placid: { placement_prefilter: false },
+    });
     // Act
     const planned = plannerConfig(config);
     // Assess
@@ -48,7 +53,11 @@ describe('PredictedStealWeigher', () => {
 
   it.each([
     ['the CPU share left free after the move', { host1: { capacityVcpus: 16, demandVcpus: 4 } }, 0.5],
-    ['a negative weight when the move oversubscribes', { host1: { capacityVcpus: 16, demandVcpus: 16 } }, -0.25],
+    [
+      'a negative weight when the move oversubscribes',
+      { host1: { capacityVcpus: 16, demandVcpus: 16 } },
+      -0.25,
+    ],
     ['the lowest weight without a known steal', {}, -1],
   ])('weighs %s', (_case, loads, weight) => {
     // Prepare

@@ -9,12 +9,19 @@ function planner(overrides: Partial<WaveSettings> & { windows?: string[] } = {},
   const { windows = [], ...rest } = overrides;
   const settings = settingsWith({
     ...rest,
-    blackout_windows: windows.map((w) => parseBlackoutWindow(w) as Exclude<ReturnType<typeof parseBlackoutWindow>, string>),
+    blackout_windows: windows.map(
+      (w) => parseBlackoutWindow(w) as Exclude<ReturnType<typeof parseBlackoutWindow>, string>,
+    ),
   });
   return new WavePlanner(settings, NOW, deadline);
 }
 
-const move = (source: string, dest: string, seconds = 60, zone = 'az1'): WaveMove => ({ source, dest, zone, seconds });
+const move = (source: string, dest: string, seconds = 60, zone = 'az1'): WaveMove => ({
+  source,
+  dest,
+  zone,
+  seconds,
+});
 
 /** Adds the moves in order; returns the wave each got (or the refusal code). */
 function place(waves: WavePlanner, moves: WaveMove[]): (number | string)[] {
@@ -30,10 +37,30 @@ describe('WavePlanner: limits per wave', () => {
   it.each([
     ['one migration leaving a host per wave', {}, [move('a', 'x'), move('a', 'y')], [1, 2]],
     ['one migration arriving at a host per wave', {}, [move('a', 'x'), move('b', 'x')], [1, 2]],
-    ['max_migrations_per_az per zone', { max_migrations_per_az: 1 }, [move('a', 'x'), move('b', 'y'), move('c', 'z', 60, 'az2')], [1, 2, 1]],
-    ['max_concurrent_migrations in all', { max_concurrent_migrations: 2 }, [move('a', 'x'), move('b', 'y'), move('c', 'z', 60, 'az2')], [1, 1, 2]],
-    ['the link bandwidth of a host', { max_migrations_per_host: 4, link_bandwidth_mbps: 5000 }, [move('a', 'x'), move('a', 'y'), move('a', 'z')], [1, 1, 2]],
-    ['several migrations per host when allowed', { max_migrations_per_host: 2 }, [move('a', 'x'), move('a', 'y')], [1, 1]],
+    [
+      'max_migrations_per_az per zone',
+      { max_migrations_per_az: 1 },
+      [move('a', 'x'), move('b', 'y'), move('c', 'z', 60, 'az2')],
+      [1, 2, 1],
+    ],
+    [
+      'max_concurrent_migrations in all',
+      { max_concurrent_migrations: 2 },
+      [move('a', 'x'), move('b', 'y'), move('c', 'z', 60, 'az2')],
+      [1, 1, 2],
+    ],
+    [
+      'the link bandwidth of a host',
+      { max_migrations_per_host: 4, link_bandwidth_mbps: 5000 },
+      [move('a', 'x'), move('a', 'y'), move('a', 'z')],
+      [1, 1, 2],
+    ],
+    [
+      'several migrations per host when allowed',
+      { max_migrations_per_host: 2 },
+      [move('a', 'x'), move('a', 'y')],
+      [1, 1],
+    ],
   ])('allows %s', (_case, settings, moves, waves) => {
     // Act
     const got = place(planner(settings), moves);

@@ -5,14 +5,27 @@
  * or the real drivers connected from an endpoints file.
  */
 import { readFile } from 'node:fs/promises';
-import { systemClock, ManualClock } from '../local/clock.js';
-import type { StepRequest } from '../workflow/dispatch.js';
-import type { MigrationInput } from '../workflow/input.js';
-import type { StepDeps } from '../workflow/ports.js';
-import { InputError } from './errors.js';
-import type { MigrateArgs } from './migrate.js';
+import { ManualClock, systemClock } from '../local/clock.js';
+import { ConfigError } from '../model/errors.js';
+import type { FleetStore } from '../store/fleetStore.js';
+import type { StepRequest } from './dispatch.js';
+import type { MigrationInput } from './input.js';
+import type { StepDeps } from './ports.js';
 
-export interface MigrateContext {
+export interface LocalMigrationOptions {
+  instance: string;
+  to: string;
+  dataDir?: string;
+  /** JSON credentials file (`openstack`, `kubernetes`, `consul`): real drivers instead of simulated ones. */
+  endpoints?: string;
+  /** Workflow settings as a JSON file. */
+  settings?: string;
+  seed?: number;
+  failureRate?: number;
+  skipPlacementCheck?: boolean;
+}
+
+export interface LocalMigration {
   migration: MigrationInput;
   deps: StepDeps;
   simulated: boolean;
@@ -20,11 +33,11 @@ export interface MigrateContext {
   close(): Promise<void>;
 }
 
-export async function openMigrateContext(args: MigrateArgs): Promise<MigrateContext> {
+export async function openLocalMigration(args: LocalMigrationOptions): Promise<LocalMigration> {
   const [{ openLocalStore }, { defaultDataDir }, workflow, rebalance] = await Promise.all([
     import('../local/localStore.js'),
     import('../local/dynalite.js'),
-    import('../workflow/index.js'),
+    import('./index.js'),
     import('../rebalance/settings.js'),
   ]);
   const settings = workflow.parseWorkflowSettings(await readJson(args.settings), args.settings ?? 'workflow settings');
@@ -68,7 +81,7 @@ export async function openMigrateContext(args: MigrateArgs): Promise<MigrateCont
 async function simulatedDriversFor(
   instance: Parameters<typeof import('../drivers/simulated/index.js')['fleetAroundVm']>[0],
   clock: ManualClock,
-  args: MigrateArgs,
+  args: LocalMigrationOptions,
 ) {
   const { fleetAroundVm, simulatedDrivers } = await import('../drivers/simulated/index.js');
   const rate = args.failureRate ?? 0;
@@ -80,12 +93,12 @@ async function simulatedDriversFor(
   return simulatedDrivers(fleet);
 }
 
-async function enginePlacement(store: import('../store/fleetStore.js').FleetStore, now: () => Date) {
+async function enginePlacement(store: FleetStore, now: () => Date) {
   const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] = await Promise.all([
     import('../engine/registry.js'),
     import('../config/options.js'),
     import('../schedule/snapshot.js'),
-    import('../workflow/placementCheck.js'),
+    import('./placementCheck.js'),
   ]);
   return enginePlacementChecker({
     store,
@@ -100,6 +113,6 @@ async function readJson(path: string | undefined): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new InputError(`cannot read settings ${path}: ${(error as Error).message}`);
+    throw new ConfigError(`cannot read workflow settings ${path}: ${(error as Error).message}`);
   }
 }
