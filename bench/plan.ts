@@ -4,8 +4,9 @@
  * planner, since this machine is shared), and the plan's quality under the proportional-share
  * model — suffering VMs left, bytes moved, waves — side by side with the simple strategy "move each
  * victim to the same-AZ host with the most free RAM" (lib/sim/baseline.ts) and with the lower bound.
- * Quality is measured twice: with the default limits and 30-minute plan expiry (both strategies get
- * the same migration budget), and without a time budget (a day), which compares the choices alone.
+ * Quality is measured with the default limits and 30-minute plan expiry (both strategies get the
+ * same migration budget), without a time budget (a day: the choices alone), and with
+ * noisy_neighbour_moves.
  */
 import { detect } from '../lib/rebalance/detect.js';
 import { type FleetInput, hostObservation } from '../lib/rebalance/fleetInput.js';
@@ -82,6 +83,7 @@ async function benchSize(size: { hosts: number; vms: number; runs: number }) {
     quality: {
       default_limits: await quality(fleet, detection, settings),
       no_time_budget: await quality(fleet, detection, { ...settings, plan_ttl_minutes: 1440 }),
+      noisy_neighbour_moves: await quality(fleet, detection, { ...settings, noisy_neighbour_moves: true }),
     },
   };
   log(`${size.hosts} hosts / ${size.vms} VMs: ${JSON.stringify(result)}`);

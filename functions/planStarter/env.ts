@@ -11,7 +11,10 @@ export const PLAN_STARTER_ENV = {
 const schema = z.object({
   [PLAN_STARTER_ENV.stateMachineArn]: z
     .string({ error: 'is required' })
-    .regex(/^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]+$/, 'must be a state machine ARN'),
+    .regex(
+      /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:stateMachine:[A-Za-z0-9_-]+$/,
+      'must be a state machine ARN',
+    ),
   [PLAN_STARTER_ENV.deadLetterQueueUrl]: z.url({ error: 'must be the dead-letter queue URL' }),
   [PLAN_STARTER_ENV.maxConcurrent]: z
     .string({ error: 'is required' })

@@ -16,9 +16,15 @@ import { WORKFLOW_ENV, type WorkflowEnv } from './env.js';
 
 export function workflowDeps(env: WorkflowEnv): StepDeps {
   const now = () => new Date();
-  const store = new FleetStore({ doc: createDocumentClient({ endpoint: env.dynamoEndpoint }), tables: env.tables });
+  const store = new FleetStore({
+    doc: createDocumentClient({ endpoint: env.dynamoEndpoint }),
+    tables: env.tables,
+  });
   const config = env.schedulerConfig
-    ? resolveConfig(parseJsonConfig(env.schedulerConfig, WORKFLOW_ENV.schedulerConfig), WORKFLOW_ENV.schedulerConfig)
+    ? resolveConfig(
+        parseJsonConfig(env.schedulerConfig, WORKFLOW_ENV.schedulerConfig),
+        WORKFLOW_ENV.schedulerConfig,
+      )
     : defaultConfig();
   const secrets = secretsManagerSecrets(fromSecretsManagerClient(new SecretsManagerClient({})));
   return {

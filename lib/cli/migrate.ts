@@ -70,8 +70,12 @@ async function dryRun(context: LocalMigration, args: MigrateArgs, io: CliIO): Pr
     const leases = await acquireLeases(state, context.deps);
     try {
       const checked = await recheck({ ...state, leases }, context.deps);
-      write(io, args, { dry_run: true, ok: true, leases: leases.names, recheck: checked }, () =>
-        `dry run: ${describe(context)} could start now (leases ${leases.names.length}, re-check passed)\n`,
+      write(
+        io,
+        args,
+        { dry_run: true, ok: true, leases: leases.names, recheck: checked },
+        () =>
+          `dry run: ${describe(context)} could start now (leases ${leases.names.length}, re-check passed)\n`,
       );
       return MIGRATE_EXIT.migrated;
     } finally {
@@ -81,8 +85,11 @@ async function dryRun(context: LocalMigration, args: MigrateArgs, io: CliIO): Pr
     const name = (error as Error).name;
     const { isDeferral } = await import('../workflow/errors.js');
     if (!isDeferral(name)) throw error;
-    write(io, args, { dry_run: true, ok: false, error: name, cause: (error as Error).message }, () =>
-      `dry run: ${describe(context)} would be deferred: ${(error as Error).message}\n`,
+    write(
+      io,
+      args,
+      { dry_run: true, ok: false, error: name, cause: (error as Error).message },
+      () => `dry run: ${describe(context)} would be deferred: ${(error as Error).message}\n`,
     );
     return MIGRATE_EXIT.deferred;
   }
@@ -121,7 +128,8 @@ function wholeNumber(value: string): number {
 
 function rate(value: string): number {
   const n = Number(value);
-  if (!(Number.isFinite(n) && n >= 0 && n <= 1)) throw new InvalidArgumentError('must be a number from 0 to 1');
+  if (!(Number.isFinite(n) && n >= 0 && n <= 1))
+    throw new InvalidArgumentError('must be a number from 0 to 1');
   return n;
 }
 
@@ -133,11 +141,21 @@ export function addMigrateCommand(program: Command, io: CliIO, done: (status: nu
     .requiredOption('--to <host>', 'the destination compute host')
     .option('--dry-run', 'take the leases and run the re-check only, then give the leases back')
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
-    .option('--endpoints <file>', 'JSON with "openstack", "kubernetes" and "consul" credentials: use the real clouds')
+    .option(
+      '--endpoints <file>',
+      'JSON with "openstack", "kubernetes" and "consul" credentials: use the real clouds',
+    )
     .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
-    .option('--template <file>', 'a synthesized template (cdk.out/Placid.template.json) instead of synthesizing')
+    .option(
+      '--template <file>',
+      'a synthesized template (cdk.out/Placid.template.json) instead of synthesizing',
+    )
     .option('--seed <n>', 'simulation: seed of the failure draws (default 1)', wholeNumber)
-    .option('--failure-rate <r>', 'simulation: share of Nova calls and migrations that fail (default 0)', rate)
+    .option(
+      '--failure-rate <r>',
+      'simulation: share of Nova calls and migrations that fail (default 0)',
+      rate,
+    )
     .option('--skip-placement-check', 'do not re-check the destination against the stored fleet')
     .option('--json', 'print the execution result as JSON')
     .addHelpText('after', MIGRATE_EXIT_HELP)

@@ -4,6 +4,7 @@ import { EXIT_STATUS_HELP } from './exitCodes.js';
 import { addFleetCommand } from './fleet.js';
 import { addIngestCommand } from './ingest.js';
 import type { CliIO } from './io.js';
+import { addMigrateCommand } from './migrate.js';
 import { addPlanCommand } from './plan.js';
 import { addScheduleCommand } from './schedule.js';
 
@@ -35,5 +36,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addIngestCommand(program, io, done);
   addFleetCommand(program, io, done);
   addPlanCommand(program, io, done);
+  addMigrateCommand(program, io, done);
   return program;
 }

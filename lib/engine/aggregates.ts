@@ -146,9 +146,19 @@ export function aggregateLimitOrigin(
   return `the smallest aggregate metadata ${key} among ${values.map((v) => `'${v}'`).join(', ')}`;
 }
 
-const multiplierCache = new WeakMap<readonly Aggregate[], Map<string, number>>();
+/** A membership's multiplier for one key, and the config value it was derived with. */
+interface CachedMultiplier {
+  configValue: number;
+  value: number;
+}
 
-/** `get_weight_multiplier(host, key, config)`: aggregate override (MIN), else the config value. */
+const multiplierCache = new WeakMap<readonly Aggregate[], Map<string, CachedMultiplier>>();
+
+/**
+ * `get_weight_multiplier(host, key, config)`: aggregate override (MIN), else the config value.
+ * Called once per host per weigher when some aggregate overrides the key, so the cached answer is
+ * found without building a string or parsing anything (the config value is checked, not keyed).
+ */
 export function weightMultiplier(host: HostState, key: string, configValue: number): number {
   const aggs = host.aggregates;
   if (aggs.length === 0) return configValue;
@@ -157,13 +167,11 @@ export function weightMultiplier(host: HostState, key: string, configValue: numb
     byKey = new Map();
     multiplierCache.set(aggs, byKey);
   }
-  const cacheKey = `${key}=${configValue}`;
-  let m = byKey.get(cacheKey);
-  if (m === undefined) {
-    m = aggregateNumber(host, key, configValue, 'float');
-    byKey.set(cacheKey, m);
-  }
-  return m;
+  const hit = byKey.get(key);
+  if (hit !== undefined && Object.is(hit.configValue, configValue)) return hit.value;
+  const value = aggregateNumber(host, key, configValue, 'float');
+  byKey.set(key, { configValue, value });
+  return value;
 }
 
 const zoneCache = new WeakMap<readonly Aggregate[], ReadonlySet<string>>();

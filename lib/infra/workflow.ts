@@ -13,7 +13,11 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { WORKFLOW_SETTINGS_ENV, type WorkflowSettingsInput, parseWorkflowSettings } from '../workflow/settings.js';
+import {
+  parseWorkflowSettings,
+  WORKFLOW_SETTINGS_ENV,
+  type WorkflowSettingsInput,
+} from '../workflow/settings.js';
 import type { PlacidConfig } from './config.js';
 import type { Observability } from './observability.js';
 import { type Queues, visibilityFor } from './queues.js';
@@ -22,12 +26,15 @@ import type { ServiceSecrets } from './secrets.js';
 import { ServiceFunction } from './serviceFunction.js';
 import type { ServiceQueue } from './serviceQueue.js';
 import type { TableAccess, Tables } from './tables.js';
-import { acknowledgeWorkflowFindings } from './workflowFindings.js';
 import { migrationDefinition } from './workflowDefinition.js';
+import { acknowledgeWorkflowFindings } from './workflowFindings.js';
 
 export const WORKFLOW_STEPS_ENTRY = 'functions/workflow/handler.ts';
 export const PLAN_STARTER_ENTRY = 'functions/planStarter/handler.ts';
-export const WORKFLOW_SERVICE_NAMES = { steps: 'placid-workflow', planStarter: 'placid-plan-starter' } as const;
+export const WORKFLOW_SERVICE_NAMES = {
+  steps: 'placid-workflow',
+  planStarter: 'placid-plan-starter',
+} as const;
 
 /** Leases (conditional updates), migration records, last-migrated time, steal samples, host snapshot. */
 export const WORKFLOW_TABLE_ACCESS: TableAccess = {

@@ -5,9 +5,11 @@ import type { MigrationWorkflow } from './workflow.js';
 export function acknowledgeWorkflowFindings(workflow: MigrationWorkflow): void {
   const xray = {
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions',
+    reason:
+      'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions',
   };
-  for (const fn of [workflow.stepsFunction, workflow.starterFunction]) Validations.of(fn.role!).acknowledge(xray);
+  for (const fn of [workflow.stepsFunction, workflow.starterFunction])
+    Validations.of(fn.role!).acknowledge(xray);
   const role = workflow.stateMachine.role;
   Validations.of(role).acknowledge({
     ...xray,

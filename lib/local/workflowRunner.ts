@@ -34,11 +34,17 @@ const PSEUDO: Record<string, string> = {
 
 /** The migration workflow's ASL from a synthesized template, with references turned into fake ARNs. */
 export function aslFromTemplate(template: CfnTemplate): StateMachineDefinition {
-  const machines = Object.entries(template.Resources).filter(([, r]) => r.Type === 'AWS::StepFunctions::StateMachine');
+  const machines = Object.entries(template.Resources).filter(
+    ([, r]) => r.Type === 'AWS::StepFunctions::StateMachine',
+  );
   const [, machine] =
-    machines.find(([, r]) => String(r.Metadata?.['aws:cdk:path'] ?? '').includes('/Workflow/')) ?? machines[0] ?? [];
+    machines.find(([, r]) => String(r.Metadata?.['aws:cdk:path'] ?? '').includes('/Workflow/')) ??
+    machines[0] ??
+    [];
   if (!machine) throw new Error('the template has no AWS::StepFunctions::StateMachine');
-  const body = machine.Properties?.DefinitionString as string | { 'Fn::Join': [string, Array<string | Token>] };
+  const body = machine.Properties?.DefinitionString as
+    | string
+    | { 'Fn::Join': [string, Array<string | Token>] };
   if (typeof body === 'string') return JSON.parse(body);
   const [separator, parts] = body['Fn::Join'];
   const text = parts.map((p) => (typeof p === 'string' ? p : tokenValue(p))).join(separator);
@@ -51,28 +57,43 @@ function tokenValue(token: Token): string {
   return `arn:aws:lambda:us-east-1:123456789012:function:${id}`;
 }
 
-let synthesized: Promise<StateMachineDefinition> | undefined;
+let synthesized: Promise<CfnTemplate> | undefined;
+let definition: StateMachineDefinition | undefined;
 
 /**
- * The definition, synthesized once per process (synth takes seconds), or read from a template file
- * (`cdk synth` output) when one is given: the bundled CLI cannot synthesize the stack itself.
+ * The Placid stack's template, synthesized once per process (synth takes seconds) with bundling
+ * skipped: the definition only needs the functions' ARNs, not their code.
  */
-export function workflowDefinition(templatePath?: string): Promise<StateMachineDefinition> {
-  if (templatePath) return Promise.resolve(aslFromTemplate(JSON.parse(readFileSync(templatePath, 'utf8'))));
-  synthesized ??= synthesizeDefinition().catch((error: unknown) => {
+export function synthesizedTemplate(): Promise<CfnTemplate> {
+  synthesized ??= synthesizeTemplate().catch((error: unknown) => {
     synthesized = undefined;
     throw error;
   });
   return synthesized;
 }
 
-async function synthesizeDefinition(): Promise<StateMachineDefinition> {
-  const [{ App }, { PlacidStack }] = await Promise.all([import('aws-cdk-lib'), import('../infra/placidStack.js')]);
+/**
+ * The definition from the synthesized stack, or from a template file (`cdk synth` output) when one
+ * is given: the bundled CLI cannot synthesize the stack itself.
+ */
+export async function workflowDefinition(templatePath?: string): Promise<StateMachineDefinition> {
+  if (templatePath) return aslFromTemplate(JSON.parse(readFileSync(templatePath, 'utf8')));
+  definition ??= aslFromTemplate(await synthesizedTemplate());
+  return definition;
+}
+
+async function synthesizeTemplate(): Promise<CfnTemplate> {
+  const [{ App }, { PlacidStack }] = await Promise.all([
+    import('aws-cdk-lib'),
+    import('../infra/placidStack.js'),
+  ]);
   const outdir = mkdtempSync(join(tmpdir(), 'placid-workflow-'));
   try {
     const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
-    const stack = new PlacidStack(app, 'Placid', { env: { account: PSEUDO['AWS::AccountId'], region: 'us-east-1' } });
-    return aslFromTemplate(app.synth().getStackArtifact(stack.artifactId).template as CfnTemplate);
+    const stack = new PlacidStack(app, 'Placid', {
+      env: { account: PSEUDO['AWS::AccountId'], region: 'us-east-1' },
+    });
+    return app.synth().getStackArtifact(stack.artifactId).template as CfnTemplate;
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -113,11 +134,11 @@ export interface WorkflowRun {
 
 /** Runs one execution to its end. */
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
-  const definition = await workflowDefinition(options.templatePath);
+  const asl = await workflowDefinition(options.templatePath);
   const startedAt = options.startedAt ?? options.deps.now();
   const steps: string[] = [];
   const handlers: Record<string, (input: unknown) => Promise<unknown>> = {};
-  for (const [name, state] of Object.entries(definition.States)) {
+  for (const [name, state] of Object.entries(asl.States)) {
     if (state.Type !== 'Task') continue;
     handlers[name] = async (input) => {
       steps.push(name);
@@ -128,11 +149,21 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     };
   }
   const name = options.executionName ?? 'local';
-  const run = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: true } }).run(
+  const run = new StateMachine(asl, { validationOptions: { checkPaths: true, checkArn: true } }).run(
     options.input as never,
     {
-      overrides: { taskResourceLocalHandlers: handlers as never, ...(options.instant === false ? {} : zeroWaits(definition)) },
-      context: { Execution: { Id: `arn:aws:states:us-east-1:123456789012:execution:local:${name}`, Name: name, StartTime: startedAt.toISOString(), Input: options.input as never } },
+      overrides: {
+        taskResourceLocalHandlers: handlers as never,
+        ...(options.instant === false ? {} : zeroWaits(asl)),
+      },
+      context: {
+        Execution: {
+          Id: `arn:aws:states:us-east-1:123456789012:execution:local:${name}`,
+          Name: name,
+          StartTime: startedAt.toISOString(),
+          Input: options.input as never,
+        },
+      },
     } satisfies RunOptions,
   );
   try {

@@ -1,4 +1,4 @@
-/** The rebalancer's public surface: options, detection, steal model and migration cost. */
+/** The rebalancer's public surface: options, detection, steal model, migration cost and the planner. */
 export {
   type BlackoutWindow,
   blackoutAt,
@@ -24,12 +24,25 @@ export {
 export { type DetectInput, type DetectionSettings, detect } from './detect.js';
 export { detectHost } from './detectHost.js';
 export { detectVm } from './detectVm.js';
+export { type FleetInput, hostObservation, parseFleetDocument, withInternedStates } from './fleetInput.js';
+export {
+  type MoveContext,
+  type MoveRequestSpec,
+  moveContextOf,
+  type PlannedFleetView,
+} from './moveContext.js';
 export {
   REBALANCE_MODES,
   REBALANCE_OPTIONS,
   type RebalanceMode,
   type RebalanceOptionValues,
 } from './options.js';
+export { type Move, type Outcome, predictOutcome } from './outcome.js';
+export { PREDICTED_STEAL_WEIGHT_MULTIPLIER, PredictedStealWeigher } from './PredictedStealWeigher.js';
+export { planId } from './plan.js';
+export { type PlannerInput, planRebalance } from './planner.js';
+export { createPlannerScheduler, plannerConfig } from './plannerScheduler.js';
+export type * from './planTypes.js';
 export { readWindow, type WindowReading, type WindowSettings } from './samples.js';
 export { defaultRebalanceSettings, parseRebalanceSettings, type RebalanceSettings } from './settings.js';
 export {
@@ -46,3 +59,4 @@ export {
   withDemand,
 } from './stealModel.js';
 export type * from './types.js';
+export { type WaveMove, WavePlanner, type WaveSettings, type WaveSlot } from './waves.js';

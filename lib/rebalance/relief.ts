@@ -153,7 +153,7 @@ function purposeOf(
     kind: 'victim',
     why:
       `suffering (steal ${pct(c.stealPercent)}, ${load}) on ${where}: ${vcpus(need)} vCPUs of demand must leave ` +
-      'for the VMs that stay to recover, and this VM gives the most relief per byte',
+      'for the VMs that stay to recover, and it is the best relief per byte moved',
   };
 }
 

@@ -46,7 +46,9 @@ export interface StepRequest {
 export async function dispatchStep(request: unknown, deps: StepDeps): Promise<unknown> {
   const { step, state } = (request ?? {}) as Partial<StepRequest>;
   if (typeof step !== 'string' || !Object.hasOwn(STEPS, step)) {
-    throw new UnknownStepError(`unknown workflow step ${JSON.stringify(step)}; known: ${STEP_NAMES.join(', ')}`);
+    throw new UnknownStepError(
+      `unknown workflow step ${JSON.stringify(step)}; known: ${STEP_NAMES.join(', ')}`,
+    );
   }
   if (typeof state !== 'object' || state === null) {
     throw new UnknownStepError(`step ${step} was invoked without the execution state`);

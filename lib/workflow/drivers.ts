@@ -25,7 +25,10 @@ export const DEFAULT_SECRET_NAMES: DriverSecretNames = {
 
 export type DriverDeps = Pick<StepDeps, 'nova' | 'drainer' | 'maintenance'>;
 
-export function lazyDrivers(secrets: SecretsProvider, names: DriverSecretNames = DEFAULT_SECRET_NAMES): DriverDeps {
+export function lazyDrivers(
+  secrets: SecretsProvider,
+  names: DriverSecretNames = DEFAULT_SECRET_NAMES,
+): DriverDeps {
   return {
     nova: once(() => connectNova(secrets, { secretName: names.nova })),
     drainer: once(async () =>

@@ -15,8 +15,8 @@ export { enginePlacementChecker, trustThePlan } from './placementCheck.js';
 export type * from './ports.js';
 export { maintenanceReason } from './reasons.js';
 export {
-  markMigrated,
   type MigrationRecordItem,
+  markMigrated,
   migrationRecords,
   putMigrationRecord,
   storeRecorder,
@@ -32,5 +32,10 @@ export {
   workflowSettingsFromEnv,
 } from './settings.js';
 export { sfnExecutions } from './sfnExecutions.js';
-export { ConcurrencyLimitError, type Executions, type StarterDeps, startPlannedMigrations } from './starter.js';
+export {
+  ConcurrencyLimitError,
+  type Executions,
+  type StarterDeps,
+  startPlannedMigrations,
+} from './starter.js';
 export type * from './state.js';

@@ -40,7 +40,10 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
     import('./index.js'),
     import('../rebalance/settings.js'),
   ]);
-  const settings = workflow.parseWorkflowSettings(await readJson(args.settings), args.settings ?? 'workflow settings');
+  const settings = workflow.parseWorkflowSettings(
+    await readJson(args.settings),
+    args.settings ?? 'workflow settings',
+  );
   const simulated = !args.endpoints;
   const clock = simulated ? new ManualClock(Date.now()) : systemClock;
   const now = () => new Date(clock.now());
@@ -68,7 +71,8 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
     const beforeStep = simulated
       ? (request: StepRequest) => {
           // The Wait state the runner skips: simulated time still passes.
-          if (request.step === 'pollMigration') (clock as ManualClock).advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
+          if (request.step === 'pollMigration')
+            (clock as ManualClock).advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
         }
       : undefined;
     return { migration, deps, simulated, beforeStep, close: () => local.close() };
@@ -94,12 +98,13 @@ async function simulatedDriversFor(
 }
 
 async function enginePlacement(store: FleetStore, now: () => Date) {
-  const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] = await Promise.all([
-    import('../engine/registry.js'),
-    import('../config/options.js'),
-    import('../schedule/snapshot.js'),
-    import('./placementCheck.js'),
-  ]);
+  const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] =
+    await Promise.all([
+      import('../engine/registry.js'),
+      import('../config/options.js'),
+      import('../schedule/snapshot.js'),
+      import('./placementCheck.js'),
+    ]);
   return enginePlacementChecker({
     store,
     snapshot: new FleetSnapshot(store),

@@ -11,7 +11,10 @@ export interface OutcomeDetails {
 
 export function buildOutcome(state: WorkflowState, now: Date, details: OutcomeDetails): MigrationOutcome {
   const started = Date.parse(state.execution_started_at);
-  const migrated = state.live && state.verify ? Date.parse(state.verify.verified_at) - Date.parse(state.live.requested_at) : null;
+  const migrated =
+    state.live && state.verify
+      ? Date.parse(state.verify.verified_at) - Date.parse(state.live.requested_at)
+      : null;
   return {
     migration: state.migration,
     started_at: state.execution_started_at,

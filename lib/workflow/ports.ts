@@ -7,8 +7,8 @@ import type { MaintenanceSwitch } from '../drivers/consul/types.js';
 import type { NodeDrainer } from '../drivers/kubernetes/types.js';
 import type { NovaClient } from '../drivers/openstack/nova.js';
 import type { MigrationInput } from './input.js';
-import type { MigrationStatus } from './state.js';
 import type { WorkflowSettings } from './settings.js';
+import type { MigrationStatus } from './state.js';
 
 /** The Nova calls a live migration makes (NovaClient has exactly these). */
 export type ComputeApi = Pick<

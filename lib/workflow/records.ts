@@ -5,8 +5,8 @@
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, type StoreContext } from '../store/context.js';
-import type { FleetStore } from '../store/fleetStore.js';
 import { WriteConflictError } from '../store/errors.js';
+import type { FleetStore } from '../store/fleetStore.js';
 import { isConditionFailed } from '../store/retry.js';
 import type { MigrationOutcome, MigrationRecorder, StealReader } from './ports.js';
 
@@ -48,7 +48,10 @@ export async function putMigrationRecord(
 }
 
 /** The instance's migration records, oldest first (expired ones left out). */
-export async function migrationRecords(ctx: StoreContext, instanceUuid: string): Promise<MigrationRecordItem[]> {
+export async function migrationRecords(
+  ctx: StoreContext,
+  instanceUuid: string,
+): Promise<MigrationRecordItem[]> {
   const { Items } = await ctx.doc.send(
     new QueryCommand({
       TableName: ctx.tables.migrations,
@@ -82,7 +85,11 @@ export async function markMigrated(ctx: StoreContext, instanceUuid: string, at: 
           Key: { uuid: instanceUuid },
           UpdateExpression: 'SET #state = :state, #last = :at',
           ConditionExpression: '#reported_at = :reported_at',
-          ExpressionAttributeNames: { '#state': 'state', '#last': 'last_migrated_at', '#reported_at': 'reported_at' },
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            '#last': 'last_migrated_at',
+            '#reported_at': 'reported_at',
+          },
           ExpressionAttributeValues: {
             ':state': JSON.stringify({ ...state, last_migrated_at: at }),
             ':at': at,
@@ -94,7 +101,9 @@ export async function markMigrated(ctx: StoreContext, instanceUuid: string, at: 
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
       if (attempt >= MARK_ATTEMPTS) {
-        throw new WriteConflictError(`instance ${instanceUuid}: its report kept changing while last_migrated_at was set`);
+        throw new WriteConflictError(
+          `instance ${instanceUuid}: its report kept changing while last_migrated_at was set`,
+        );
       }
     }
   }

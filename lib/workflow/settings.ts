@@ -51,7 +51,9 @@ export type WorkflowSettings = Omit<z.output<typeof workflowSettingsSchema>, 'bl
 export function parseWorkflowSettings(input: unknown, source = 'workflow settings'): WorkflowSettings {
   const raw = parseWith(workflowSettingsSchema, input ?? {}, source);
   if (!isValidTimeZone(raw.timezone)) {
-    throw new ValidationError(source, [{ path: 'timezone', message: `unknown IANA time zone ${raw.timezone}` }]);
+    throw new ValidationError(source, [
+      { path: 'timezone', message: `unknown IANA time zone ${raw.timezone}` },
+    ]);
   }
   const windows = raw.blackout_windows.map((text, i) => {
     const parsed = parseBlackoutWindow(text);

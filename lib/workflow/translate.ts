@@ -4,11 +4,7 @@
  * of their own (409, a PDB that kept blocking). The driver error stays attached as `cause`.
  */
 import { ConsulError } from '../drivers/consul/errors.js';
-import {
-  DrainTimeoutError,
-  EvictionBlockedError,
-  KubernetesError,
-} from '../drivers/kubernetes/errors.js';
+import { DrainTimeoutError, EvictionBlockedError, KubernetesError } from '../drivers/kubernetes/errors.js';
 import { NovaConflictError, OpenStackError } from '../drivers/openstack/errors.js';
 import { isThrottling } from '../store/retry.js';
 import {
@@ -42,7 +38,9 @@ export function translate(what: string, error: unknown): unknown {
   const options = { cause: error };
   if (error instanceof NovaConflictError) return new ServerBusyError(message, options);
   if (error instanceof OpenStackError) {
-    return retryable(error) ? new NovaUnavailableError(message, options) : new NovaRequestError(message, options);
+    return retryable(error)
+      ? new NovaUnavailableError(message, options)
+      : new NovaRequestError(message, options);
   }
   if (error instanceof EvictionBlockedError || error instanceof DrainTimeoutError) {
     return new DrainBlockedError(message, options);
@@ -53,7 +51,9 @@ export function translate(what: string, error: unknown): unknown {
       : new DrainRefusedError(message, options);
   }
   if (error instanceof ConsulError) {
-    return retryable(error) ? new ConsulUnavailableError(message, options) : new ConsulRefusedError(message, options);
+    return retryable(error)
+      ? new ConsulUnavailableError(message, options)
+      : new ConsulRefusedError(message, options);
   }
   if (isStoreTransient(error)) return new StoreUnavailableError(message, options);
   return error;

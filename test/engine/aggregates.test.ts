@@ -4,6 +4,7 @@ import {
   aggregateLimit,
   aggregateLimitOrigin,
   memoizedByAggregates,
+  weightMultiplier,
 } from '../../lib/engine/aggregates.js';
 import type { HostState } from '../../lib/model/hostState.js';
 import { makeHost } from '../helpers/factories.js';
@@ -68,5 +69,45 @@ describe('aggregateLimitOrigin', () => {
     ['every value parses', hostIn('8', '3'), 'int', `the smallest aggregate metadata ${KEY} among '8', '3'`],
   ] as const)('explains the limit when %s', (_case, host, cast, expected) => {
     expect(aggregateLimitOrigin(host, KEY, cast, '[conf]')).toBe(expected);
+  });
+});
+
+describe('weightMultiplier', () => {
+  const ram = (...values: string[]) =>
+    makeHost({
+      aggregates: values.map((v, i) => ({ name: `agg${i}`, metadata: { ram_weight_multiplier: v } })),
+    });
+
+  it.each([
+    ['takes the smallest aggregate override', ram('2', '0.5'), 0.5],
+    ['falls back to the config value when no aggregate sets the key', makeHost(), 1],
+    ['falls back to the config value when an override is not a number', ram('2', 'x'), 1],
+  ])('%s', (_case, host, expected) => {
+    // Act + Assess
+    expect(weightMultiplier(host, 'ram_weight_multiplier', 1)).toBe(expected);
+  });
+
+  it('answers anew for the same membership under another config value', () => {
+    // Prepare
+    const host = ram('x');
+    weightMultiplier(host, 'ram_weight_multiplier', 1);
+    // Act
+    const other = weightMultiplier(host, 'ram_weight_multiplier', 3);
+    // Assess
+    expect(other).toBe(3);
+  });
+
+  it('keeps the answers of different keys apart for one membership', () => {
+    // Prepare
+    const host = makeHost({
+      aggregates: [{ name: 'a', metadata: { ram_weight_multiplier: '2', cpu_weight_multiplier: '5' } }],
+    });
+    // Act
+    const answers = [
+      weightMultiplier(host, 'ram_weight_multiplier', 1),
+      weightMultiplier(host, 'cpu_weight_multiplier', 1),
+    ];
+    // Assess
+    expect(answers).toEqual([2, 5]);
   });
 });

@@ -202,7 +202,7 @@ describe('planRebalance: reasons not to move', () => {
 
 describe('planRebalance: noisy neighbours', () => {
   it('moves the noisy neighbour instead when that relieves the victims for fewer bytes', async () => {
-    // Prepare: web VMs hold 64 GiB each; the batch VM is busy, 32 GiB on local disk... made shared and small.
+    // Prepare: the web VMs hold 64 GiB each; the busy batch VM 16 GiB on shared storage.
     const fleet = contendedFleet(['d1', 'd2'], { ramGib: 64 });
     const batch = fleet.instances.find((i) => i.uuid === 'batch-1');
     if (batch) Object.assign(batch, { shared_storage: true, flavor: { ...batch.flavor, memory_mb: 16384 } });

@@ -49,7 +49,10 @@ export interface Harness {
   /** What the placement re-check answers. */
   placement: PlacementVerdict;
   migration(overrides?: Partial<MigrationInput>): MigrationInput;
-  run(input: unknown, hooks?: { beforeStep?: Parameters<typeof runWorkflow>[0]['beforeStep'] }): Promise<WorkflowRun>;
+  run(
+    input: unknown,
+    hooks?: { beforeStep?: Parameters<typeof runWorkflow>[0]['beforeStep'] },
+  ): Promise<WorkflowRun>;
   close(): Promise<void>;
 }
 
@@ -117,7 +120,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         executionName: (input as { migration_id?: string }).migration_id,
         beforeStep: async (request) => {
           // What the Wait state before each poll stands for.
-          if (request.step === 'pollMigration') clock.advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
+          if (request.step === 'pollMigration')
+            clock.advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
           await hooks.beforeStep?.(request);
         },
       }),

@@ -73,7 +73,13 @@ export class SimulatedFleet {
   constructor(options: SimulatedFleetOptions) {
     this.clock = options.clock;
     this.random = seededRandom(options.seed ?? 1);
-    this.failures = { migration: 0, novaUnavailable: 0, evictionBlocked: 0, consulUnreachable: 0, ...options.failures };
+    this.failures = {
+      migration: 0,
+      novaUnavailable: 0,
+      evictionBlocked: 0,
+      consulUnreachable: 0,
+      ...options.failures,
+    };
     this.cost = { ...defaultRebalanceSettings(), ...options.cost };
     this.evictionSeconds = options.evictionSeconds ?? 2;
   }
@@ -84,7 +90,10 @@ export class SimulatedFleet {
     return added;
   }
 
-  addNode(name: string, pods: Array<{ name: string; namespace?: string; daemonSet?: boolean }> = []): SimNode {
+  addNode(
+    name: string,
+    pods: Array<{ name: string; namespace?: string; daemonSet?: boolean }> = [],
+  ): SimNode {
     const node: SimNode = {
       cordoned: false,
       pods: pods.map((p) => ({

@@ -1,6 +1,12 @@
 /** A NodeDrainer over the simulated fleet: cordons, evicts (PDBs may block for good) and takes time. */
 import { EvictionBlockedError, NodeNotFoundError } from '../kubernetes/errors.js';
-import type { CordonOutcome, DrainOptions, DrainResult, NodeDrainer, UncordonOutcome } from '../kubernetes/types.js';
+import type {
+  CordonOutcome,
+  DrainOptions,
+  DrainResult,
+  NodeDrainer,
+  UncordonOutcome,
+} from '../kubernetes/types.js';
 import type { SimNode, SimulatedFleet } from './fleet.js';
 
 export class SimulatedNodeDrainer implements NodeDrainer {
@@ -34,7 +40,11 @@ export class SimulatedNodeDrainer implements NodeDrainer {
       await this.fleet.clock.waitUntil(started + timeoutMs);
       throw new EvictionBlockedError(
         node,
-        blocked.map((p) => ({ pod: { namespace: p.namespace, name: p.name }, attempts: 1, reason: 'simulated PodDisruptionBudget' })),
+        blocked.map((p) => ({
+          pod: { namespace: p.namespace, name: p.name },
+          attempts: 1,
+          reason: 'simulated PodDisruptionBudget',
+        })),
         timeoutMs,
       );
     }

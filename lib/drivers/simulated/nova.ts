@@ -1,5 +1,5 @@
 /** Nova's live-migration calls over the simulated fleet, raising the real driver's error classes. */
-import type { LiveMigrateOptions, MigrationFilter } from '../openstack/nova.js';
+
 import {
   type CallSite,
   NovaConflictError,
@@ -7,6 +7,7 @@ import {
   OpenStackNotFoundError,
   OpenStackUnavailableError,
 } from '../openstack/errors.js';
+import type { LiveMigrateOptions, MigrationFilter } from '../openstack/nova.js';
 import type { MigrationRecord, NovaServer, ServerMigration } from '../openstack/schemas.js';
 import type { SimMigration, SimServer, SimulatedFleet } from './fleet.js';
 
@@ -39,17 +40,27 @@ export class SimulatedNova {
     const site = this.site('POST', `/servers/${serverId}/action`);
     const server = this.server(site.method, site.path, serverId);
     if (server.taskState !== null || server.status !== 'ACTIVE') {
-      throw new NovaConflictError(site, 409, `Cannot 'os-migrateLive' instance ${serverId} while it is ${server.taskState ?? server.status}`);
+      throw new NovaConflictError(
+        site,
+        409,
+        `Cannot 'os-migrateLive' instance ${serverId} while it is ${server.taskState ?? server.status}`,
+      );
     }
     if (!options.host || options.host === server.host) {
-      throw new OpenStackBadRequestError(site, 400, 'the simulation needs a destination other than the source');
+      throw new OpenStackBadRequestError(
+        site,
+        400,
+        'the simulation needs a destination other than the source',
+      );
     }
     this.fleet.startMigration(server, options.host);
   }
 
   async listServerMigrations(serverId: string): Promise<ServerMigration[]> {
     this.server('GET', `/servers/${serverId}/migrations`, serverId);
-    return (this.fleet.migrations.get(serverId) ?? []).filter((m) => m.status === 'running').map((m) => this.progress(m));
+    return (this.fleet.migrations.get(serverId) ?? [])
+      .filter((m) => m.status === 'running')
+      .map((m) => this.progress(m));
   }
 
   async listMigrations(filter: MigrationFilter): Promise<MigrationRecord[]> {
@@ -71,7 +82,12 @@ export class SimulatedNova {
   }
 
   async forceCompleteMigration(serverId: string, migrationId: number): Promise<void> {
-    const m = this.running('POST', `/servers/${serverId}/migrations/${migrationId}/action`, serverId, migrationId);
+    const m = this.running(
+      'POST',
+      `/servers/${serverId}/migrations/${migrationId}/action`,
+      serverId,
+      migrationId,
+    );
     m.forced = true;
   }
 
@@ -105,7 +121,8 @@ export class SimulatedNova {
     this.server(method, path, serverId);
     const m = (this.fleet.migrations.get(serverId) ?? []).find((x) => x.id === migrationId);
     if (!m) throw new OpenStackNotFoundError(site, 404, `no migration ${migrationId} of ${serverId}`);
-    if (m.status !== 'running') throw new OpenStackBadRequestError(site, 400, `migration ${migrationId} is ${m.status}`);
+    if (m.status !== 'running')
+      throw new OpenStackBadRequestError(site, 400, `migration ${migrationId} is ${m.status}`);
     return m;
   }
 

@@ -92,6 +92,7 @@ export class HostCheck {
    */
   collect(out: Int32Array): number {
     if (this.forced >= 0) {
+      // in_tree: only the target can survive, so the other hosts need not be looked at.
       out[0] = this.forced;
       return this.stageOf(this.index.hosts[this.forced], this.forced) === null ? 1 : 0;
     }

@@ -31,11 +31,6 @@ export function placementPrefilter(
 ): PrefilterResult {
   const check = new HostCheck(spec, ctx, fleetIndex(hosts));
   const removals: PrefilterRemoval[] = [];
-  if (check.forced >= 0 && !record) {
-    // in_tree: only the target can survive, so the other hosts need not be looked at.
-    const target = hosts[check.forced];
-    return { hosts: check.stageOf(target, check.forced) === null ? [target] : [], removals };
-  }
   // Survivor positions go to a reused scratch buffer first, so the result is allocated once at its
   // exact size: a fleet-sized array made up front lands in V8's large-object space, and faulting in
   // those fresh pages costs more than the scan itself.

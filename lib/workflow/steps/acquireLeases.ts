@@ -36,7 +36,9 @@ export async function acquireLeases(state: WorkflowState, deps: StepDeps): Promi
     for (const [what, slots] of groups) {
       const slot = await firstFree(slots, take);
       if (!slot) {
-        throw new LeaseBusyError(`${what} has no free migration slot (all ${slots.length} held by other migrations)`);
+        throw new LeaseBusyError(
+          `${what} has no free migration slot (all ${slots.length} held by other migrations)`,
+        );
       }
       taken.push(slot);
     }

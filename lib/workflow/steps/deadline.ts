@@ -25,7 +25,11 @@ export async function onDeadline(state: WorkflowState, deps: StepDeps): Promise<
   if (!record || !IN_PROGRESS.has(record.status)) return live;
   const id = record.id;
   const uuid = state.migration.instance_uuid;
-  if (deps.settings.on_deadline === 'force-complete' && live.forced_at === null && record.status === 'running') {
+  if (
+    deps.settings.on_deadline === 'force-complete' &&
+    live.forced_at === null &&
+    record.status === 'running'
+  ) {
     await guarded(`force-complete migration ${id}`, () =>
       tolerateFinished(() => nova.forceCompleteMigration(uuid, id)),
     );

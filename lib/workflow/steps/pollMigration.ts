@@ -17,7 +17,9 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
   const now = deps.now();
   const polls = (state.poll?.polls ?? 0) + 1;
   // Progress first: a migration that finishes between the two reads still leaves its byte counts.
-  const running = await guarded('read migration progress', () => nova.listServerMigrations(migration.instance_uuid));
+  const running = await guarded('read migration progress', () =>
+    nova.listServerMigrations(migration.instance_uuid),
+  );
   const record = await findOurMigration(nova, state);
   const progress = (record && running.find((m) => m.id === record.id)) ?? null;
   const result = (phase: PollResult['phase'], status: string, progress: ServerMigration | null) => ({

@@ -28,12 +28,16 @@ export async function recheck(state: WorkflowState, deps: StepDeps): Promise<Rec
   const window = blackoutAt(now, windows, timezone);
   if (window) {
     const next = nextAllowedStart(now, windows, timezone).toISOString();
-    throw new BlackoutWindowError(`blackout window ${window.text} (${timezone}) is open; next allowed start ${next}`);
+    throw new BlackoutWindowError(
+      `blackout window ${window.text} (${timezone}) is open; next allowed start ${next}`,
+    );
   }
   await checkServer(state, deps);
   const verdict = await guarded('placement re-check', () => deps.placement.check(migration));
   if (!verdict.passes) {
-    throw new DestinationRejectedError(`destination ${migration.dest_host} no longer fits: ${verdict.reason}`);
+    throw new DestinationRejectedError(
+      `destination ${migration.dest_host} no longer fits: ${verdict.reason}`,
+    );
   }
   return {
     checked_at: now.toISOString(),

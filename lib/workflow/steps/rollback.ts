@@ -68,9 +68,13 @@ export async function rollback(
     );
   }
   if (problems.length > 0) {
-    throw new CleanupIncompleteError(`cleanup of migration ${state.migration.migration_id}: ${problems.join('; ')}`);
+    throw new CleanupIncompleteError(
+      `cleanup of migration ${state.migration.migration_id}: ${problems.join('; ')}`,
+    );
   }
-  const failure = state.failure ? `${state.failure.Error}: ${causeText(state.failure)}` : 'no failure recorded';
+  const failure = state.failure
+    ? `${state.failure.Error}: ${causeText(state.failure)}`
+    : 'no failure recorded';
   return {
     status: recorded,
     final_host: finalHost,

@@ -15,7 +15,10 @@ export async function undrain(state: WorkflowState, deps: StepDeps): Promise<Und
   };
 }
 
-export async function uncordonNode(state: WorkflowState, deps: StepDeps): Promise<UndrainResult['kubernetes']> {
+export async function uncordonNode(
+  state: WorkflowState,
+  deps: StepDeps,
+): Promise<UndrainResult['kubernetes']> {
   const node = state.migration.kubernetes_node;
   if (!node) return null;
   // The drain only ever runs after the re-check: without one, Placid never touched the node.
@@ -30,7 +33,9 @@ export async function endMaintenance(state: WorkflowState, deps: StepDeps): Prom
   const agent = state.migration.consul;
   if (!agent) return null;
   const maintenance = await deps.maintenance();
-  const status = await guarded(`read maintenance of Consul node ${agent.node}`, () => maintenance.status(agent));
+  const status = await guarded(`read maintenance of Consul node ${agent.node}`, () =>
+    maintenance.status(agent),
+  );
   if (!status.enabled) return 'already-disabled';
   if (status.reason !== maintenanceReason(state.migration)) return 'left-enabled';
   return guarded(`disable maintenance on Consul node ${agent.node}`, () => maintenance.disable(agent));

@@ -11,7 +11,9 @@ export async function verify(state: WorkflowState, deps: StepDeps): Promise<Veri
   const seen = `${server.status} on ${server.host ?? 'an unknown host'}`;
   // Nova finishes post-migration work after the migration record says completed.
   if (server.taskState !== null) {
-    throw new VerificationPendingError(`VM ${migration.instance_uuid} is still ${server.taskState} (${seen})`);
+    throw new VerificationPendingError(
+      `VM ${migration.instance_uuid} is still ${server.taskState} (${seen})`,
+    );
   }
   if (server.status !== 'ACTIVE' || server.host !== migration.dest_host) {
     throw new VerificationFailedError(

@@ -4,10 +4,17 @@
  * clients. After every scenario: node schedulable, maintenance off, leases released, outcome
  * recorded, and no second migration of the VM (expectCleanEnd).
  */
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { workflowDefinition } from '../../lib/local/workflowRunner.js';
+import { openLocalStore } from '../../lib/local/localStore.js';
+import { synthesizedTemplate, workflowDefinition } from '../../lib/local/workflowRunner.js';
+import { parseReportMessage } from '../../lib/model/reports.js';
+import { STEP_NAMES } from '../../lib/workflow/dispatch.js';
+import { DEFERRAL_ERRORS, SYSTEM_TRANSIENT_ERRORS } from '../../lib/workflow/errors.js';
 import { hostSlots, vmLease } from '../../lib/workflow/leaseNames.js';
-import { instanceDoc, message } from '../store/fixtures.js';
+import { runCli, tempFiles } from '../cli/runCli.js';
+import { hypervisorDoc, instanceDoc, message, messageDoc } from '../store/fixtures.js';
 import {
   CONSUL_NODE,
   DEST,
@@ -23,19 +30,141 @@ import {
   VM,
 } from './harness.js';
 
-let h: Harness;
+let h!: Harness;
+let open: Harness | undefined;
+async function start(options?: Parameters<typeof startHarness>[0]): Promise<Harness> {
+  h = await startHarness(options);
+  open = h;
+  return h;
+}
 // One synthesis for the whole file: every scenario runs this very definition.
 beforeAll(() => workflowDefinition(), 240_000);
 afterEach(async () => {
-  await h?.close();
+  await open?.close();
+  open = undefined;
 });
 
 const count = (steps: string[], state: string) => steps.filter((s) => s === state).length;
 
+type AnyState = Record<string, unknown> & { Type: string };
+type Retrier = {
+  ErrorEquals: string[];
+  MaxAttempts?: number;
+  BackoffRate?: number;
+  IntervalSeconds?: number;
+};
+type Catcher = { ErrorEquals: string[]; Next: string; ResultPath?: string };
+
+describe('the synthesized definition', () => {
+  let asl: StateMachineDefinition;
+  let tasks: Array<[string, AnyState]>;
+  beforeAll(async () => {
+    asl = await workflowDefinition();
+    tasks = Object.entries(asl.States as Record<string, AnyState>).filter(([, st]) => st.Type === 'Task');
+  });
+  const state = (name: string) => (asl.States as Record<string, AnyState>)[name];
+
+  it('uses JSONPath only, which is all aws-local-stepfunctions evaluates', () => {
+    const text = JSON.stringify(asl);
+    expect(text).not.toMatch(/JSONata|QueryLanguage|"Arguments"|"Output"|\{%/);
+  });
+
+  it('invokes the steps Lambda directly from every Task with the step name and the whole state', () => {
+    for (const [name, st] of tasks) {
+      expect(st.Resource, name).toMatch(/^arn:aws:lambda:us-east-1:\d{12}:function:\w*StepsFunction/);
+      expect(st.Parameters, name).toEqual({ step: expect.any(String), 'state.$': '$' });
+    }
+    const steps = tasks.map(([, st]) => (st.Parameters as { step: string }).step);
+    expect(new Set(steps)).toEqual(new Set(STEP_NAMES));
+  });
+
+  it('retries each transient error class on a retrier of its own, with backoff', () => {
+    for (const [name, st] of tasks) {
+      const retry = (st.Retry ?? []) as Retrier[];
+      for (const error of SYSTEM_TRANSIENT_ERRORS) {
+        const retrier = retry.find((r) => r.ErrorEquals.includes(error));
+        expect(retrier?.ErrorEquals, `${name} ${error}`).toEqual([error]);
+        expect(retrier?.BackoffRate, `${name} ${error}`).toBeGreaterThan(1);
+      }
+      expect(
+        retry.flatMap((r) => r.ErrorEquals),
+        name,
+      ).not.toContain('States.ALL');
+    }
+  });
+
+  it('retries busy leases only while acquiring and a busy server only around os-migrateLive', () => {
+    const retried = (name: string) => ((state(name).Retry ?? []) as Retrier[]).flatMap((r) => r.ErrorEquals);
+    expect(retried('AcquireLeases')).toContain('LeaseBusyError');
+    expect(retried('LiveMigrate')).toContain('ServerBusyError');
+    expect(retried('Drain')).not.toContain('LeaseBusyError');
+  });
+
+  it('sends every failure to Rollback, which ends in a Fail state after cleanup', () => {
+    for (const [name, st] of tasks.filter(([n]) => n !== 'Rollback' && n !== 'Defer')) {
+      const last = ((st.Catch ?? []) as Catcher[]).at(-1);
+      expect(last, name).toEqual({ ErrorEquals: ['States.ALL'], Next: 'Rollback', ResultPath: '$.failure' });
+    }
+    expect(state('Rollback').Next).toBe('MigrationFailed');
+    expect(state('MigrationFailed')).toMatchObject({ Type: 'Fail', ErrorPath: '$.failure.Error' });
+    const cleanupCatch = (state('Rollback').Catch as Catcher[])[0];
+    expect(state(cleanupCatch.Next).Type).toBe('Fail');
+  });
+
+  it('defers only errors raised before anything was changed', () => {
+    const deferring = tasks
+      .filter(([, st]) => ((st.Catch ?? []) as Catcher[]).some((c) => c.Next === 'Defer'))
+      .map(([name]) => name);
+    expect(deferring.sort()).toEqual(['AcquireLeases', 'Recheck']);
+    const deferCatch = (state('Recheck').Catch as Catcher[]).find((c) => c.Next === 'Defer');
+    expect(deferCatch?.ErrorEquals.sort()).toEqual([...DEFERRAL_ERRORS].sort());
+  });
+
+  it('polls with a Wait/Choice loop that leaves it at the deadline, not with a sleeping Lambda', () => {
+    expect(state('WaitForMigration')).toMatchObject({
+      SecondsPath: '$.live.poll_interval_seconds',
+      Next: 'PollMigration',
+    });
+    expect(state('PollMigration').Next).toBe('MigrationDone');
+    const choices = state('MigrationDone').Choices as Array<{ StringEquals?: string; Next: string }>;
+    expect(choices.map((c) => [c.StringEquals, c.Next])).toEqual([
+      ['completed', 'Verify'],
+      ['deadline', 'OnDeadline'],
+    ]);
+    expect(state('MigrationDone').Default).toBe('WaitForMigration');
+  });
+
+  it('is a Standard state machine that logs ALL events and traces', async () => {
+    const template = Template.fromJSON(await synthesizedTemplate());
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineType: 'STANDARD',
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: true }),
+      TracingConfiguration: { Enabled: true },
+    });
+  });
+
+  it('starts executions from the plan queue with partial batch responses', async () => {
+    const template = Template.fromJSON(await synthesizedTemplate());
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: {
+        'Fn::GetAtt': [Match.stringLikeRegexp('WorkflowPlansQueue|QueuesPlansQueue'), 'Arn'],
+      },
+    });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: ['states:StartExecution', 'states:ListExecutions'] }),
+        ]),
+      },
+    });
+  });
+});
+
 describe('a migration that goes well', () => {
   it('drains, live-migrates, verifies, undrains and records the move and its cooldown start', async () => {
     // Prepare
-    h = await startHarness();
+    await start();
     await h.store.putReports(message([], [instanceDoc({ uuid: VM, host: SOURCE, nodename: SOURCE })]));
     const migration = h.migration();
     // Act
@@ -51,21 +180,21 @@ describe('a migration that goes well', () => {
   });
 
   it('evicts the pods but leaves DaemonSet pods, as kubectl drain --ignore-daemonsets', async () => {
-    h = await startHarness();
+    await start();
     const run = await h.run(h.migration());
     expect(run.output?.drain?.kubernetes).toMatchObject({ evicted: 1, skipped: 1 });
     expect(h.k8s.cluster.pods(K8S_NODE).map((p) => p.name)).toEqual(['node-exporter-x1']);
   });
 
   it('puts the Consul node in maintenance with a reason that names the migration', async () => {
-    h = await startHarness();
+    await start();
     await h.run(h.migration());
     const enable = h.agent.requests.find((r) => r.method === 'PUT' && r.path.includes('enable=true'));
     expect(decodeURIComponent(enable?.path ?? '')).toContain('placid migration mig-0001');
   });
 
   it('migrates a VM that is neither a Kubernetes node nor a Consul agent', async () => {
-    h = await startHarness();
+    await start();
     const migration = h.migration({ kubernetes_node: null, consul: null });
     const run = await h.run(migration);
     expect([run.status, h.k8s.requests.length, h.agent.requests.length]).toEqual(['SUCCEEDED', 0, 0]);
@@ -75,7 +204,7 @@ describe('a migration that goes well', () => {
 
 describe('Nova faults', () => {
   it('retries os-migrateLive after Nova 5xx and starts exactly one migration', async () => {
-    h = await startHarness();
+    await start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 503, times: 2 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -85,7 +214,7 @@ describe('Nova faults', () => {
   });
 
   it('rolls back when Nova keeps failing with 5xx', async () => {
-    h = await startHarness();
+    await start();
     h.nova.setFault('getServer', { kind: 'status', status: 500 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -95,7 +224,7 @@ describe('Nova faults', () => {
   });
 
   it('waits out a 409 from a busy server', async () => {
-    h = await startHarness();
+    await start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 409, times: 1 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -104,7 +233,7 @@ describe('Nova faults', () => {
   });
 
   it('rolls back when Nova keeps answering 409, leaving the VM on the source', async () => {
-    h = await startHarness();
+    await start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 409, message: 'instance is locked' });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -115,7 +244,7 @@ describe('Nova faults', () => {
   });
 
   it('adopts the migration a timed-out os-migrateLive had started instead of starting another', async () => {
-    h = await startHarness({ novaTimeoutMs: 1_000 });
+    await start({ novaTimeoutMs: 1_000 });
     h.nova.setFault('liveMigrate', { kind: 'hang', afterEffect: true, times: 1 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -129,7 +258,7 @@ describe('Nova faults', () => {
   });
 
   it('rolls back a migration that Nova ends in error', async () => {
-    h = await startHarness();
+    await start();
     h.nova.updateServer(VM, { migration: { outcome: 'error' } });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -139,7 +268,7 @@ describe('Nova faults', () => {
   });
 
   it("aborts a migration that never completes at Placid's deadline", async () => {
-    h = await startHarness();
+    await start();
     h.nova.updateServer(VM, { migration: { outcome: 'stall' } });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -152,7 +281,7 @@ describe('Nova faults', () => {
   });
 
   it('force-completes a migration at the deadline when configured to', async () => {
-    h = await startHarness({ settings: { on_deadline: 'force-complete' } });
+    await start({ settings: { on_deadline: 'force-complete' } });
     h.nova.updateServer(VM, { migration: { outcome: 'stall' } });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -164,8 +293,13 @@ describe('Nova faults', () => {
 
 describe('drain faults', () => {
   it('rolls back when a PodDisruptionBudget blocks eviction past the drain deadline', async () => {
-    h = await startHarness();
-    h.k8s.cluster.addPod({ name: 'db-0', node: K8S_NODE, controller: 'StatefulSet', blockEvictions: 'forever' });
+    await start();
+    h.k8s.cluster.addPod({
+      name: 'db-0',
+      node: K8S_NODE,
+      controller: 'StatefulSet',
+      blockEvictions: 'forever',
+    });
     const migration = h.migration();
     const run = await h.run(migration);
     expect([run.status, run.error]).toEqual(['FAILED', 'DrainBlockedError']);
@@ -175,7 +309,7 @@ describe('drain faults', () => {
   });
 
   it('evicts a pod once its PodDisruptionBudget allows it', async () => {
-    h = await startHarness();
+    await start();
     h.k8s.cluster.addPod({ name: 'db-0', node: K8S_NODE, controller: 'StatefulSet', blockEvictions: 2 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -184,7 +318,7 @@ describe('drain faults', () => {
   });
 
   it('rolls back when the Consul agent stays unreachable', async () => {
-    h = await startHarness();
+    await start();
     h.agent.injectFault({ kind: 'unreachable', path: '/v1/agent/maintenance', times: 'forever' });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -194,7 +328,7 @@ describe('drain faults', () => {
   });
 
   it('retries a Consul agent that is briefly unreachable', async () => {
-    h = await startHarness();
+    await start();
     h.agent.injectFault({ kind: 'unreachable', path: '/v1/agent/maintenance', times: 2 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -205,7 +339,7 @@ describe('drain faults', () => {
 
 describe('leases', () => {
   it('defers a migration whose VM is held by another execution, starting nothing', async () => {
-    h = await startHarness();
+    await start();
     await h.store.acquireLease(vmLease(VM), 'mig-other', 3_600_000);
     const migration = h.migration();
     const run = await h.run(migration);
@@ -217,7 +351,7 @@ describe('leases', () => {
   });
 
   it('waits for a busy destination slot with backoff, then defers, holding nothing', async () => {
-    h = await startHarness();
+    await start();
     await h.store.acquireLease(hostSlots(DEST, h.deps.settings)[0], 'mig-other', 3_600_000);
     const migration = h.migration();
     const run = await h.run(migration);
@@ -227,7 +361,7 @@ describe('leases', () => {
   });
 
   it('starts as soon as the busy slot is given back', async () => {
-    h = await startHarness();
+    await start();
     const slot = hostSlots(DEST, h.deps.settings)[0];
     await h.store.acquireLease(slot, 'mig-other', 3_600_000);
     const migration = h.migration();
@@ -244,7 +378,7 @@ describe('leases', () => {
 
 describe('steps retried after a partial effect', () => {
   it('adopts the migration started by an os-migrateLive that then failed', async () => {
-    h = await startHarness();
+    await start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 500, afterEffect: true, times: 1 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -254,7 +388,7 @@ describe('steps retried after a partial effect', () => {
   });
 
   it('carries on draining after a cordon whose answer was lost, and still uncordons', async () => {
-    h = await startHarness();
+    await start();
     h.k8s.injectFault({ method: 'PATCH', path: `/nodes/${K8S_NODE}`, loseReply: true });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -267,7 +401,7 @@ describe('steps retried after a partial effect', () => {
   });
 
   it('disables maintenance that a request with a lost answer had enabled', async () => {
-    h = await startHarness();
+    await start();
     h.agent.injectFault({ kind: 'lose-reply', path: '/v1/agent/maintenance' });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -282,7 +416,7 @@ describe('steps retried after a partial effect', () => {
 
 describe('the VM moved by someone else', () => {
   it('defers when the VM is no longer on the planned source', async () => {
-    h = await startHarness();
+    await start();
     h.nova.moveServer(VM, 'cmp-3');
     const migration = h.migration();
     const run = await h.run(migration);
@@ -293,7 +427,7 @@ describe('the VM moved by someone else', () => {
   });
 
   it('rolls back when the VM moves while its node is drained', async () => {
-    h = await startHarness();
+    await start();
     const migration = h.migration();
     const run = await h.run(migration, {
       beforeStep: (r) => {
@@ -319,9 +453,14 @@ describe('deferrals found by the re-check', () => {
       },
       {},
     ],
-    ['the server is shut off', 'ServerNotMigratableError', (x: Harness) => x.nova.updateServer(VM, { status: 'SHUTOFF', vmState: 'stopped' }), {}],
+    [
+      'the server is shut off',
+      'ServerNotMigratableError',
+      (x: Harness) => x.nova.updateServer(VM, { status: 'SHUTOFF', vmState: 'stopped' }),
+      {},
+    ],
   ])('defers when %s', async (_why, error, arrange, settings) => {
-    h = await startHarness({ settings });
+    await start({ settings });
     arrange(h);
     const migration = h.migration();
     const run = await h.run(migration);
@@ -334,7 +473,7 @@ describe('deferrals found by the re-check', () => {
 
 describe('input the workflow cannot act on', () => {
   it('fails at once on an invalid plan message, taking no lease', async () => {
-    h = await startHarness();
+    await start();
     const migration = h.migration({ dest_host: SOURCE });
     const run = await h.run(migration);
     expect([run.status, run.error]).toEqual(['FAILED', 'InvalidMigrationInputError']);
@@ -345,3 +484,86 @@ describe('input the workflow cannot act on', () => {
 
 // Referenced so the names stay in one place for readers of the harness.
 void CONSUL_NODE;
+
+describe('placid migrate', () => {
+  /** A local store holding cmp1 and cmp2 and one VM on cmp1, reported just now. */
+  async function storeWithVm(): Promise<string> {
+    const dir = tempFiles('placid-migrate-').dir;
+    const now = new Date();
+    const ts = now.toISOString();
+    const doc = messageDoc(
+      [
+        hypervisorDoc({ host: 'cmp1', nodename: 'cmp1', reported_at: ts, samples: [] }),
+        hypervisorDoc({ host: 'cmp2', nodename: 'cmp2', reported_at: ts, samples: [] }),
+      ],
+      [
+        instanceDoc({
+          uuid: VM,
+          reported_at: ts,
+          samples: [{ ts, steal_percent: 14, load5: 2, cpu_percent: 70 }],
+        }),
+      ],
+    );
+    const local = await openLocalStore({ dataDir: dir });
+    try {
+      await local.store.putReports(parseReportMessage(JSON.stringify(doc), now, 'test'));
+    } finally {
+      await local.close();
+    }
+    return dir;
+  }
+
+  it('migrates one VM through the workflow with simulated drivers and records it', async () => {
+    const dir = await storeWithVm();
+    const run = await runCli(['migrate', '--instance', VM, '--to', 'cmp2', '--data-dir', dir]);
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toMatch(
+      new RegExp(`^migrated: ${VM} cmp1 -> cmp2 in \\d+(\\.\\d)? s \\(simulated time\\), 22\\.0 GiB`),
+    );
+  });
+
+  it('takes the leases, re-checks and gives them back on --dry-run', async () => {
+    const dir = await storeWithVm();
+    const dry = await runCli([
+      'migrate',
+      '--instance',
+      VM,
+      '--to',
+      'cmp2',
+      '--data-dir',
+      dir,
+      '--dry-run',
+      '--json',
+    ]);
+    const again = await runCli(['migrate', '--instance', VM, '--to', 'cmp2', '--data-dir', dir, '--dry-run']);
+    expect([dry.status, JSON.parse(dry.stdout).ok, again.status]).toEqual([0, true, 0]);
+  });
+
+  it('says the migration would be deferred when the destination does not pass the placement engine', async () => {
+    const dir = await storeWithVm();
+    const run = await runCli(['migrate', '--instance', VM, '--to', 'cmp9', '--data-dir', dir, '--dry-run']);
+    expect([run.status, run.stdout]).toEqual([1, expect.stringContaining('would be deferred')]);
+  });
+
+  it('reports a failed, rolled-back migration with exit status 4', async () => {
+    const dir = await storeWithVm();
+    const run = await runCli([
+      'migrate',
+      '--instance',
+      VM,
+      '--to',
+      'cmp2',
+      '--data-dir',
+      dir,
+      '--failure-rate',
+      '1',
+    ]);
+    expect([run.status, run.stdout]).toEqual([4, expect.stringMatching(/^failed: .*NovaUnavailableError/)]);
+  });
+
+  it('refuses an instance the store has no report of', async () => {
+    const dir = await storeWithVm();
+    const run = await runCli(['migrate', '--instance', 'no-such-vm', '--to', 'cmp2', '--data-dir', dir]);
+    expect([run.status, run.stderr]).toEqual([2, expect.stringContaining('no-such-vm has no report')]);
+  });
+});
