@@ -148,13 +148,13 @@ describe('the synthesized definition', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       EventSourceArn: {
-        'Fn::GetAtt': [Match.stringLikeRegexp('WorkflowPlansQueue|QueuesPlansQueue'), 'Arn'],
+        'Fn::GetAtt': [Match.stringLikeRegexp('^QueuesPlansQueue'), 'Arn'],
       },
     });
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Action: ['states:StartExecution', 'states:ListExecutions'] }),
+          Match.objectLike({ Action: ['states:ListExecutions', 'states:StartExecution'] }),
         ]),
       },
     });
