@@ -146,16 +146,17 @@ async function timeDecisions(fn: () => Promise<void>, runs: number) {
     wall.push(Number(process.hrtime.bigint() - t0) / 1000);
     cpu.push(c.user + c.system);
   }
-  const [w, c] = [wall.sort((a, b) => a - b), cpu.sort((a, b) => a - b)];
+  wall.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const mean = (xs: number[]) => round(xs.reduce((s, x) => s + x, 0) / xs.length);
   return {
     runs,
-    p50_us: round(percentile(w, 50)),
-    p99_us: round(percentile(w, 99)),
-    mean_us: mean(w),
-    cpu_p50_us: round(percentile(c, 50)),
-    cpu_p99_us: round(percentile(c, 99)),
-    cpu_mean_us: mean(c),
+    p50_us: round(percentile(wall, 50)),
+    p99_us: round(percentile(wall, 99)),
+    mean_us: mean(wall),
+    cpu_p50_us: round(percentile(cpu, 50)),
+    cpu_p99_us: round(percentile(cpu, 99)),
+    cpu_mean_us: mean(cpu),
   };
 }
 
@@ -191,12 +192,8 @@ async function medianCpu(fn: () => unknown, runs: number): Promise<number> {
     const c = process.cpuUsage(c0);
     cpu.push(c.user + c.system);
   }
-  return round(
-    percentile(
-      cpu.sort((a, b) => a - b),
-      50,
-    ),
-  );
+  cpu.sort((a, b) => a - b);
+  return round(percentile(cpu, 50));
 }
 
 /**

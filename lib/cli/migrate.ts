@@ -46,7 +46,13 @@ export async function runMigrateCommand(args: MigrateArgs, io: CliIO): Promise<n
   const context = await openLocalMigration(args);
   try {
     if (args.dryRun) return await dryRun(context, args, io);
-    const { runWorkflow } = await import('../local/workflowRunner.js');
+    const { runWorkflow, workflowDefinition } = await import('../local/workflowRunner.js');
+    await workflowDefinition(args.template).catch((error: unknown) => {
+      throw new InputError(
+        `cannot get the state machine definition (${(error as Error).message.split('\n')[0]}); ` +
+          'run `npx cdk synth` and pass --template cdk.out/Placid.template.json',
+      );
+    });
     const run = await runWorkflow({
       deps: context.deps,
       input: context.migration,

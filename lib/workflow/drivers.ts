@@ -1,14 +1,13 @@
 /**
  * The real drivers, connected from named secrets on first use and then reused (module scope in a
  * Lambda keeps the Keystone token and the HTTP keep-alive). A failed connection is not cached, so
- * the next attempt of the step tries again.
+ * the next attempt of the step tries again. Each driver is imported when first needed: esbuild
+ * keeps such modules unevaluated until then, so a cold start of the lease steps skips the
+ * Kubernetes client, the largest part of the bundle.
  */
-import { ConsulMaintenanceSwitch } from '../drivers/consul/ConsulMaintenanceSwitch.js';
 import type { ConsulOptions } from '../drivers/consul/options.js';
 import type { SecretsProvider } from '../drivers/credentials.js';
 import type { KubernetesConnection } from '../drivers/kubernetes/connection.js';
-import { KubernetesNodeDrainer } from '../drivers/kubernetes/KubernetesNodeDrainer.js';
-import { connectNova } from '../drivers/openstack/connect.js';
 import type { StepDeps } from './ports.js';
 
 export interface DriverSecretNames {
@@ -30,13 +29,20 @@ export function lazyDrivers(
   names: DriverSecretNames = DEFAULT_SECRET_NAMES,
 ): DriverDeps {
   return {
-    nova: once(() => connectNova(secrets, { secretName: names.nova })),
-    drainer: once(async () =>
-      KubernetesNodeDrainer.connect((await secrets.loadSecret(names.kubernetes)) as KubernetesConnection),
-    ),
-    maintenance: once(async () =>
-      ConsulMaintenanceSwitch.create((await secrets.loadSecret(names.consul)) as ConsulOptions),
-    ),
+    nova: once(async () => {
+      const { connectNova } = await import('../drivers/openstack/connect.js');
+      return connectNova(secrets, { secretName: names.nova });
+    }),
+    drainer: once(async () => {
+      const { KubernetesNodeDrainer } = await import('../drivers/kubernetes/KubernetesNodeDrainer.js');
+      return KubernetesNodeDrainer.connect(
+        (await secrets.loadSecret(names.kubernetes)) as KubernetesConnection,
+      );
+    }),
+    maintenance: once(async () => {
+      const { ConsulMaintenanceSwitch } = await import('../drivers/consul/ConsulMaintenanceSwitch.js');
+      return ConsulMaintenanceSwitch.create((await secrets.loadSecret(names.consul)) as ConsulOptions);
+    }),
   };
 }
 

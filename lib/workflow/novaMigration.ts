@@ -14,6 +14,8 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 export const IN_PROGRESS = new Set(['queued', 'accepted', 'preparing', 'running', 'post-migrating']);
 export const FAILED = new Set(['error', 'failed', 'cancelled', 'cancelling']);
+/** Nova's statuses of a migration that ended well (`done` is the pre-2.23 spelling). */
+export const FINISHED = new Set(['completed', 'done']);
 
 /** Nova's timestamps carry no zone; they are UTC. */
 export function novaTime(text: string | null): number {

@@ -52,6 +52,8 @@ export interface PollResult {
   /** Bytes Nova reports for the migration (memory + disk totals), when it does. */
   total_bytes: number | null;
   polled_at: string;
+  /** When the leases expire, as last renewed by a poll. */
+  leases_until: string | null;
 }
 
 export interface VerifyResult {

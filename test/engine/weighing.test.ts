@@ -90,6 +90,34 @@ describe('weighHosts', () => {
   });
 });
 
+describe('weighHosts range', () => {
+  const raws = (values: number[], bounds: { minval?: number; maxval?: number }) =>
+    defineWeigher({
+      name: 'Fixed',
+      ...bounds,
+      weigh: (host) => values[Number(host.host.slice(1))],
+      multiplier: () => 1,
+    });
+
+  it.each([
+    [
+      'leaves a NaN raw weight out of the range and unclamped',
+      [Number.NaN, 2, 4],
+      { minval: 0 },
+      [Number.NaN, 0.5, 1],
+    ],
+    ['clamps to maxval and fixes the top of the range there', [1, 3, 9], { maxval: 5 }, [0, 0.5, 1]],
+    ['clamps below minval and fixes the bottom of the range there', [-3, 2, 4], { minval: 0 }, [0, 0.5, 1]],
+  ])('%s', (_case, values, bounds, expected) => {
+    // Prepare
+    const hosts = hostsWith(values.map(() => ({})));
+    // Act
+    const w = weighHosts([raws(values, bounds)], hosts, makeSpec(), makeContext(makeConfig(), hosts), false);
+    // Assess
+    expect(Array.from(w.weights)).toEqual(expected);
+  });
+});
+
 describe('rankHosts', () => {
   it('orders by weight, best first', () => {
     expect(rankHosts(Float64Array.from([0.5, 2, -1, 1]))).toEqual([1, 3, 0, 2]);

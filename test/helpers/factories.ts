@@ -1,8 +1,8 @@
 import { defaultConfig, type SchedulerConfig } from '../../lib/config/options.js';
 import type { EngineContext } from '../../lib/engine/context.js';
 import { Fleet } from '../../lib/engine/fleet.js';
-import type { HostState } from '../../lib/model/hostState.js';
 import { type HostStateInput, hostStateInput, toHostState } from '../../lib/model/hostSchema.js';
+import type { HostState } from '../../lib/model/hostState.js';
 import { parseRequestSpec, type RequestSpecInput } from '../../lib/model/requestSchema.js';
 import type { RequestSpec } from '../../lib/model/requestSpec.js';
 
@@ -17,9 +17,12 @@ export function makeSpec(input: Partial<RequestSpecInput> = {}): RequestSpec {
 }
 
 /** A config with Nova's defaults, then `patch` applied group by group. */
-export function makeConfig(patch: { [G in keyof SchedulerConfig]?: Partial<SchedulerConfig[G]> } = {}): SchedulerConfig {
+export function makeConfig(
+  patch: { [G in keyof SchedulerConfig]?: Partial<SchedulerConfig[G]> } = {},
+): SchedulerConfig {
   const config = defaultConfig();
-  for (const [group, values] of Object.entries(patch)) Object.assign((config as Record<string, object>)[group], values);
+  for (const [group, values] of Object.entries(patch))
+    Object.assign((config as Record<string, object>)[group], values);
   return config;
 }
 

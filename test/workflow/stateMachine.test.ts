@@ -181,14 +181,18 @@ describe('a migration that goes well', () => {
 
   it('evicts the pods but leaves DaemonSet pods, as kubectl drain --ignore-daemonsets', async () => {
     await start();
-    const run = await h.run(h.migration());
+    const migration = h.migration();
+    const run = await h.run(migration);
     expect(run.output?.drain?.kubernetes).toMatchObject({ evicted: 1, skipped: 1 });
     expect(h.k8s.cluster.pods(K8S_NODE).map((p) => p.name)).toEqual(['node-exporter-x1']);
+    await expectCleanEnd(h, migration);
   });
 
   it('puts the Consul node in maintenance with a reason that names the migration', async () => {
     await start();
-    await h.run(h.migration());
+    const migration = h.migration();
+    await h.run(migration);
+    await expectCleanEnd(h, migration);
     const enable = h.agent.requests.find((r) => r.method === 'PUT' && r.path.includes('enable=true'));
     expect(decodeURIComponent(enable?.path ?? '')).toContain('placid migration mig-0001');
   });

@@ -53,58 +53,48 @@ function splitIds(entry: string): Set<string> {
   );
 }
 
-const UNKNOWN = -2;
 const PASS = -1;
 
 /**
- * Aggregate rules evaluated once per distinct aggregates array (Fleet makes hosts with the same
- * membership share one), so the per-host cost is two typed-array reads.
+ * Aggregate rules decided once per distinct aggregates array (Fleet makes hosts with the same
+ * membership share one), so the per-host cost is two typed-array reads. Every membership is decided
+ * up front: there are few, and the per-host loops then hold no evaluation code.
  */
 export class AggregateVerdicts {
+  /** Per membership group: PASS, or the index of the first rule it breaks. */
   private readonly verdicts: Int16Array;
   private readonly groupOf: Int32Array;
-  private readonly groups: readonly (readonly Aggregate[])[];
 
   constructor(
     private readonly rules: readonly AggregateRule[],
     index: FleetIndex,
   ) {
-    ({ groupOf: this.groupOf, groups: this.groups } = index.aggregates);
-    this.verdicts = new Int16Array(this.groups.length).fill(UNKNOWN);
+    const { groupOf, groups } = index.aggregates;
+    this.groupOf = groupOf;
+    this.verdicts = Int16Array.from(groups, (aggs) => firstBroken(rules, aggs));
   }
 
   /** The first rule the host at position `i` breaks, or null. */
   failing(i: number): AggregateRule | null {
-    const g = this.groupOf[i];
-    let v = this.verdicts[g];
-    if (v === UNKNOWN) {
-      v = this.evaluate(this.groups[g]);
-      this.verdicts[g] = v;
-    }
+    const v = this.verdicts[this.groupOf[i]];
     return v === PASS ? null : this.rules[v];
   }
 
-  /**
-   * Writes the positions of the hosts that break no rule to `out` and returns how many. Every
-   * group is decided first (there are few), so the per-host loop is two typed-array reads.
-   */
+  /** Writes the positions of the hosts that break no rule to `out` and returns how many. */
   passing(out: Int32Array): number {
-    for (let g = 0; g < this.groups.length; g++) {
-      if (this.verdicts[g] === UNKNOWN) this.verdicts[g] = this.evaluate(this.groups[g]);
-    }
     const { groupOf, verdicts } = this;
     let n = 0;
     for (let i = 0; i < groupOf.length; i++) if (verdicts[groupOf[i]] === PASS) out[n++] = i;
     return n;
   }
+}
 
-  private evaluate(aggs: readonly Aggregate[]): number {
-    for (let k = 0; k < this.rules.length; k++) {
-      const rule = this.rules[k];
-      if (aggs.some((a) => rule.ids.has(aggregateId(a))) === rule.forbid) return k;
-    }
-    return PASS;
+function firstBroken(rules: readonly AggregateRule[], aggs: readonly Aggregate[]): number {
+  for (let k = 0; k < rules.length; k++) {
+    const rule = rules[k];
+    if (aggs.some((a) => rule.ids.has(aggregateId(a))) === rule.forbid) return k;
   }
+  return PASS;
 }
 
 export function explainAggregateRule(rule: AggregateRule, host: HostState): string {

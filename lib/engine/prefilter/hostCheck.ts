@@ -114,7 +114,8 @@ export class HostCheck {
     if (this.disabled(i) || this.resources.notReady(i)) return false;
     for (let q = 0; q < this.queries.length; q++) {
       const { traits, amounts } = this.queries[q];
-      if ((traits === null || traits.failing(i) === null) && this.resources.fitsAll(host, i, amounts)) return true;
+      if ((traits === null || traits.failing(i) === null) && this.resources.fitsAll(host, i, amounts))
+        return true;
     }
     return false;
   }

@@ -32,44 +32,38 @@ export function traitRules(rootRules: readonly TraitRule[], query: PlacementQuer
   ];
 }
 
-const UNKNOWN = -2;
 const PASS = -1;
 
 /**
- * Trait rules evaluated once per distinct trait set of the fleet (hosts of one kind share it), so the
- * per-host cost is two typed-array reads.
+ * Trait rules decided once per distinct trait set of the fleet (hosts of one kind share it), so the
+ * per-host cost is two typed-array reads. Every set is decided up front, as for AggregateVerdicts.
  */
 export class TraitVerdicts {
+  /** Per trait group: PASS, or the index of the first rule it breaks. */
   private readonly verdicts: Int16Array;
   private readonly groupOf: Int32Array;
-  private readonly groups: readonly ReadonlySet<string>[];
 
   constructor(
     private readonly rules: readonly TraitRule[],
     index: FleetIndex,
   ) {
-    ({ groupOf: this.groupOf, groups: this.groups } = index.traits);
-    this.verdicts = new Int16Array(this.groups.length).fill(UNKNOWN);
+    const { groupOf, groups } = index.traits;
+    this.groupOf = groupOf;
+    this.verdicts = Int16Array.from(groups, (traits) => firstBroken(rules, traits));
   }
 
   /** The first rule the host at position `i` breaks, or null. */
   failing(i: number): TraitRule | null {
-    const g = this.groupOf[i];
-    let v = this.verdicts[g];
-    if (v === UNKNOWN) {
-      v = this.evaluate(this.groups[g]);
-      this.verdicts[g] = v;
-    }
+    const v = this.verdicts[this.groupOf[i]];
     return v === PASS ? null : this.rules[v];
   }
+}
 
-  private evaluate(traits: ReadonlySet<string>): number {
-    for (let k = 0; k < this.rules.length; k++) {
-      const rule = this.rules[k];
-      if (traits.has(rule.trait) !== rule.required) return k;
-    }
-    return PASS;
+function firstBroken(rules: readonly TraitRule[], traits: ReadonlySet<string>): number {
+  for (let k = 0; k < rules.length; k++) {
+    if (traits.has(rules[k].trait) !== rules[k].required) return k;
   }
+  return PASS;
 }
 
 export function explainTrait(rule: TraitRule): string {

@@ -58,7 +58,15 @@ export function pciScarcity(host: HostState): number {
  * than looped over as a table of functions, so V8 inlines them all into this one loop.
  */
 export function gatherFacts(hosts: readonly HostState[], config: SchedulerConfig, facts: HostFacts): void {
-  const { freeRamMb, freeDiskMb, freeVcpus: vcpus, ioOps, instances, failedBuilds, hypervisorVersion } = facts;
+  const {
+    freeRamMb,
+    freeDiskMb,
+    freeVcpus: vcpus,
+    ioOps,
+    instances,
+    failedBuilds,
+    hypervisorVersion,
+  } = facts;
   const pci = facts.pciScarcity;
   for (let i = 0; i < hosts.length; i++) {
     const h = hosts[i];

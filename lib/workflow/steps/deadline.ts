@@ -10,7 +10,7 @@ import {
   OpenStackNotFoundError,
 } from '../../drivers/openstack/errors.js';
 import { MigrationDeadlineError } from '../errors.js';
-import { findOurMigration, IN_PROGRESS } from '../novaMigration.js';
+import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
 import type { ComputeApi, StepDeps } from '../ports.js';
 import type { LiveMigration, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
@@ -21,10 +21,15 @@ export async function onDeadline(state: WorkflowState, deps: StepDeps): Promise<
   const nova = await deps.nova();
   const now = deps.now();
   const record = await findOurMigration(nova, state);
-  // It finished (or failed) since the last poll: let the next poll say which.
-  if (!record || !IN_PROGRESS.has(record.status)) return live;
-  const id = record.id;
   const uuid = state.migration.instance_uuid;
+  if (!record) {
+    throw new MigrationDeadlineError(
+      `Nova shows no migration of ${uuid} to ${state.migration.dest_host} by Placid's deadline ${live.deadline_at}`,
+    );
+  }
+  // It finished (or failed) since the last poll: let the next poll say which.
+  if (FINISHED.has(record.status) || FAILED.has(record.status)) return live;
+  const id = record.id;
   if (
     deps.settings.on_deadline === 'force-complete' &&
     live.forced_at === null &&

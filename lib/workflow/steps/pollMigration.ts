@@ -5,8 +5,9 @@
  */
 import type { ServerMigration } from '../../drivers/openstack/schemas.js';
 import { LiveMigrationFailedError } from '../errors.js';
-import { FAILED, findOurMigration } from '../novaMigration.js';
+import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
 import type { StepDeps } from '../ports.js';
+import { leaseTtlMs } from '../settings.js';
 import type { LiveMigration, PollResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
@@ -16,6 +17,7 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
   const nova = await deps.nova();
   const now = deps.now();
   const polls = (state.poll?.polls ?? 0) + 1;
+  const leasesUntil = await renewLeases(state, deps, now);
   // Progress first: a migration that finishes between the two reads still leaves its byte counts.
   const running = await guarded('read migration progress', () =>
     nova.listServerMigrations(migration.instance_uuid),
@@ -30,6 +32,7 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
     // The finished record carries no byte counters: keep the last ones seen.
     total_bytes: (progress && totalBytes(progress)) ?? state.poll?.total_bytes ?? null,
     polled_at: now.toISOString(),
+    leases_until: leasesUntil,
   });
 
   if (record && FAILED.has(record.status)) {
@@ -37,11 +40,30 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
       `Nova migration ${record.id} of ${migration.instance_uuid} to ${migration.dest_host} ended ${record.status}`,
     );
   }
-  if (record?.status === 'completed' || record?.status === 'done') {
+  if (record && FINISHED.has(record.status)) {
     return result('completed', record.status, progress);
   }
   const overdue = now.getTime() >= Date.parse(live.deadline_at);
   return result(overdue ? 'deadline' : 'running', record?.status ?? 'not-yet-listed', progress);
+}
+
+/**
+ * Retries and slow APIs can stretch an execution past the lease expiry set at acquire time; while
+ * the migration runs, each poll renews the leases once half of their time is used up.
+ */
+async function renewLeases(state: WorkflowState, deps: StepDeps, now: Date): Promise<string | null> {
+  const grant = state.leases;
+  if (!grant) return null;
+  const until = Date.parse(state.poll?.leases_until ?? grant.expires_at);
+  const ttlMs = leaseTtlMs(state.migration.estimated_seconds, deps.settings);
+  if (until - now.getTime() > ttlMs / 2) return new Date(until).toISOString();
+  const owner = grant.owner;
+  await Promise.all(
+    grant.names.map((name) =>
+      guarded(`renew lease ${name}`, () => deps.leases.acquireLease(name, owner, ttlMs)),
+    ),
+  );
+  return new Date(now.getTime() + ttlMs).toISOString();
 }
 
 export function requireLive(state: WorkflowState): LiveMigration {

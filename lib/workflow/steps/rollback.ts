@@ -6,7 +6,7 @@
  * service, so nothing else starts on a VM in an unknown state.
  */
 import { CleanupIncompleteError } from '../errors.js';
-import { findOurMigration, IN_PROGRESS } from '../novaMigration.js';
+import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
 import { buildOutcome, causeText } from '../outcome.js';
 import type { StepDeps } from '../ports.js';
 import type { MigrationStatus, WorkflowState } from '../state.js';
@@ -90,7 +90,8 @@ async function stopMigration(
   const nova = await deps.nova();
   const uuid = state.migration.instance_uuid;
   const record = await findOurMigration(nova, state);
-  if (record && IN_PROGRESS.has(record.status)) await abortMigration(nova, uuid, record.id);
+  const ended = record && (FINISHED.has(record.status) || FAILED.has(record.status));
+  if (record && !ended) await abortMigration(nova, uuid, record.id);
   const server = await guarded('read the server', () => nova.getServer(uuid));
   return { host: server.host, novaMigrationId: record?.id ?? null };
 }

@@ -76,7 +76,7 @@ function hostsFrom(inputs: HostDraw[]): HostState[] {
       service: { disabled: h.disabled, up: true },
       aggregates: h.aggregates,
       availability_zone: h.availability_zone,
-      traits: h.traits,
+      traits: [...h.traits],
       inventories: h.gpus === null ? {} : { CUSTOM_GPU: { total: h.gpus, used: 0 } },
     }),
   );
