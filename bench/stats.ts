@@ -25,7 +25,12 @@ export async function time(fn: () => unknown, runs: number, warmup = Math.ceil(r
   }
   samples.sort((a, b) => a - b);
   const mean = samples.reduce((s, x) => s + x, 0) / samples.length;
-  return { runs, p50_us: round(percentile(samples, 50)), p99_us: round(percentile(samples, 99)), mean_us: round(mean) };
+  return {
+    runs,
+    p50_us: round(percentile(samples, 50)),
+    p99_us: round(percentile(samples, 99)),
+    mean_us: round(mean),
+  };
 }
 
 export function round(x: number, digits = 1): number {

@@ -36,7 +36,10 @@ describe('Scheduler', () => {
 
   it('consumes resources between the instances of a multi-create', async () => {
     const scheduler = new Scheduler(config, [ComputeFilter], [RAMWeigher]);
-    const d = await scheduler.schedule(hosts(), makeSpec({ num_instances: 3, flavor: { name: 'big', vcpus: 1, memory_mb: 6000 } }));
+    const d = await scheduler.schedule(
+      hosts(),
+      makeSpec({ num_instances: 3, flavor: { name: 'big', vcpus: 1, memory_mb: 6000 } }),
+    );
     // b (8192) first; then b has 2192 left, d (3072) wins; then b 2192 > a 1024 > d -2928.
     expect(d.placements.map((p) => p.host.host)).toEqual(['b', 'd', 'b']);
     expect(d.placements[2].host.free_ram_mb).toBe(8192 - 12000);
