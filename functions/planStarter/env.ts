@@ -1,6 +1,6 @@
 /** The plan starter's settings, from its environment (set by lib/infra/workflow.ts). */
 import { z } from 'zod';
-import { ConfigError } from '../../lib/model/errors.js';
+import { parseEnv } from '../shared/env.js';
 
 export const PLAN_STARTER_ENV = {
   stateMachineArn: 'PLACID_STATE_MACHINE_ARN',
@@ -31,12 +31,7 @@ export interface PlanStarterEnv {
 
 /** @throws ConfigError naming every bad variable. */
 export function readPlanStarterEnv(env: NodeJS.ProcessEnv = process.env): PlanStarterEnv {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
-    throw new ConfigError(`plan starter environment: ${problems.join('; ')}`);
-  }
-  const v = parsed.data;
+  const v = parseEnv(schema, env, 'plan starter environment');
   return {
     stateMachineArn: v[PLAN_STARTER_ENV.stateMachineArn],
     deadLetterQueueUrl: v[PLAN_STARTER_ENV.deadLetterQueueUrl],

@@ -3,10 +3,10 @@
  * once at cold start: a misconfigured function fails loudly with every problem named.
  */
 import { z } from 'zod';
-import { ConfigError } from '../../lib/model/errors.js';
 import { type TableNames, tableNamesFromEnv } from '../../lib/store/tables.js';
 import type { DriverSecretNames } from '../../lib/workflow/drivers.js';
 import { type WorkflowSettings, workflowSettingsFromEnv } from '../../lib/workflow/settings.js';
+import { parseEnv } from '../shared/env.js';
 
 export const WORKFLOW_ENV = {
   novaSecret: 'PLACID_SECRET_NOVA',
@@ -36,12 +36,7 @@ export interface WorkflowEnv {
 
 /** @throws ConfigError naming every bad variable. */
 export function readWorkflowEnv(env: NodeJS.ProcessEnv = process.env): WorkflowEnv {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
-    throw new ConfigError(`workflow steps environment: ${problems.join('; ')}`);
-  }
-  const v = parsed.data;
+  const v = parseEnv(schema, env, 'workflow steps environment');
   return {
     tables: tableNamesFromEnv(env),
     secrets: {
