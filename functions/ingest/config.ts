@@ -4,8 +4,17 @@
  * failing each message later.
  */
 import { z } from 'zod';
-import { ConfigError } from '../../lib/model/errors.js';
 import { type TableNames, tableNamesFromEnv } from '../../lib/store/tables.js';
+import { parseEnv } from '../shared/env.js';
+
+/**
+ * Variable names (lib/infra sets them from here). A function's own dead-letter queue is
+ * PLACID_DEAD_LETTER_QUEUE_URL in every stage; table names come from tableEnvVar.
+ */
+export const INGEST_ENV = {
+  deadLetterQueueUrl: 'PLACID_DEAD_LETTER_QUEUE_URL',
+  dynamoEndpoint: 'PLACID_DYNAMODB_ENDPOINT',
+} as const;
 
 const tableName = z
   .string({ error: 'is required (the physical DynamoDB table name)' })
@@ -22,14 +31,14 @@ const ingestEnv = z.object({
   AWS_REGION: z
     .string({ error: 'is required (Lambda sets it)' })
     .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-west-1'),
-  PLACID_INGEST_DLQ_URL: sqsQueueUrl,
+  [INGEST_ENV.deadLetterQueueUrl]: sqsQueueUrl,
   // The tables the ingest stage writes (names as tableEnvVar makes them); a silent fallback to
   // default names could write to the wrong table.
   PLACID_TABLE_HOSTS: tableName,
   PLACID_TABLE_INSTANCES: tableName,
   PLACID_TABLE_SAMPLES: tableName,
   /** Only for local runs against dynalite or DynamoDB Local. */
-  PLACID_DYNAMODB_ENDPOINT: z.url({ error: 'must be a URL such as http://127.0.0.1:8000' }).optional(),
+  [INGEST_ENV.dynamoEndpoint]: z.url({ error: 'must be a URL such as http://127.0.0.1:8000' }).optional(),
 });
 
 export interface IngestConfig {
@@ -41,15 +50,11 @@ export interface IngestConfig {
 
 /** @throws ConfigError naming every missing or malformed variable. */
 export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestConfig {
-  const parsed = ingestEnv.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`);
-    throw new ConfigError(`ingest stage environment: ${problems.join('; ')}`);
-  }
+  const v = parseEnv(ingestEnv, env, 'ingest stage environment');
   return {
-    region: parsed.data.AWS_REGION,
-    deadLetterQueueUrl: parsed.data.PLACID_INGEST_DLQ_URL,
+    region: v.AWS_REGION,
+    deadLetterQueueUrl: v[INGEST_ENV.deadLetterQueueUrl],
     tables: tableNamesFromEnv(env),
-    dynamoEndpoint: parsed.data.PLACID_DYNAMODB_ENDPOINT,
+    dynamoEndpoint: v[INGEST_ENV.dynamoEndpoint],
   };
 }

@@ -26,9 +26,11 @@ const knownHosts = KnownHosts.inStore(store);
 function recordIngestMetrics(result: IngestBatchResult): void {
   recordBatchCounts(result.counts);
   metrics.addMetric('ReportsStored', MetricUnit.Count, result.reports.stored);
+  metrics.addMetric('ReportsUnchanged', MetricUnit.Count, result.reports.unchanged);
   metrics.addMetric('ReportsStale', MetricUnit.Count, result.reports.stale);
   metrics.addMetric('ReportsRejected', MetricUnit.Count, result.reports.rejected);
   metrics.addMetric('SamplesWritten', MetricUnit.Count, result.reports.samples);
+  metrics.addMetric('SamplePagesWritten', MetricUnit.Count, result.reports.pages);
 }
 
 export const handler = withPowertools(async (event: SQSEvent): Promise<SQSBatchResponse> => {

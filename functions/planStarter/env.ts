@@ -4,7 +4,7 @@ import { parseEnv } from '../shared/env.js';
 
 export const PLAN_STARTER_ENV = {
   stateMachineArn: 'PLACID_STATE_MACHINE_ARN',
-  deadLetterQueueUrl: 'PLACID_PLAN_DLQ_URL',
+  deadLetterQueueUrl: 'PLACID_DEAD_LETTER_QUEUE_URL',
   maxConcurrent: 'PLACID_MAX_CONCURRENT_MIGRATIONS',
 } as const;
 

@@ -4,8 +4,8 @@
  * loudly instead of failing each request.
  */
 import { z } from 'zod';
-import { ConfigError } from '../../lib/model/errors.js';
 import { type TableNames, tableNamesFromEnv } from '../../lib/store/tables.js';
+import { parseEnv } from '../shared/env.js';
 
 export interface ScheduleEnv {
   tables: TableNames;
@@ -23,6 +23,7 @@ export interface ScheduleEnv {
   maxAgeMs: number;
 }
 
+/** Variable names (lib/infra sets them from here); PLACID_DEAD_LETTER_QUEUE_URL as in every stage. */
 export const SCHEDULE_ENV = {
   dynamoEndpoint: 'PLACID_DYNAMODB_ENDPOINT',
   replyQueueUrl: 'PLACID_REPLY_QUEUE_URL',
@@ -33,7 +34,7 @@ export const SCHEDULE_ENV = {
   maxAgeMs: 'PLACID_SNAPSHOT_MAX_AGE_MS',
 } as const;
 
-const url = z.url({ message: 'must be a URL' }).optional();
+const url = z.url({ message: 'must be a URL' });
 const wholeNumber = (min: number, max: number, fallback: number) =>
   z
     .string()
@@ -48,15 +49,27 @@ const wholeNumber = (min: number, max: number, fallback: number) =>
     .optional()
     .transform((v) => v ?? fallback);
 
-const schema = z.object({
-  [SCHEDULE_ENV.dynamoEndpoint]: url,
-  [SCHEDULE_ENV.replyQueueUrl]: url,
-  [SCHEDULE_ENV.deadLetterQueueUrl]: url,
-  [SCHEDULE_ENV.schedulerConfigFile]: z.string().min(1).optional(),
-  [SCHEDULE_ENV.schedulerConfigJson]: z.string().min(1).optional(),
-  [SCHEDULE_ENV.fullRefreshSeconds]: wholeNumber(1, 86_400, 300),
-  [SCHEDULE_ENV.maxAgeMs]: wholeNumber(0, 60_000, 0),
-});
+/** The queue consumer cannot run without its reply and dead-letter queues; the URL handler needs neither. */
+const queueUrl = (required: boolean) =>
+  required
+    ? z.url({ error: (i) => (i.input === undefined ? 'is required by the queue consumer' : 'must be a URL') })
+    : url.optional();
+
+const scheduleSchema = (queues: boolean) =>
+  z
+    .object({
+      [SCHEDULE_ENV.dynamoEndpoint]: url.optional(),
+      [SCHEDULE_ENV.replyQueueUrl]: queueUrl(queues),
+      [SCHEDULE_ENV.deadLetterQueueUrl]: queueUrl(queues),
+      [SCHEDULE_ENV.schedulerConfigFile]: z.string().min(1).optional(),
+      [SCHEDULE_ENV.schedulerConfigJson]: z.string().min(1).optional(),
+      [SCHEDULE_ENV.fullRefreshSeconds]: wholeNumber(1, 86_400, 300),
+      [SCHEDULE_ENV.maxAgeMs]: wholeNumber(0, 60_000, 0),
+    })
+    .refine((v) => !(v[SCHEDULE_ENV.schedulerConfigFile] && v[SCHEDULE_ENV.schedulerConfigJson]), {
+      path: [SCHEDULE_ENV.schedulerConfigFile],
+      message: `and ${SCHEDULE_ENV.schedulerConfigJson} are both set; set one, not both`,
+    });
 
 /**
  * Validates the environment. `queues: true` for the queue consumer, which cannot run without its
@@ -67,18 +80,7 @@ const schema = z.object({
 export function readScheduleEnv(env: NodeJS.ProcessEnv, options: { queues: boolean }): ScheduleEnv {
   // An empty variable counts as unset, as a CDK stack with an optional value would leave it.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(present);
-  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
-  const v = parsed.success ? parsed.data : undefined;
-  if (options.queues) {
-    for (const name of [SCHEDULE_ENV.replyQueueUrl, SCHEDULE_ENV.deadLetterQueueUrl]) {
-      if (!present[name]) problems.push(`${name} is required by the queue consumer`);
-    }
-  }
-  if (present[SCHEDULE_ENV.schedulerConfigFile] && present[SCHEDULE_ENV.schedulerConfigJson]) {
-    problems.push(`set ${SCHEDULE_ENV.schedulerConfigFile} or ${SCHEDULE_ENV.schedulerConfigJson}, not both`);
-  }
-  if (!v || problems.length > 0) throw new ConfigError(`schedule stage environment: ${problems.join('; ')}`);
+  const v = parseEnv(scheduleSchema(options.queues), present, 'schedule stage environment');
   return {
     tables: tableNamesFromEnv(env),
     dynamoEndpoint: v[SCHEDULE_ENV.dynamoEndpoint],

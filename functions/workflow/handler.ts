@@ -3,9 +3,11 @@
  * `{step, state}` (payloadResponseOnly, so the event is that document) and gets the step's result.
  * Errors keep their class name, which is what the state machine's Retry and Catch match on.
  */
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { dispatchStep } from '../../lib/workflow/dispatch.js';
+import type { MigrationOutcome } from '../../lib/workflow/ports.js';
 import { withPowertools } from '../shared/middleware.js';
-import { logger } from '../shared/powertools.js';
+import { logger, metrics } from '../shared/powertools.js';
 import { workflowDeps } from './deps.js';
 import { readWorkflowEnv } from './env.js';
 
@@ -21,7 +23,12 @@ export const handler = withPowertools(async (event: StepEvent) => {
   if (migration?.correlation_id) logger.setCorrelationId(migration.correlation_id);
   logger.appendKeys({ step: event.step, migration_id: migration?.migration_id });
   try {
-    return await dispatchStep(event, deps);
+    const result = await dispatchStep(event, deps);
+    // The dashboard's "bytes moved" graph: only a recorded success moved anything.
+    if (event.step === 'recordOutcome') {
+      metrics.addMetric('BytesMoved', MetricUnit.Bytes, (result as MigrationOutcome).bytes);
+    }
+    return result;
   } catch (error) {
     logger.warn('workflow step failed', { error });
     throw error;

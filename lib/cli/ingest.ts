@@ -63,8 +63,11 @@ async function ingestLocally(dir: string | undefined, messages: InputMessage[], 
   io.stdout.write(
     `${plural(messages.length, 'message')} from ${source} into the local store at ${dataDir}\n` +
       `  stored    ${plural(report.stored, 'report')}\n` +
+      (report.unchanged > 0
+        ? `  unchanged ${plural(report.unchanged, 'report')} (same state as last written: not rewritten)\n`
+        : '') +
       `  stale     ${plural(report.stale, 'report')} (no newer than what was already stored)\n` +
-      `  samples   ${report.samples} written\n`,
+      `  samples   ${report.samples} written in ${plural(report.pages, 'page')}\n`,
   );
   return printRejected(rejected, messages.length, io);
 }

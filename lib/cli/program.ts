@@ -1,12 +1,17 @@
 import { Command } from '@commander-js/extra-typings';
+import { addApproveCommand } from './approve.js';
+import { addCollectCommand } from './collect.js';
 import { addDemoCommand } from './demo.js';
+import { addDetectCommand } from './detect.js';
 import { EXIT_STATUS_HELP } from './exitCodes.js';
 import { addFleetCommand } from './fleet.js';
 import { addIngestCommand } from './ingest.js';
 import type { CliIO } from './io.js';
 import { addMigrateCommand } from './migrate.js';
 import { addPlanCommand } from './plan.js';
+import { addPlansCommand } from './plans.js';
 import { addScheduleCommand } from './schedule.js';
+import { addSimulateCommand } from './simulate.js';
 
 /** Commander's messages on one line ("placid: …"), like every other error placid prints. */
 export function oneLine(text: string): string {
@@ -35,7 +40,12 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addDemoCommand(program, io, done);
   addIngestCommand(program, io, done);
   addFleetCommand(program, io, done);
+  addCollectCommand(program, io, done);
   addPlanCommand(program, io, done);
   addMigrateCommand(program, io, done);
+  addDetectCommand(program, io, done);
+  addApproveCommand(program, io, done);
+  addPlansCommand(program, io, done);
+  addSimulateCommand(program, io, done);
   return program;
 }

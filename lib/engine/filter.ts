@@ -1,6 +1,7 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
+import type { HostGrouping } from './hostGroups.js';
 
 /** Returned by `prepare` when, for this request, the filter would pass every host. */
 export const PASS_ALL: unique symbol = Symbol.for('placid.PASS_ALL');
@@ -29,6 +30,13 @@ export interface HostFilter<S = unknown> {
   prepare?(spec: RequestSpec, ctx: EngineContext): S | PassAll | Promise<S | PassAll>;
   /** True when the host can take the request. Must be pure: no I/O, no shared mutation. */
   hostPasses(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): boolean;
+  /**
+   * Optional, for speed: the host values this request's verdict depends on (see hostGroups.ts), or
+   * null when it depends on more. The engine then calls `hostPasses` once per distinct value among a
+   * fleet's hosts instead of once per host, possibly on a host of the group that is not a candidate.
+   * Every host field `hostPasses` reads must be covered.
+   */
+  groupedBy?(state: S): HostGrouping | null;
   /** Why the host failed, in words an operator can act on. Called only for eliminated hosts. */
   explain?(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): string;
 }

@@ -92,7 +92,7 @@ export async function runFilters(
   return { hosts, counts, removals: removedHosts.flat() };
 }
 
-interface Stage {
+export interface Stage {
   filter: HostFilter<unknown>;
   state: unknown;
   /** Index among the stages that run for this instance (for counts). */
@@ -100,7 +100,7 @@ interface Stage {
 }
 
 /** Every filter that runs for this instance, with its per-request state (PASS_ALL: no loop needed). */
-async function prepareStages(
+export async function prepareStages(
   filters: readonly HostFilter<unknown>[],
   spec: RequestSpec,
   ctx: EngineContext,
@@ -131,13 +131,14 @@ async function prepareStages(
 function raising(filter: HostFilter<unknown>, error: PlacidError): HostFilter<unknown> {
   return {
     ...filter,
+    groupedBy: undefined,
     hostPasses: () => {
       throw error;
     },
   };
 }
 
-function wrap(plugin: string, what: string, err: unknown): PlacidError {
+export function wrap(plugin: string, what: string, err: unknown): PlacidError {
   if (err instanceof PlacidError) return err;
   const message = err instanceof Error ? err.message : String(err);
   return new PluginError(plugin, `${what}: ${message}`, { cause: err });

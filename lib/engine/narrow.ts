@@ -13,7 +13,7 @@ export interface NarrowRemoval {
 }
 
 export interface Narrowed {
-  hosts: HostState[];
+  hosts: readonly HostState[];
   /**
    * True when the filters must not run: forced hosts/nodes bypass every filter unless the request
    * carries `_nova_check_type`, and Nova returns at once when ignore_hosts leaves nothing.
@@ -29,7 +29,12 @@ export interface Narrowed {
  */
 export function narrowHosts(input: readonly HostState[], spec: RequestSpec, record = false): Narrowed {
   const removals: NarrowRemoval[] = [];
-  const keep = (hosts: HostState[], stage: NarrowStage, ok: (h: HostState) => boolean, why: () => string) => {
+  const keep = (
+    hosts: readonly HostState[],
+    stage: NarrowStage,
+    ok: (h: HostState) => boolean,
+    why: () => string,
+  ) => {
     const kept: HostState[] = [];
     for (const h of hosts) {
       if (ok(h)) kept.push(h);
@@ -38,7 +43,7 @@ export function narrowHosts(input: readonly HostState[], spec: RequestSpec, reco
     return kept;
   };
 
-  let hosts = input as HostState[];
+  let hosts = input;
   const dest = spec.requested_destination;
   // Nova narrows whenever the field is set, so even an empty host name matches nothing.
   if (typeof dest?.host === 'string') {
@@ -53,7 +58,7 @@ export function narrowHosts(input: readonly HostState[], spec: RequestSpec, reco
   }
   const { ignore_hosts: ignore, force_hosts: forceHosts, force_nodes: forceNodes } = spec;
   if (ignore.length === 0 && forceHosts.length === 0 && forceNodes.length === 0) {
-    return { hosts: hosts === input ? hosts.slice() : hosts, skipFilters: false, removals };
+    return { hosts, skipFilters: false, removals };
   }
   if (ignore.length > 0) {
     const ignored = new Set(ignore.map((h) => h.toLowerCase()));
@@ -86,6 +91,16 @@ export function narrowHosts(input: readonly HostState[], spec: RequestSpec, reco
   }
   const forcing = forceHosts.length > 0 || forceNodes.length > 0;
   return { hosts, skipFilters: forcing && !truthyHint(spec.scheduler_hints._nova_check_type), removals };
+}
+
+/** True when narrowHosts can remove a host from this request's candidates. */
+export function narrows(spec: RequestSpec): boolean {
+  return (
+    typeof spec.requested_destination?.host === 'string' ||
+    spec.ignore_hosts.length > 0 ||
+    spec.force_hosts.length > 0 ||
+    spec.force_nodes.length > 0
+  );
 }
 
 /** Python truthiness of a stored hint: a missing hint or an empty list is false. */

@@ -1,16 +1,25 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import { isRebuild, type RequestSpec } from '../model/requestSpec.js';
+import {
+  acquireBuffers,
+  type Candidates,
+  candidateHosts,
+  type DecisionBuffers,
+  releaseBuffers,
+} from './candidates.js';
 import { consumeFromRequest } from './consume.js';
 import type { EngineContext } from './context.js';
 import { NoValidHostError } from './errors.js';
 import { type Elimination, eliminationsOf, type HostWeight, type ScheduleDecision } from './explain.js';
 import type { HostFilter } from './filter.js';
 import { Fleet } from './fleet.js';
-import { resolvedDestination } from './narrow.js';
+import { narrows, resolvedDestination } from './narrow.js';
 import { PlacementClaims } from './placementClaim.js';
-import { type PrefilterRemoval, placementPrefilter } from './prefilter/index.js';
+import { fleetIndex } from './prefilter/fleetIndex.js';
+import { type PrefilterRemoval, placementPrefilter, prefilterPositions } from './prefilter/index.js';
 import { seededRandom } from './random.js';
+import { sortCandidates } from './sortCandidates.js';
 import { type SortLog, sortHosts } from './sortHosts.js';
 import type { HostWeigher } from './weigher.js';
 
@@ -60,6 +69,21 @@ export class Scheduler {
     options: ScheduleOptions = {},
   ): Promise<ScheduleDecision> {
     const fleet = Fleet.from(hostsOrFleet);
+    // An unexplained decision works on positions into the fleet (candidates.ts) in reused buffers.
+    const buffers = options.explain ? null : acquireBuffers(fleet.hosts.length);
+    try {
+      return await this.decide(fleet, input, options, buffers);
+    } finally {
+      if (buffers) releaseBuffers(buffers);
+    }
+  }
+
+  private async decide(
+    fleet: Fleet,
+    input: RequestSpec,
+    options: ScheduleOptions,
+    buffers: DecisionBuffers | null,
+  ): Promise<ScheduleDecision> {
     const explain = options.explain ?? false;
     const random = options.random ?? this.random;
     const uuids = instanceUuids(input);
@@ -80,28 +104,35 @@ export class Scheduler {
     // A rebuild only re-checks the current host: no Placement query and no claim (Nova's legacy path).
     const rebuild = isRebuild(spec);
     const placement = !rebuild && this.config.placid.placement_prefilter;
-    let hosts: HostState[];
-    if (!placement) hosts = fleet.hosts.slice();
-    else {
+    let hosts: HostState[] = [];
+    let candidates = buffers && fleetCandidates(fleet, buffers);
+    if (!placement) {
+      if (candidates) candidates.count = everyPosition(candidates.positions, fleet.hosts.length);
+      else hosts = fleet.hosts.slice();
+    } else {
       try {
-        const pre = placementPrefilter(fleet.hosts, spec, ctx0, explain);
-        hosts = pre.hosts;
-        preRemovals.push(...pre.removals);
+        if (candidates) candidates.count = prefilterPositions(fleet.hosts, spec, ctx0, candidates.positions);
+        else {
+          const pre = placementPrefilter(fleet.hosts, spec, ctx0, explain);
+          hosts = pre.hosts;
+          preRemovals.push(...pre.removals);
+        }
       } catch (err) {
         if (err instanceof NoValidHostError) return decision({ error: noValidHost(err.message) });
         throw err;
       }
-      log.counts.push({
-        filter: 'Placement',
-        start: fleet.hosts.length,
-        end: hosts.length,
-        instance_index: 0,
-      });
-      if (hosts.length === 0)
+      const end = candidates ? candidates.count : hosts.length;
+      log.counts.push({ filter: 'Placement', start: fleet.hosts.length, end, instance_index: 0 });
+      if (end === 0)
         return decision({
           error: noValidHost('No valid host was found. Placement returned no allocation candidates.'),
         });
       spec.requested_destination = resolvedDestination(spec, fleet.hosts);
+    }
+    // Narrowing by name (requested_destination, ignore/force hosts) works on host lists.
+    if (candidates && narrows(spec)) {
+      hosts = candidateHosts(candidates);
+      candidates = null;
     }
     const claim = rebuild ? undefined : (options.claim ?? this.memoryClaim(placement, uuids, spec));
 
@@ -116,7 +147,11 @@ export class Scheduler {
       spec.instance_uuid = uuids[index];
       const ctx: EngineContext = { ...ctx0, index };
       const sort = { explain, random, spares: numAlts + SPARE_HOSTS, full: uuids.length > 1 };
-      const sorted = await sortHosts(plugins, hosts, spec, ctx, sort, log);
+      const sorted = candidates
+        ? await sortCandidates(plugins, candidates, spec, ctx, sort, log, buffers!.weights)
+        : await sortHosts(plugins, hosts, spec, ctx, sort, log);
+      // Later instances work on this instance's sorted list, which holds consumed copies.
+      candidates = null;
       if (index === 0 && explain) weighed = sorted.weighed;
       // Nova replaces the candidates with this instance's sorted survivors: the list only shrinks.
       hosts = sorted.hosts;
@@ -194,6 +229,16 @@ async function claimFirst(
   if (!claim) return hosts.length > from ? from : -1;
   for (let i = from; i < hosts.length; i++) if (await claim(hosts[i], spec, uuid)) return i;
   return -1;
+}
+
+/** Candidates of the fleet in the decision's buffers, none yet. */
+function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers): Candidates {
+  return { hosts: fleet.hosts, index: fleetIndex(fleet.hosts), positions: buffers.positions, count: 0 };
+}
+
+function everyPosition(positions: Int32Array, n: number): number {
+  for (let i = 0; i < n; i++) positions[i] = i;
+  return n;
 }
 
 function instanceUuids(spec: RequestSpec): string[] {

@@ -1,3 +1,4 @@
+import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
@@ -53,10 +54,10 @@ export async function sortHosts(
   sort: SortOptions,
   log: SortLog | null,
 ): Promise<SortedHosts> {
-  const { explain, random } = sort;
+  const { explain } = sort;
   const narrowed = narrowHosts(input, spec, explain && log !== null);
   log?.narrowed.push(...narrowed.removals);
-  let filtered: HostState[];
+  let filtered: readonly HostState[];
   if (narrowed.skipFilters) filtered = narrowed.hosts;
   else {
     const run = await runFilters(plugins.filters, narrowed.hosts, spec, ctx, explain && log !== null);
@@ -66,23 +67,12 @@ export async function sortHosts(
   }
   if (filtered.length === 0) return { hosts: [], weighed: explain ? [] : null, remaining: null };
 
-  const fs = ctx.config.filter_scheduler;
   const { weights, traces } = weighHosts(plugins.weighers, filtered, spec, ctx, explain);
-  const shuffle = fs.shuffle_best_same_weighed_hosts;
-  const full = explain || sort.full || shuffle;
-  const ranking = rankHosts(weights, full ? undefined : fs.host_subset_size + sort.spares);
-  let order = shuffle ? shuffleBestTie(ranking, weights, random) : ranking;
-  const subset = Math.min(fs.host_subset_size, order.length);
-  const pick = subset > 1 ? Math.floor(random() * subset) : 0;
-  if (pick > 0) order = [order[pick], ...order.slice(0, pick), ...order.slice(pick + 1)];
+  const { ranking, order } = selectionOrder(weights, ctx.config.filter_scheduler, sort);
   const hosts = order.map((i) => filtered[i]);
   const remaining =
     order.length < filtered.length
-      ? () => {
-          const seen = new Set(order);
-          const rest = rankHosts(weights).filter((i) => !seen.has(i));
-          return [...hosts, ...rest.map((i) => filtered[i])];
-        }
+      ? () => [...hosts, ...remainingOrder(weights, order).map((i) => filtered[i])]
       : null;
   const weighed = explain
     ? ranking.map((i) => ({
@@ -97,6 +87,33 @@ export async function sortHosts(
       }))
     : null;
   return { hosts, weighed, remaining };
+}
+
+/**
+ * The selection order of weighed hosts (indexes into `weights`): best first, ties in input order,
+ * the best tie shuffled when configured, then a random pick among the best host_subset_size moved
+ * to the front. Only the best few are ranked unless the options ask for every host. `ranking` is
+ * the order before the shuffle and the pick.
+ */
+export function selectionOrder(
+  weights: Float64Array,
+  fs: SchedulerConfig['filter_scheduler'],
+  sort: SortOptions,
+): { ranking: number[]; order: number[] } {
+  const shuffle = fs.shuffle_best_same_weighed_hosts;
+  const full = sort.explain || sort.full || shuffle;
+  const ranking = rankHosts(weights, full ? undefined : fs.host_subset_size + sort.spares);
+  let order = shuffle ? shuffleBestTie(ranking, weights, sort.random) : ranking;
+  const subset = Math.min(fs.host_subset_size, order.length);
+  const pick = subset > 1 ? Math.floor(sort.random() * subset) : 0;
+  if (pick > 0) order = [order[pick], ...order.slice(0, pick), ...order.slice(pick + 1)];
+  return { ranking, order };
+}
+
+/** Every index of `weights` not in `order`, in ranking order (the rest after a partial ranking). */
+export function remainingOrder(weights: Float64Array, order: readonly number[]): number[] {
+  const seen = new Set(order);
+  return rankHosts(weights).filter((i) => !seen.has(i));
 }
 
 /** Nova's shuffle of the hosts tied with the best weight (Fisher-Yates, as random.shuffle). */

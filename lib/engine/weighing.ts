@@ -84,17 +84,17 @@ function rawWeights(
 }
 
 let buffer = new Float64Array(1024);
-function scratch(n: number): Float64Array {
+export function scratch(n: number): Float64Array {
   if (buffer.length < n) buffer = new Float64Array(Math.max(n, buffer.length * 2));
   return buffer;
 }
 
-interface ActiveWeigher {
+export interface ActiveWeigher {
   weigher: HostWeigher<unknown>;
   state: unknown;
 }
 
-function prepareWeighers(
+export function prepareWeighers(
   weighers: readonly HostWeigher<unknown>[],
   spec: RequestSpec,
   ctx: EngineContext,
@@ -119,14 +119,14 @@ function prepareWeighers(
 }
 
 /** The span raw weights are normalised over: `x` becomes (x - lo) / span, or 0 when collapsed. */
-interface Span {
+export interface Span {
   lo: number;
   span: number;
   collapsed: boolean;
 }
 
 /** Clamps raw[0..n) to the weigher's [minval, maxval] in place and returns the span to normalise over. */
-function clampedRange(w: HostWeigher<unknown>, raw: Float64Array, n: number): Span {
+export function clampedRange(w: HostWeigher<unknown>, raw: Float64Array, n: number): Span {
   const { minval, maxval } = w;
   let lo = Infinity;
   let hi = -Infinity;
@@ -146,7 +146,7 @@ function clampedRange(w: HostWeigher<unknown>, raw: Float64Array, n: number): Sp
   return { lo, span, collapsed: span === 0 || Number.isNaN(span) };
 }
 
-function normalized(x: number, s: Span): number {
+export function normalized(x: number, s: Span): number {
   return s.collapsed ? 0 : (x - s.lo) / s.span;
 }
 
@@ -201,7 +201,7 @@ function newTrace(weigher: string, raw: Float64Array, n: number): WeigherTrace {
   };
 }
 
-function asPluginError(plugin: string, what: string, err: unknown): Error {
+export function asPluginError(plugin: string, what: string, err: unknown): Error {
   if (err instanceof PlacidError) return err;
   const message = err instanceof Error ? err.message : String(err);
   return new PluginError(plugin, `${what}: ${message}`, { cause: err });

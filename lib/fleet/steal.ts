@@ -2,12 +2,11 @@
  * CPU steal of a host for the fleet view: "now" is its latest sample, "window" the mean of its
  * samples in the last N minutes. A host that reports no samples of its own is judged by its VMs
  * (their latest samples, and all their samples in the window), as the report schema allows.
+ * A node's pages hold its VMs' samples too, so this is one Query per node, plus one more over the
+ * hour before the window when "now" has to come from an earlier sample.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { mapLimit } from '../store/concurrency.js';
-import { epochSeconds } from '../store/context.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import { entityKey, type SampleEntity } from '../store/samples.js';
+import type { NodeWindow } from '../store/samples.js';
 
 export interface StealReading {
   /** Percent; null when there is no sample at all. */
@@ -31,27 +30,43 @@ export interface StealWindow {
   to: Date;
 }
 
+/** How far before the window "now" may come from; an older sample is no reading of now. */
+export const LATEST_LOOKBACK_MS = 60 * 60_000;
+
 const mean = (xs: readonly number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
 
-/** Steal of one host, falling back to its VMs' samples. */
+/** Steal of one host, falling back to the samples of its VMs (`vmUuids`) taken on it. */
 export async function hostSteal(
-  store: FleetStore,
+  store: Pick<FleetStore, 'nodeWindow'>,
   host: { host: string; nodename: string },
   vmUuids: readonly string[],
   window: StealWindow,
 ): Promise<StealReading> {
-  const own = await entitySteal(store, { kind: 'host', ...host }, window);
-  if (own.latest || vmUuids.length === 0) {
-    return reading(own.latest ? [own.latest] : [], own.inWindow, own.latest ? 'host' : null);
+  const current = await store.nodeWindow(host.host, host.nodename, window.from, window.to);
+  let before: NodeWindow | undefined;
+  // The latest samples before the window, read at most once and only when needed.
+  const earlier = async () => {
+    const end = window.from.getTime() - 1;
+    before ??= await store.nodeWindow(
+      host.host,
+      host.nodename,
+      new Date(end - LATEST_LOOKBACK_MS),
+      new Date(end),
+    );
+    return before;
+  };
+  const own = current.host.at(-1) ?? (await earlier()).host.at(-1);
+  if (own || vmUuids.length === 0) return reading(own ? [own] : [], current.host, own ? 'host' : null);
+  const latest: Sample[] = [];
+  const inWindow: Sample[] = [];
+  for (const uuid of vmUuids) {
+    const samples = current.instances.get(uuid) ?? [];
+    inWindow.push(...samples);
+    const last = samples.at(-1) ?? (await earlier()).instances.get(uuid)?.at(-1);
+    if (last) latest.push(last);
   }
-  const vms = await mapLimit(vmUuids, 8, (uuid) => entitySteal(store, { kind: 'instance', uuid }, window));
-  const latest = vms.flatMap((v) => (v.latest ? [v.latest] : []));
-  return reading(
-    latest,
-    vms.flatMap((v) => v.inWindow),
-    latest.length > 0 ? 'vms' : null,
-  );
+  return reading(latest, inWindow, latest.length > 0 ? 'vms' : null);
 }
 
 function reading(latest: Sample[], inWindow: Sample[], source: StealReading['source']): StealReading {
@@ -63,36 +78,4 @@ function reading(latest: Sample[], inWindow: Sample[], source: StealReading['sou
     window_samples: inWindow.length,
     source,
   };
-}
-
-/** The entity's samples in the window, and its latest sample at or before the window's end. */
-async function entitySteal(
-  store: FleetStore,
-  entity: SampleEntity,
-  window: StealWindow,
-): Promise<{ latest?: Sample; inWindow: Sample[] }> {
-  const inWindow = (await store.samplesFor(entity, window.from, window.to)) as Sample[];
-  if (inWindow.length > 0) return { latest: inWindow[inWindow.length - 1], inWindow };
-  return { latest: await latestSample(store, entity, window.to), inWindow };
-}
-
-/** One Query, newest first. Expiry follows ts, so if the newest sample has expired, all have. */
-async function latestSample(store: FleetStore, entity: SampleEntity, at: Date): Promise<Sample | undefined> {
-  const { ctx } = store;
-  const { Items } = await ctx.doc.send(
-    new QueryCommand({
-      TableName: ctx.tables.samples,
-      KeyConditionExpression: '#entity = :entity AND #ts <= :at',
-      FilterExpression: '#expires_at > :now',
-      ExpressionAttributeNames: { '#entity': 'entity', '#ts': 'ts', '#expires_at': 'expires_at' },
-      ExpressionAttributeValues: {
-        ':entity': entityKey(entity),
-        ':at': at.toISOString(),
-        ':now': epochSeconds(ctx.clock().getTime()),
-      },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  return Items?.[0] as Sample | undefined;
 }

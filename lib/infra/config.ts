@@ -5,8 +5,9 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { parseJsonConfig, resolveConfig } from '../config/load.js';
+import { DETECTOR_LEASE_TTL_MS } from '../detector/reconcile.js';
 import { ConfigError } from '../model/errors.js';
+import { rebalanceSetting, schedulerConfigSetting, workflowSettingsSetting } from './contextJson.js';
 
 export const CONTEXT_PREFIX = 'placid:';
 
@@ -69,12 +70,35 @@ export const SETTINGS = {
     help: 'Alarm when no report has been stored for this many minutes',
   },
   schedulerConfig: {
-    schema: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
-      .optional()
-      .transform(validSchedulerConfig),
+    schema: schedulerConfigSetting,
     default: undefined,
     help: 'Scheduler options as nova.conf groups, e.g. {"filter_scheduler": {"enabled_filters": "..."}}',
+  },
+  rebalance: {
+    schema: rebalanceSetting,
+    default: undefined,
+    help: 'The detector\'s [rebalance] options as one object, e.g. {"mode": "approve", "plan_ttl_minutes": 20}',
+  },
+  workflowSettings: {
+    schema: workflowSettingsSetting,
+    default: undefined,
+    help: 'Migration workflow settings, e.g. {"max_concurrent_migrations": 4, "on_deadline": "force-complete"}',
+  },
+  detectTimeoutSeconds: {
+    // Under the detector's lease: a run outliving its lease could plan alongside the next one.
+    schema: int(10, DETECTOR_LEASE_TTL_MS / 1000 - 10),
+    default: 90,
+    help: `Detector function timeout, below its ${DETECTOR_LEASE_TTL_MS / 1000} s lease`,
+  },
+  detectMemoryMb: {
+    schema: int(128, 10_240),
+    default: 1024,
+    help: 'Detector function memory (it loads the fleet and plans)',
+  },
+  detectAlarmPrefix: {
+    schema: z.string().regex(/^[A-Za-z0-9._/#:-]{1,200}$/, 'must be 1-200 characters allowed in alarm names'),
+    default: 'placid-detect-',
+    help: 'A CloudWatch alarm whose name starts with this runs the detector when it goes into ALARM',
   },
   alarmEmail: {
     schema: z.email().optional(),
@@ -97,22 +121,6 @@ export const SETTINGS = {
     help: 'Secrets Manager name of the Consul credentials',
   },
 } as const satisfies Record<string, { schema: z.ZodType; default: unknown; help: string }>;
-
-// Checked with the same loader the schedule Lambda uses, so a bad option fails here, not at cold start.
-function validSchedulerConfig(
-  value: string | Record<string, unknown> | undefined,
-  ctx: z.RefinementCtx,
-): string | undefined {
-  if (value === undefined) return undefined;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  try {
-    resolveConfig(parseJsonConfig(text, 'scheduler config'), 'scheduler config');
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    return z.NEVER;
-  }
-  return text;
-}
 
 export type SettingName = keyof typeof SETTINGS;
 export type PlacidConfig = { [K in SettingName]: z.output<(typeof SETTINGS)[K]['schema']> };

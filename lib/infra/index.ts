@@ -1,4 +1,8 @@
 export { CONTEXT_PREFIX, configFromContext, type PlacidConfig, parseConfig, SETTINGS } from './config.js';
+export { DETECT_EVENTS } from './detectEvents.js';
+export { DetectStage } from './detectStage.js';
+export { DetectTriggers } from './detectTriggers.js';
+export { EventDeadLetters } from './eventDeadLetters.js';
 export { IngestStage } from './ingestStage.js';
 export { Observability } from './observability.js';
 export { PlacidStack } from './placidStack.js';
@@ -9,3 +13,5 @@ export { ServiceSecrets } from './secrets.js';
 export { ServiceFunction } from './serviceFunction.js';
 export { ServiceQueue } from './serviceQueue.js';
 export { Tables } from './tables.js';
+export { MigrationWorkflow } from './workflow.js';
+export { WorkflowAlarms } from './workflowAlarms.js';

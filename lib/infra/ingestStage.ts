@@ -45,7 +45,7 @@ export class IngestStage extends Construct {
       logRetention: config.logRetentionDays as RetentionDays,
       environment: {
         ...tables.environment(INGEST_TABLE_ACCESS),
-        [RUNTIME_ENV.ingestDeadLetterQueueUrl]: queue.deadLetterQueue.queueUrl,
+        [RUNTIME_ENV.deadLetterQueueUrl]: queue.deadLetterQueue.queueUrl,
       },
     });
     this.function.addEventSource(

@@ -1,7 +1,7 @@
 /**
  * Alarms and the dashboard. Each part of the stack registers itself (`watchQueue`,
- * `watchFunction`, `watchCounters`, `alarmWhenSilent`), so later stages (detector, workflow) add their own alarms and
- * rows the same way. Every alarm notifies one encrypted SNS topic.
+ * `watchFunction`, `watchCounters`, `alarmWhenSilent`, `alarmOnDeadLetters`, `alarm`, `row`): the
+ * detector and the workflow add their own alarms and rows. Every alarm notifies one encrypted SNS topic.
  */
 import { Duration } from 'aws-cdk-lib';
 import {
@@ -20,6 +20,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { PlacidConfig } from './config.js';
 import { METRICS } from './runtimeEnv.js';
@@ -32,6 +33,14 @@ export interface ObservabilityProps {
 }
 
 const ONE_MINUTE = Duration.minutes(1);
+const FIVE_MINUTES = Duration.minutes(5);
+
+export interface WatchFunctionOptions {
+  /** Alarm on any unhandled error. Off where errors are the protocol (the workflow steps). Default true. */
+  readonly alarmOnErrors?: boolean;
+  /** Alarm on any throttle. Off where throttling is by design (reserved concurrency 1). Default true. */
+  readonly alarmOnThrottles?: boolean;
+}
 
 export class Observability extends Construct {
   readonly topic: Topic;
@@ -57,17 +66,11 @@ export class Observability extends Construct {
 
   /** Alarm as soon as anything lands in the dead-letter queue; graph depth and age of both queues. */
   watchQueue(label: string, queue: ServiceQueue): void {
-    this.alarm(`${label}DeadLetters`, {
-      alarmDescription: `${label}: messages in the dead-letter queue (rejected or failed ${this.config.maxReceiveCount} times)`,
-      metric: queue.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: ONE_MINUTE,
-        statistic: 'Maximum',
-      }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    this.alarmOnDeadLetters(
+      label,
+      queue.deadLetterQueue,
+      `rejected or failed ${this.config.maxReceiveCount} times`,
+    );
     this.row(
       graph(`${label} queue depth`, [
         queue.queue.metricApproximateNumberOfMessagesVisible({ label: 'waiting' }),
@@ -77,8 +80,36 @@ export class Observability extends Construct {
     );
   }
 
-  /** Invocations, errors, throttles and p99 duration of a function. */
-  watchFunction(label: string, fn: IFunction): void {
+  /** Alarm as soon as `deadLetterQueue` holds a message; `why` says how messages get there. */
+  alarmOnDeadLetters(label: string, deadLetterQueue: IQueue, why: string): Alarm {
+    return this.alarm(`${label}DeadLetters`, {
+      alarmDescription: `${label}: messages in the dead-letter queue (${why})`,
+      metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: ONE_MINUTE,
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+
+  /** Invocations, errors, throttles and p99 duration of a function; alarms on errors and throttles. */
+  watchFunction(label: string, fn: IFunction, options: WatchFunctionOptions = {}): void {
+    const errors = fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES });
+    const throttles = fn.metricThrottles({ statistic: 'Sum', period: FIVE_MINUTES });
+    const anyIn = (id: string, metric: Metric, what: string) =>
+      this.alarm(id, {
+        alarmDescription: `${label}: ${what} in the last 5 minutes; see the function's logs`,
+        metric,
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    if (options.alarmOnErrors ?? true) anyIn(`${label}Errors`, errors, 'invocations failed');
+    if (options.alarmOnThrottles ?? true) anyIn(`${label}Throttles`, throttles, 'invocations throttled');
     this.row(
       graph(`${label} invocations`, [
         fn.metricInvocations({ statistic: 'Sum' }),
@@ -101,13 +132,18 @@ export class Observability extends Construct {
   }
 
   /**
-   * Alarm when `serviceName` published no `metricName` for `reportMaxAgeMinutes`: the newest stored
-   * data is then that old. Missing data breaches, because silent agents and a stuck ingest look alike.
+   * Alarm when `serviceName` published no `metricName` for `minutes` minutes. Missing data breaches:
+   * a function that stopped running publishes nothing at all, and that is what this alarm is for.
    */
-  alarmWhenSilent(id: string, serviceName: string, metricName: string): Alarm {
-    const minutes = this.config.reportMaxAgeMinutes;
+  alarmWhenSilent(
+    id: string,
+    serviceName: string,
+    metricName: string,
+    minutes: number,
+    meaning: string,
+  ): Alarm {
     return this.alarm(id, {
-      alarmDescription: `${serviceName}: no ${metricName} for ${minutes} minutes (agents silent or ingest stuck)`,
+      alarmDescription: `${serviceName}: no ${metricName} for ${minutes} minutes (${meaning})`,
       metric: counter(serviceName, metricName),
       threshold: 1,
       comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
@@ -131,10 +167,11 @@ export class Observability extends Construct {
   }
 }
 
-const graph = (title: string, left: IMetric[], width = 12): GraphWidget =>
+export const graph = (title: string, left: IMetric[], width = 12): GraphWidget =>
   new GraphWidget({ title, left, width, height: 6 });
 
-const counter = (serviceName: string, metricName: string): Metric =>
+/** Per-minute sum of a Powertools metric of one service. */
+export const counter = (serviceName: string, metricName: string): Metric =>
   new Metric({
     namespace: METRICS.namespace,
     metricName,

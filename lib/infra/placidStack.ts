@@ -1,11 +1,12 @@
 /**
- * The deployable service: one construct per part, wired here and nowhere else. Later parts (the
- * detector, plan starter, workflow steps and state machine) slot in the same way: a construct that
- * takes the tables, queues and secrets it needs, and registers itself with `observability`.
+ * The deployable service: one construct per part, wired here and nowhere else. The detector and the
+ * migration workflow each take the tables, queues and secrets they need and register their own
+ * alarms and dashboard rows with `observability`.
  */
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { configFromContext, type PlacidConfig } from './config.js';
+import { DetectStage } from './detectStage.js';
 import { IngestStage } from './ingestStage.js';
 import { Observability } from './observability.js';
 import { Queues } from './queues.js';
@@ -23,6 +24,8 @@ export class PlacidStack extends Stack {
   readonly ingest: IngestStage;
   readonly schedule: ScheduleStage;
   readonly observability: Observability;
+  readonly workflow: MigrationWorkflow;
+  readonly detect: DetectStage;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, { description: 'Placid: VM placement and rebalancing pipeline', ...props });
@@ -42,7 +45,13 @@ export class PlacidStack extends Stack {
 
     this.observability = new Observability(this, 'Observability', { config, key: this.queues.key });
     const { ingest, scheduleQueue, scheduleHttp } = SERVICE_NAMES;
-    this.observability.alarmWhenSilent('IngestReportsStale', ingest, METRICS.reportsStored);
+    this.observability.alarmWhenSilent(
+      'IngestReportsStale',
+      ingest,
+      METRICS.reportsStored,
+      config.reportMaxAgeMinutes,
+      'agents silent or ingest stuck',
+    );
     this.observability.watchCounters('Ingest', ingest, [...METRICS.batch, ...METRICS.ingest]);
     this.observability.watchCounters('Schedule (queue)', scheduleQueue, [
       ...METRICS.batch,
@@ -56,11 +65,20 @@ export class PlacidStack extends Stack {
     this.observability.watchFunction('ScheduleQueue', this.schedule.queueFunction);
     this.observability.watchFunction('ScheduleHttp', this.schedule.httpFunction);
     // The migration workflow (state machine, steps Lambda, plan queue and starter) registers itself.
-    new MigrationWorkflow(this, 'Workflow', {
+    this.workflow = new MigrationWorkflow(this, 'Workflow', {
       config,
       tables: this.tables,
       queues: this.queues,
       secrets: this.secrets,
+      observability: this.observability,
+      settings: config.workflowSettings,
+    });
+    // The detector feeds the workflow's plan queue; it registers itself too.
+    this.detect = new DetectStage(this, 'Detect', {
+      config,
+      tables: this.tables,
+      planQueue: this.workflow.planQueue,
+      key: this.queues.key,
       observability: this.observability,
     });
 
@@ -70,7 +88,13 @@ export class PlacidStack extends Stack {
 
   // Each cdk-nag finding this stack accepts, with the reason (cdk-nag v3: one acknowledgement per finding).
   private acknowledgeFindings(): void {
-    for (const fn of [this.ingest.function, this.schedule.queueFunction, this.schedule.httpFunction]) {
+    const stageFunctions = [
+      this.ingest.function,
+      this.schedule.queueFunction,
+      this.schedule.httpFunction,
+      this.detect.function,
+    ];
+    for (const fn of stageFunctions) {
       Validations.of(fn.role!).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason:
@@ -88,6 +112,16 @@ export class PlacidStack extends Stack {
     out('ScheduleRequestQueueUrl', this.queues.scheduleRequests.queue.queueUrl, 'Queued scheduling');
     out('ScheduleReplyQueueUrl', this.queues.scheduleReplies.queue.queueUrl, 'Decisions of queued requests');
     out('ScheduleClientPolicyArn', this.schedule.clientPolicy.managedPolicyArn, 'Attach to schedule callers');
+    out(
+      'DetectorRequesterPolicyArn',
+      this.detect.triggers.requesterPolicy.managedPolicyArn,
+      'Attach to operators who request runs or approve plans',
+    );
+    out(
+      'DetectorDeadLetterQueueUrl',
+      this.detect.deadLetters.queue.queueUrl,
+      'Detector triggers that failed',
+    );
     out('AlarmTopicArn', this.observability.topic.topicArn, 'Subscribe to receive alarms');
     out('DashboardName', this.observability.dashboard.dashboardName, 'CloudWatch dashboard');
   }

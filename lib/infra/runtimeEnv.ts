@@ -1,16 +1,24 @@
 /**
- * The contract between lib/infra and functions/: the environment variables the stack sets and the
- * metrics the alarms read. Plain constants, so tests can check both sides against them. Table names
- * travel as `tableEnvVar(table)` (lib/store/tables.ts), e.g. PLACID_TABLE_HOSTS.
+ * The contract between lib/infra and functions/: the environment variables the stack sets (named
+ * by the functions' own env modules, so the two sides cannot drift) and the metrics the alarms and
+ * dashboard read. Table names travel as `tableEnvVar(table)` (lib/store/tables.ts), e.g.
+ * PLACID_TABLE_HOSTS.
  */
+import { DETECT_ENV } from '../../functions/detect/env.js';
+import { INGEST_ENV } from '../../functions/ingest/config.js';
+import { SCHEDULE_ENV } from '../../functions/schedule/env.js';
+
 export const RUNTIME_ENV = {
-  /** functions/ingest/config.ts: where malformed reports go, with the reason attached. */
-  ingestDeadLetterQueueUrl: 'PLACID_INGEST_DLQ_URL',
-  /** functions/schedule/env.ts (SCHEDULE_ENV): the queue consumer's dead-letter and reply queues. */
-  scheduleDeadLetterQueueUrl: 'PLACID_DEAD_LETTER_QUEUE_URL',
-  scheduleReplyQueueUrl: 'PLACID_REPLY_QUEUE_URL',
+  /** A function's own dead-letter queue (ingest, schedule queue consumer): one name in every stage. */
+  deadLetterQueueUrl: INGEST_ENV.deadLetterQueueUrl,
+  /** functions/schedule/env.ts: where the queue consumer sends decisions. */
+  scheduleReplyQueueUrl: SCHEDULE_ENV.replyQueueUrl,
   /** Inline scheduler configuration (`{"filter_scheduler": {...}}`), from the context setting. */
-  schedulerConfig: 'PLACID_SCHEDULER_CONFIG',
+  schedulerConfig: SCHEDULE_ENV.schedulerConfigJson,
+  /** functions/detect/env.ts: where the detector sends executable migrations. */
+  planQueueUrl: DETECT_ENV.planQueueUrl,
+  /** functions/detect/env.ts: the `[rebalance]` options as JSON, from the context setting. */
+  rebalanceSettings: DETECT_ENV.rebalanceSettings,
 } as const;
 
 /** Custom metrics the alarms and dashboard read (published through functions/shared/powertools.ts). */
@@ -26,6 +34,18 @@ export const METRICS = {
   reportsStored: 'ReportsStored',
   /** Per decision (functions/schedule/metrics.ts). */
   schedule: ['DecisionsPlaced', 'DecisionsNoValidHost', 'ClaimConflicts'],
+  /** One per completed detector run (functions/detect/metrics.ts): none for minutes means the loop stopped. */
+  detectorRuns: 'DetectorRuns',
+  /** Per detector run: plans made, migrations sent to the plan queue, VMs found suffering, plans expired. */
+  detector: ['PlansMade', 'MigrationsQueued', 'SufferingVms', 'PlansExpired'],
+  /**
+   * Counted by metric filters on the state machine's execution log (no `service` dimension):
+   * executions that entered Rollback, and those that deferred before changing anything.
+   */
+  rolledBack: 'MigrationsRolledBack',
+  deferred: 'MigrationsDeferred',
+  /** Bytes a successful live migration moved, published by the workflow steps (service placid-workflow). */
+  bytesMoved: 'BytesMoved',
 } as const;
 
 /** POWERTOOLS_SERVICE_NAME of each function, also the `service` dimension of its metrics. */
@@ -33,4 +53,5 @@ export const SERVICE_NAMES = {
   ingest: 'placid-ingest',
   scheduleQueue: 'placid-schedule-queue',
   scheduleHttp: 'placid-schedule-http',
+  detect: 'placid-detect',
 } as const;

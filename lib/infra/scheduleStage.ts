@@ -60,7 +60,7 @@ export class ScheduleStage extends Construct {
       description: 'Places instances for queued requests; replies on the reply queue',
       environment: {
         ...environment,
-        [RUNTIME_ENV.scheduleDeadLetterQueueUrl]: requests.deadLetterQueue.queueUrl,
+        [RUNTIME_ENV.deadLetterQueueUrl]: requests.deadLetterQueue.queueUrl,
         [RUNTIME_ENV.scheduleReplyQueueUrl]: replies.queue.queueUrl,
       },
     });

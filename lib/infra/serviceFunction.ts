@@ -5,7 +5,6 @@
  * Every Lambda of the stack is one of these.
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Duration } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -19,16 +18,23 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { packageRoot } from '../cli/packageRoot.js';
 import { METRICS } from './runtimeEnv.js';
 
-/** The repository root: entries are resolved from here, and package-lock.json pins the bundle. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The repository root: entries are resolved from here, and package-lock.json pins the bundle.
+ * Searched upwards for package.json, so it is right from lib/infra/ and from the bundled CLI (dist/).
+ */
+export const PROJECT_ROOT = packageRoot(import.meta.url);
 
 /**
  * Left out of every bundle, because a Lambda never loads them (each is a lazy `import()`):
  * - tsx: only for TypeScript scheduler plugins (lib/engine/registry.ts reports a ConfigError without it);
  * - credential providers after the first: the SDK's chain stops at environment credentials, which
- *   the Lambda runtime always sets. Together about 180 KB of the schedule bundles.
+ *   the Lambda runtime always sets. Together about 180 KB of the schedule bundles;
+ * - the official Kubernetes client: the drainer talks to the API itself and needs the client only to
+ *   interpret a kubeconfig, which on Lambda is refused with a ConfigError asking for the token form
+ *   (lib/drivers/kubernetes/connection.ts). The client would be about 3 MB of the workflow bundle.
  */
 export const NEVER_LOADED_ON_LAMBDA = [
   'tsx',
@@ -39,6 +45,7 @@ export const NEVER_LOADED_ON_LAMBDA = [
   '@aws-sdk/credential-provider-login',
   '@aws-sdk/credential-provider-http',
   '@smithy/credential-provider-imds',
+  '@kubernetes/client-node',
 ];
 
 /** Powertools' shim: the ESM bundle still contains CommonJS dependencies that call `require`. */
@@ -58,6 +65,8 @@ export interface ServiceFunctionProps {
   readonly logRetention: RetentionDays;
   /** Names and resource references only: secrets go to Secrets Manager, never here. */
   readonly environment?: Record<string, string>;
+  /** Concurrency reserved for (and capping) the function; unreserved when absent. */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -79,6 +88,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       timeout: props.timeout,
       memorySize: props.memorySize,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: Tracing.ACTIVE,
       role,
       logGroup,

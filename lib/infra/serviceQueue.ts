@@ -6,7 +6,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export interface ServiceQueueProps {
@@ -61,23 +61,29 @@ export class ServiceQueue extends Construct {
         ],
         resources: [this.queue.queueArn],
       }),
-      this.keyStatement(['kms:Decrypt']),
+      queueKeyStatement(this.key, ['kms:Decrypt']),
     ];
   }
 
   private send(queue: Queue): PolicyStatement[] {
-    return [
-      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
-      // A producer needs a data key to encrypt, and Decrypt to reuse a cached one.
-      this.keyStatement(['kms:GenerateDataKey', 'kms:Decrypt']),
-    ];
+    return queueSendStatements(queue, this.key);
   }
+}
 
-  private keyStatement(actions: string[]): PolicyStatement {
-    return new PolicyStatement({
-      actions,
-      resources: [this.key.keyArn],
-      conditions: { StringEquals: { 'kms:ViaService': `sqs.${Stack.of(this).region}.amazonaws.com` } },
-    });
-  }
+/** SendMessage on `queue`, encrypted with `key`: what any producer of a Placid queue is granted. */
+export function queueSendStatements(queue: IQueue, key: IKey): PolicyStatement[] {
+  return [
+    new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    // A producer needs a data key to encrypt, and Decrypt to reuse a cached one.
+    queueKeyStatement(key, ['kms:GenerateDataKey', 'kms:Decrypt']),
+  ];
+}
+
+/** Use of the messaging key, only through SQS. */
+function queueKeyStatement(key: IKey, actions: string[]): PolicyStatement {
+  return new PolicyStatement({
+    actions,
+    resources: [key.keyArn],
+    conditions: { StringEquals: { 'kms:ViaService': `sqs.${Stack.of(key).region}.amazonaws.com` } },
+  });
 }

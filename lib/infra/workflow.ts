@@ -7,12 +7,12 @@
  * containers with their Keystone token and connections. The plan queue is created here unless given.
  */
 import { CfnOutput, Duration } from 'aws-cdk-lib';
-import { ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { PLAN_STARTER_ENV } from '../../functions/planStarter/env.js';
 import {
   parseWorkflowSettings,
   WORKFLOW_SETTINGS_ENV,
@@ -26,6 +26,7 @@ import type { ServiceSecrets } from './secrets.js';
 import { ServiceFunction } from './serviceFunction.js';
 import type { ServiceQueue } from './serviceQueue.js';
 import type { TableAccess, Tables } from './tables.js';
+import { WorkflowAlarms } from './workflowAlarms.js';
 import { migrationDefinition } from './workflowDefinition.js';
 import { acknowledgeWorkflowFindings } from './workflowFindings.js';
 
@@ -55,7 +56,10 @@ export interface MigrationWorkflowProps {
   readonly observability: Observability;
   /** Where the planner sends migrations; created (and watched) here when absent. */
   readonly planQueue?: ServiceQueue;
-  /** Deadline factor, concurrency, drain options…; validated at synth, passed to the steps as JSON. */
+  /**
+   * Deadline factor, concurrency, drain options… (the `placid:workflowSettings` context value);
+   * validated at synth, passed to the steps as JSON. Every default when absent.
+   */
   readonly settings?: WorkflowSettingsInput;
 }
 
@@ -68,7 +72,7 @@ export class MigrationWorkflow extends Construct {
   constructor(scope: Construct, id: string, props: MigrationWorkflowProps) {
     super(scope, id);
     const { config, tables, secrets, observability } = props;
-    const settings = parseWorkflowSettings(props.settings ?? {}, 'workflow settings');
+    const settings = parseWorkflowSettings(props.settings ?? {}, 'placid:workflowSettings');
     const logRetention = config.logRetentionDays as RetentionDays;
     // A drain runs inside one invocation: a minute beyond its own deadline.
     const stepTimeout = Duration.seconds(Math.min(900, settings.drain_timeout_seconds + 60));
@@ -93,6 +97,7 @@ export class MigrationWorkflow extends Construct {
       }
     }
 
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', { retention: logRetention });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.STANDARD,
       comment: 'Placid live migration: leases, re-check, drain, live-migrate, verify, undrain, record',
@@ -100,7 +105,7 @@ export class MigrationWorkflow extends Construct {
         migrationDefinition(this, { stepsFunction: this.stepsFunction, stepTimeout }),
       ),
       logs: {
-        destination: new LogGroup(this, 'ExecutionLogs', { retention: logRetention }),
+        destination: executionLogs,
         level: LogLevel.ALL,
         includeExecutionData: true,
       },
@@ -109,7 +114,16 @@ export class MigrationWorkflow extends Construct {
 
     this.planQueue = props.planQueue ?? props.queues.add('Plans', visibilityFor(STARTER_TIMEOUT_SECONDS));
     this.starterFunction = this.planStarter(props, settings.max_concurrent_migrations);
-    this.watch(observability);
+    new WorkflowAlarms(this, 'Alarms', {
+      observability,
+      stateMachine: this.stateMachine,
+      executionLogs,
+      stepsServiceName: WORKFLOW_SERVICE_NAMES.steps,
+    });
+    // Step errors are how the state machine learns to retry, defer or roll back: alarming on
+    // each would be noise; the execution alarms above report what the errors led to.
+    observability.watchFunction('WorkflowSteps', this.stepsFunction, { alarmOnErrors: false });
+    observability.watchFunction('PlanStarter', this.starterFunction);
     if (!props.planQueue) observability.watchQueue('Plans', this.planQueue);
     acknowledgeWorkflowFindings(this);
     new CfnOutput(this, 'PlanQueueUrl', {
@@ -131,9 +145,9 @@ export class MigrationWorkflow extends Construct {
       memorySize: 256,
       logRetention: props.config.logRetentionDays as RetentionDays,
       environment: {
-        PLACID_STATE_MACHINE_ARN: this.stateMachine.stateMachineArn,
-        PLACID_PLAN_DLQ_URL: this.planQueue.deadLetterQueue.queueUrl,
-        PLACID_MAX_CONCURRENT_MIGRATIONS: String(maxConcurrent),
+        [PLAN_STARTER_ENV.stateMachineArn]: this.stateMachine.stateMachineArn,
+        [PLAN_STARTER_ENV.deadLetterQueueUrl]: this.planQueue.deadLetterQueue.queueUrl,
+        [PLAN_STARTER_ENV.maxConcurrent]: String(maxConcurrent),
       },
     });
     fn.addEventSource(
@@ -152,35 +166,5 @@ export class MigrationWorkflow extends Construct {
     );
     for (const statement of this.planQueue.deadLetterSendStatements()) fn.addToRolePolicy(statement);
     return fn;
-  }
-
-  private watch(observability: Observability): void {
-    const period = Duration.minutes(1);
-    observability.alarm('MigrationsFailed', {
-      alarmDescription:
-        'A migration execution failed: it was rolled back (or its cleanup failed); see the execution history',
-      metric: this.stateMachine.metricFailed({ period, statistic: 'Sum' }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    observability.alarm('MigrationsTimedOutOrAborted', {
-      alarmDescription: 'A migration execution timed out or was stopped by hand: its cleanup did not run',
-      metric: new MathExpression({
-        expression: 'timedOut + aborted',
-        usingMetrics: {
-          timedOut: this.stateMachine.metricTimedOut({ statistic: 'Sum' }),
-          aborted: this.stateMachine.metricAborted({ statistic: 'Sum' }),
-        },
-        period,
-      }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    observability.watchFunction('WorkflowSteps', this.stepsFunction);
-    observability.watchFunction('PlanStarter', this.starterFunction);
   }
 }

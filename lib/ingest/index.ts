@@ -1,4 +1,6 @@
 /** The ingest stage's public API. */
+
+export { type AcceptedMessage, newestReportAt } from './batchPages.js';
 export {
   type IngestBatchResult,
   type IngestDeps,

@@ -9,6 +9,7 @@ import { parseReportMessage, type ReportMessage } from '../model/reports.js';
 import type { MessageQueue } from '../queue/port.js';
 import { type BatchLogger, type BatchOutcome, processSqsBatch } from '../queue/processBatch.js';
 import type { FleetStore } from '../store/fleetStore.js';
+import { type AcceptedMessage, failAfterwards, newestReportAt, writeBatchWide } from './batchPages.js';
 import { KnownHosts, unknownHostIssues } from './knownHosts.js';
 import { reportsInBody } from './reportCount.js';
 
@@ -27,12 +28,19 @@ export interface IngestDeps {
 export interface ReportCounts {
   /** Reports that replaced (or created) a stored state. */
   stored: number;
+  /**
+   * Newer reports of a state written less than a heartbeat ago: not written again (a host's only
+   * when that write left no pending claim).
+   */
+  unchanged: number;
   /** Reports no newer than the stored state: duplicates, out-of-order, or written by an earlier attempt. */
   stale: number;
   /** Reports in dead-lettered messages (a message whose reports cannot be read counts as one). */
   rejected: number;
-  /** Sample items written (idempotent rewrites of a redelivery included). */
+  /** Samples written (idempotent rewrites of a redelivery included). */
   samples: number;
+  /** Sample pages (items) those samples were written in: one per compute node and message, or more. */
+  pages: number;
 }
 
 /** A record left for SQS to redeliver, with the error that failed it. */
@@ -53,13 +61,18 @@ export interface IngestBatchResult extends BatchOutcome {
  * conflict, the network) is listed in `response.batchItemFailures`, so only that record comes back.
  * Storing is idempotent, so a redelivered message changes nothing.
  *
+ * States are written message by message; the sample pages of every stored message then go out
+ * together (BatchWriteItem, 25 a call), then the ingest watermark once (batchPages.ts). A message
+ * counts as done only when all three are written.
+ *
  * @example
  * const { response } = await ingestBatch(event, { store, deadLetter, now: () => new Date() });
  */
 export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<IngestBatchResult> {
   const known = deps.knownHosts ?? KnownHosts.inStore(deps.store);
-  const reports: ReportCounts = { stored: 0, stale: 0, rejected: 0, samples: 0 };
+  const reports: ReportCounts = { stored: 0, unchanged: 0, stale: 0, rejected: 0, samples: 0, pages: 0 };
   const retried: RetriedRecord[] = [];
+  const accepted: AcceptedMessage[] = [];
   // Remembers why a record will be retried (the batch helper only counts it).
   const tracked = async <T>(record: SQSRecord, step: () => T | Promise<T>): Promise<T> => {
     try {
@@ -76,15 +89,26 @@ export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<In
       tracked(record, async () => {
         const issues = await unknownHostIssues(message, known);
         if (issues.length > 0) throw new ValidationError(`message ${record.messageId}`, issues);
-        const stored = await deps.store.putReports(message);
+        const stored = await deps.store.putStates(message);
         known.remember(message.hypervisors);
         reports.stored += stored.hosts.stored + stored.instances.stored;
+        reports.unchanged += stored.hosts.unchanged + stored.instances.unchanged;
         reports.stale += stored.hosts.stale + stored.instances.stale;
-        reports.samples += stored.samples.written;
+        accepted.push({
+          messageId: record.messageId,
+          pages: deps.store.samplePages(message),
+          newestReportAt: newestReportAt(message),
+        });
       }),
     deadLetter: deps.deadLetter,
     logger: deps.logger,
   });
+
+  const wide = await writeBatchWide(deps.store, accepted);
+  reports.samples += wide.samples.samples;
+  reports.pages += wide.samples.written;
+  failAfterwards(outcome, wide.failed, deps.logger);
+  for (const [messageId, error] of wide.failed) retried.push({ messageId, error });
 
   const bodies = new Map(event.Records.map((r) => [r.messageId, r.body]));
   for (const rejection of outcome.rejections) {

@@ -15,9 +15,13 @@ export interface IngestReport {
   messages: number;
   /** Reports (hypervisor + instance) that replaced or created a stored state. */
   stored: number;
+  /** Newer host and instance reports of a state written less than a heartbeat ago: not written again. */
+  unchanged: number;
   /** Reports no newer than what was stored (duplicates, out of order). */
   stale: number;
   samples: number;
+  /** Sample pages (items) the samples were written in. */
+  pages: number;
   /** Every message that was not stored, in input order, with the reason. */
   rejected: RejectedMessage[];
 }
@@ -58,8 +62,10 @@ export async function runIngest(
   return {
     messages: messages.length,
     stored: tally.stored - before.stored,
+    unchanged: tally.unchanged - before.unchanged,
     stale: tally.stale - before.stale,
     samples: tally.samples - before.samples,
+    pages: tally.pages - before.pages,
     rejected,
   };
 }

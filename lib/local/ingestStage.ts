@@ -29,12 +29,22 @@ export interface IngestStageOptions {
 }
 
 export function ingestStage(options: IngestStageOptions = {}): IngestStage {
-  const tally: IngestTally = { stored: 0, stale: 0, rejected: 0, samples: 0, lastErrors: new Map() };
+  const tally: IngestTally = {
+    stored: 0,
+    unchanged: 0,
+    stale: 0,
+    rejected: 0,
+    samples: 0,
+    pages: 0,
+    lastErrors: new Map(),
+  };
   const add = (result: IngestBatchResult) => {
     tally.stored += result.reports.stored;
+    tally.unchanged += result.reports.unchanged;
     tally.stale += result.reports.stale;
     tally.rejected += result.reports.rejected;
     tally.samples += result.reports.samples;
+    tally.pages += result.reports.pages;
     for (const { messageId, error } of result.retried) tally.lastErrors.set(messageId, error);
   };
   return {

@@ -118,7 +118,14 @@ export interface WorkflowRunOptions {
   instant?: boolean;
   /** Called before each step with its request: e.g. move a manual clock on by the poll interval. */
   beforeStep?: (request: StepRequest) => void | Promise<void>;
+  /**
+   * Called after each step with its state's name and, when it threw, the error (before the state
+   * machine retries or catches it): e.g. let simulated time pass for the retry interval zeroed here.
+   */
+  afterStep?: (step: { state: string; request: StepRequest; error?: unknown }) => void | Promise<void>;
   templatePath?: string;
+  /** The definition to run (e.g. one cached by the caller) instead of synthesizing or reading one. */
+  definition?: StateMachineDefinition;
 }
 
 export interface WorkflowRun {
@@ -134,7 +141,7 @@ export interface WorkflowRun {
 
 /** Runs one execution to its end. */
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
-  const asl = await workflowDefinition(options.templatePath);
+  const asl = options.definition ?? (await workflowDefinition(options.templatePath));
   const startedAt = options.startedAt ?? options.deps.now();
   const steps: string[] = [];
   const handlers: Record<string, (input: unknown) => Promise<unknown>> = {};
@@ -144,8 +151,16 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       steps.push(name);
       const request = withStartTime(input as StepRequest, startedAt);
       await options.beforeStep?.(request);
+      let result: unknown;
+      try {
+        result = await dispatchStep(request, options.deps);
+      } catch (error) {
+        await options.afterStep?.({ state: name, request, error });
+        throw error;
+      }
+      await options.afterStep?.({ state: name, request });
       // Through JSON, as a Lambda's answer travels: no undefined, no Date, no class instances.
-      return JSON.parse(JSON.stringify((await dispatchStep(request, options.deps)) ?? null));
+      return JSON.parse(JSON.stringify(result ?? null));
     };
   }
   const name = options.executionName ?? 'local';

@@ -43,6 +43,28 @@ const samples = <T extends z.ZodType>(sample: T) =>
     })
     .default([]);
 
+/**
+ * A stretch of time a collector has no usable samples for, and why. Optional and additive (schema
+ * version 1 still): agents that sample continuously omit it; `placid collect` marks what Prometheus
+ * could not tell it instead of inventing values.
+ */
+export const dataGapInput = z
+  .object({
+    from: isoTimestamp,
+    to: isoTimestamp,
+    reason: z
+      .enum(['no_data', 'counter_reset', 'invalid_value', 'source_error'])
+      .describe('no_data: no series; counter_reset: a counter went back; source_error: the query failed'),
+    /** The sample fields that are missing, e.g. `steal_percent`. */
+    metrics: z.array(z.string().min(1).max(64)).max(16).default([]),
+  })
+  .refine((g) => g.from <= g.to, { path: ['to'], message: 'must not be before from' });
+
+const gaps = z
+  .array(dataGapInput)
+  .max(MAX_SAMPLES_PER_REPORT, { error: `has more than ${MAX_SAMPLES_PER_REPORT} gaps` })
+  .optional();
+
 export const hostSampleInput = z.object({
   ts: isoTimestamp,
   steal_percent: percent.describe('CPU steal on the host, or the mean over its VMs, in percent'),
@@ -66,6 +88,7 @@ export const hypervisorReportInput = hostStateInput.extend({
   availability_zone: name,
   reported_at: isoTimestamp.describe('When the agent took this report; a newer report replaces an older one'),
   samples: samples(hostSampleInput),
+  gaps,
 });
 
 const flavorInput = z.object({
@@ -102,6 +125,7 @@ export const instanceReportFields = z.object({
   last_migrated_at: isoTimestamp.nullish().default(null),
   reported_at: isoTimestamp.describe('When the agent took this report; a newer report replaces an older one'),
   samples: samples(instanceSampleInput),
+  gaps,
 });
 
 export const instanceReportInput = instanceReportFields.loose();

@@ -15,6 +15,7 @@ import {
   tooDeepPath,
 } from './reportChecks.js';
 import {
+  type dataGapInput,
   type hostSampleInput,
   type hypervisorReportInput,
   type instanceReportFields,
@@ -28,6 +29,8 @@ import { parseWith } from './schema.js';
 
 export type HostSample = z.output<typeof hostSampleInput>;
 export type InstanceSample = z.output<typeof instanceSampleInput>;
+/** A stretch without usable samples (optional; see dataGapInput). */
+export type DataGap = z.output<typeof dataGapInput>;
 
 /** A validated hypervisor report: the engine's HostState plus the live fields of the report. */
 export interface HypervisorReport {
@@ -38,6 +41,7 @@ export interface HypervisorReport {
   reported_at: string;
   state: HostState;
   samples: HostSample[];
+  gaps?: DataGap[];
 }
 
 /** A validated instance report; `nodename` defaults to `host`, unknown fields are kept. */
@@ -95,7 +99,7 @@ export function validateReportMessage(doc: unknown, now: Date, source = 'report 
 }
 
 function toHypervisorReport(parsed: z.output<typeof hypervisorReportInput>): HypervisorReport {
-  const { reported_at, samples, ...hostFields } = parsed;
+  const { reported_at, samples, gaps, ...hostFields } = parsed;
   const state = toHostState(hostFields);
   return {
     host: state.host,
@@ -104,6 +108,7 @@ function toHypervisorReport(parsed: z.output<typeof hypervisorReportInput>): Hyp
     reported_at,
     state,
     samples,
+    ...(gaps ? { gaps } : {}),
   };
 }
 

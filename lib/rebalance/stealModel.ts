@@ -5,8 +5,9 @@
  * - A host delivers at most its capacity C in vCPUs. When the total demand D exceeds C, the
  *   hypervisor's fair scheduler shares the shortfall evenly: every VM loses the same fraction
  *   (D - C) / D of its demand, so every VM's predicted steal is max(0, 1 - C/D) × 100.
- * - Pinning, NUMA, SMT and CPU-frequency effects are folded into C by calibration
- *   (effectiveCapacity): a host seen stealing s % of demand D delivered D × (1 - s/100).
+ * - Pinning, NUMA and CPU-frequency effects are folded into C by calibration
+ *   (effectiveCapacity): a host near saturation seen stealing s % of demand D delivered
+ *   D × (1 - s/100). Steal on a host far from saturation is housekeeping and calibrates nothing.
  * - Moving a VM moves its whole demand; its demand does not change with its host.
  */
 
@@ -34,12 +35,28 @@ export function predictedStealPercent(demand: number, capacity: number): number 
 }
 
 /**
- * What a host can deliver, in vCPUs. With measurable steal, the observation is the best
- * evidence: it delivered demand × (1 - steal). Without, it delivered all its demand, so capacity
- * is at least that, and at least `vcpusTotal` (0 when unknown).
+ * Demand at or above this share of vcpus_total is "near saturation": only there can the fair
+ * scheduler's shortfall explain steal. 10 % below vcpus_total leaves room for the host's own
+ * overhead (kernel threads, vhost, emulator threads) that takes CPUs from the VMs.
+ */
+export const NEAR_SATURATION_SHARE = 0.9;
+
+/**
+ * What a host can deliver, in vCPUs.
+ *
+ * Rule: calibrate from the measured steal (the host delivered demand × (1 - steal)) only when the
+ * steal is measurable AND demand is near vcpus_total (>= NEAR_SATURATION_SHARE of it), or
+ * vcpus_total is unknown (0). Steal is time a runnable vCPU waited for a logical CPU, so it comes
+ * from a shortage of CPUs only when runnable vCPUs approach the CPU count; below that, 1-3 % of
+ * steal is housekeeping, and calibrating from it would model a half-idle host as saturated (every
+ * vCPU of demand added would look like steal). Otherwise the host delivered all its demand, so its
+ * capacity is at least that, and at least vcpus_total.
+ * @example effectiveCapacity(10, 2, 32) // 32: 2 % steal at a third of the CPUs is housekeeping
  */
 export function effectiveCapacity(demand: number, measuredStealPercent: number, vcpusTotal: number): number {
-  if (measuredStealPercent >= MEASURABLE_STEAL_PERCENT && demand > 0) {
+  const measurable = measuredStealPercent >= MEASURABLE_STEAL_PERCENT && demand > 0;
+  const nearSaturation = vcpusTotal <= 0 || demand >= NEAR_SATURATION_SHARE * vcpusTotal;
+  if (measurable && nearSaturation) {
     return demand * (1 - Math.min(100, measuredStealPercent) / 100);
   }
   return Math.max(vcpusTotal, demand);

@@ -8,12 +8,15 @@ export class StoreError extends PlacidError {
 /** Items still unprocessed or throttled after every attempt: DynamoDB is overloaded, so retry later. */
 export class BatchWriteError extends StoreError {
   override readonly retryable = true;
+  /** The items left unwritten, when the writer knows them (batchPut does). */
+  readonly items: readonly Record<string, unknown>[];
   constructor(
     message: string,
     readonly unprocessed: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; items?: readonly Record<string, unknown>[] },
   ) {
     super(message, options);
+    this.items = options?.items ?? [];
   }
 }
 

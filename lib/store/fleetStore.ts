@@ -2,29 +2,33 @@
  * The fleet store: every read and write the stages need, bound to one client, one set of table
  * names and one clock. Each method is a thin call into a small module, so each stays testable alone.
  */
+
 import type { HypervisorReport, InstanceReport, ReportMessage } from '../model/reports.js';
-import type { BatchWriteStats } from './batchWriter.js';
 import { type ClaimLimits, type ClaimRequest, claimResources } from './claims.js';
 import { mapLimit } from './concurrency.js';
-import { type StoreContext, type StoreOptions, storeContext } from './context.js';
+import { checkHeartbeats, type StoreContext, type StoreOptions, storeContext } from './context.js';
 import { type DecisionRecord, getDecision, putDecision } from './decisions.js';
 import type { StoredHost } from './hostItems.js';
 import { getHost, type HostChanges, hostsChangedSince, listHosts } from './hostReads.js';
-import { putHostReport, type WriteOutcome } from './hostWrites.js';
-import {
-  getInstance,
-  instancesByHost,
-  listInstances,
-  putInstanceReport,
-  type StoredInstance,
-} from './instances.js';
+import { type HostWriteOutcome, putHostReport } from './hostWrites.js';
+import { ingestWatermark, noteIngested } from './ingestWatermark.js';
+import { getInstance, instancesByHost, listInstances, type StoredInstance } from './instances.js';
+import { type InstanceWriteOutcome, putInstanceReport } from './instanceWrites.js';
 import { acquireLease, type Lease, releaseLease } from './leases.js';
 import { releaseClaim } from './releaseClaim.js';
-import { putSamples, type SampleEntity, type StoredSample, samplesFor } from './samples.js';
+import { messagePages, type PageWrite } from './samplePages.js';
+import { type NodeWindow, nodeWindow, type SampleEntity, type StoredSample, samplesFor } from './samples.js';
+import { type PageWriteResult, putSamples, type SampleWriteStats, writePages } from './sampleWrites.js';
+import { HOST_MEMO_SIZE, StateWriteMemo } from './writeMemo.js';
 
 export interface StateCounts {
   /** Reports that replaced (or created) the stored state. */
   stored: number;
+  /**
+   * Newer reports of a state this store wrote less than a heartbeat ago, not written again: only
+   * their `reported_at` differed (for a host, also: that write left no pending claim).
+   */
+  unchanged: number;
   /** Reports as old as or older than the stored one: changed nothing (duplicates, out of order). */
   stale: number;
 }
@@ -32,38 +36,72 @@ export interface StateCounts {
 export interface IngestOutcome {
   hosts: StateCounts;
   instances: StateCounts;
-  samples: BatchWriteStats;
+  /** `written` counts sample pages, `samples` the samples in them. */
+  samples: SampleWriteStats;
 }
 
 export class FleetStore {
   readonly ctx: StoreContext;
+  /** States this store wrote, per warm container: unchanged ones are not rewritten. */
+  private readonly instanceMemo: StateWriteMemo;
+  private readonly hostMemo: StateWriteMemo;
 
   constructor(options: StoreOptions) {
     this.ctx = storeContext(options);
+    checkHeartbeats(this.ctx);
+    this.instanceMemo = new StateWriteMemo(this.ctx.instanceHeartbeatMs);
+    this.hostMemo = new StateWriteMemo(this.ctx.hostHeartbeatMs, HOST_MEMO_SIZE);
   }
 
   /**
-   * Stores a validated message: samples first (idempotent), then each state with its conditional
-   * write. Safe to repeat: a redelivered message rewrites identical samples and finds every state stale.
+   * Stores a validated message: samples first (idempotent pages), then each state with its
+   * conditional write. Safe to repeat: a redelivered message rewrites the same pages and finds
+   * every state stale. (The ingest stage writes a whole batch's pages at once instead: putStates,
+   * then putSamplePages.)
    */
   async putReports(message: Pick<ReportMessage, 'hypervisors' | 'instances'>): Promise<IngestOutcome> {
     const samples = await this.putSamples(message.hypervisors, message.instances);
-    const hosts = await this.count(message.hypervisors, (r) => this.putHostReport(r));
-    const instances = await this.count(message.instances, (r) => this.putInstanceReport(r));
-    return { hosts, instances, samples };
+    return { ...(await this.putStates(message)), samples };
   }
 
-  putHostReport(report: HypervisorReport): Promise<WriteOutcome> {
-    return putHostReport(this.ctx, report);
+  /** The state writes of a message: each host and instance report, written only if newer and changed. */
+  async putStates(
+    message: Pick<ReportMessage, 'hypervisors' | 'instances'>,
+  ): Promise<Omit<IngestOutcome, 'samples'>> {
+    const hosts = await this.count(message.hypervisors, (r) => this.putHostReport(r));
+    const instances = await this.count(message.instances, (r) => this.putInstanceReport(r));
+    return { hosts, instances };
   }
-  putInstanceReport(report: InstanceReport): Promise<WriteOutcome> {
-    return putInstanceReport(this.ctx, report);
+
+  putHostReport(report: HypervisorReport): Promise<HostWriteOutcome> {
+    return putHostReport(this.ctx, report, this.hostMemo);
   }
+  putInstanceReport(report: InstanceReport): Promise<InstanceWriteOutcome> {
+    return putInstanceReport(this.ctx, report, this.instanceMemo);
+  }
+  /** Writes the samples of one message: a page per compute node (more for a very large one). */
   putSamples(
     hypervisors: readonly HypervisorReport[],
     instances: readonly InstanceReport[],
-  ): Promise<BatchWriteStats> {
+  ): Promise<SampleWriteStats> {
     return putSamples(this.ctx, hypervisors, instances);
+  }
+  /** The sample pages of one message, to write later with others (putSamplePages). */
+  samplePages(message: Pick<ReportMessage, 'hypervisors' | 'instances'>): PageWrite[] {
+    return messagePages(message.hypervisors, message.instances, this.ctx.sampleRetentionSeconds);
+  }
+  /** Writes pages of many messages, 25 per call; reports (does not throw for) pages left unwritten. */
+  putSamplePages(pages: readonly PageWrite[]): Promise<PageWriteResult> {
+    return writePages(this.ctx, pages);
+  }
+
+  /** Called once per ingest batch, after its writes: the newest `reported_at` it stored. Only moves forward. */
+  noteIngested(newestReportAt: string): Promise<void> {
+    return noteIngested(this.ctx, newestReportAt);
+  }
+  /** The newest `reported_at` ingested so far (null before any batch): "has anything new arrived?". */
+  ingestWatermark(): Promise<string | null> {
+    return ingestWatermark(this.ctx);
   }
 
   getHost(host: string, nodename = host): Promise<StoredHost | undefined> {
@@ -86,8 +124,13 @@ export class FleetStore {
     return listInstances(this.ctx);
   }
 
+  /** A host's samples, or an instance's on the node(s) named, with `from <= ts <= to`, oldest first. */
   samplesFor(entity: SampleEntity, from: Date, to: Date): Promise<StoredSample[]> {
     return samplesFor(this.ctx, entity, from, to);
+  }
+  /** Every sample reported on a node in `[from, to]` (its own and its VMs'), one Query. */
+  nodeWindow(host: string, nodename: string, from: Date, to: Date): Promise<NodeWindow> {
+    return nodeWindow(this.ctx, host, nodename, from, to);
   }
 
   claimResources(
@@ -96,6 +139,9 @@ export class FleetStore {
     request: ClaimRequest,
     limits: ClaimLimits,
   ): Promise<boolean> {
+    // A claim changes what the next report must write (it may retire or expire it): never skip
+    // that write. (The memo cannot see claims made by other processes; docs/store.md.)
+    this.hostMemo.forget(`${host}\u0000${nodename}`);
     return claimResources(this.ctx, host, nodename, request, limits);
   }
   releaseClaim(host: string, nodename: string, claimId: string): Promise<boolean> {
@@ -118,10 +164,11 @@ export class FleetStore {
 
   private async count<R>(
     reports: readonly R[],
-    write: (r: R) => Promise<WriteOutcome>,
+    write: (r: R) => Promise<InstanceWriteOutcome | HostWriteOutcome>,
   ): Promise<StateCounts> {
     const outcomes = await mapLimit(reports, this.ctx.concurrency, write);
-    const stored = outcomes.filter((o) => o === 'stored').length;
-    return { stored, stale: outcomes.length - stored };
+    const counts: StateCounts = { stored: 0, unchanged: 0, stale: 0 };
+    for (const outcome of outcomes) counts[outcome]++;
+    return counts;
   }
 }

@@ -1,5 +1,12 @@
 /** The fleet store's public API. */
-export { BATCH_WRITE_LIMIT, type BatchWriteStats, batchPut } from './batchWriter.js';
+export {
+  BATCH_WRITE_LIMIT,
+  type BatchWriteFailure,
+  type BatchWriteStats,
+  batchPut,
+  batchPutSettled,
+  type SettledBatchWrite,
+} from './batchWriter.js';
 export { type ClaimLimits, type ClaimRequest, claimLimits } from './claims.js';
 export { type ClientOptions, createDocumentClient, createDynamoClient } from './client.js';
 export type { StoreContext, StoreOptions } from './context.js';
@@ -9,9 +16,13 @@ export { BatchWriteError, StoreError, WriteConflictError } from './errors.js';
 export { FleetStore, type IngestOutcome, type StateCounts } from './fleetStore.js';
 export type { Claim, StoredHost } from './hostItems.js';
 export type { HostChanges } from './hostReads.js';
-export type { WriteOutcome } from './hostWrites.js';
+export type { HostWriteOutcome, WriteOutcome } from './hostWrites.js';
+export { INGEST_WATERMARK_NAME } from './ingestWatermark.js';
 export type { StoredInstance } from './instances.js';
+export type { InstanceWriteOutcome } from './instanceWrites.js';
 export type { Lease } from './leases.js';
 export { DEFAULT_RETRY, type RetryPolicy, type Sleep } from './retry.js';
-export { entityKey, type SampleEntity, type StoredSample } from './samples.js';
+export { type NodeRef, nodeEntityKey, type PageWrite, type SamplePage } from './samplePages.js';
+export type { NodeWindow, SampleEntity, StoredSample } from './samples.js';
+export { type PageWriteResult, pageKey, type SampleWriteStats } from './sampleWrites.js';
 export * from './tables.js';

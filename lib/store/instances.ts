@@ -1,46 +1,16 @@
-/** Instance state items: the latest report per instance, found by uuid or by host. */
-import { GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * Instance state items: the latest report per instance, found by uuid or by host. Written by
+ * instanceWrites.ts.
+ */
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { InstanceReport } from '../model/reports.js';
 import { epochSeconds, type StoreContext } from './context.js';
-import type { WriteOutcome } from './hostWrites.js';
-import { isConditionFailed } from './retry.js';
 import { INSTANCES_BY_HOST } from './tables.js';
 
 type Item = Record<string, unknown>;
 
 /** An instance as stored: its report without the samples (those live in the samples table). */
 export type StoredInstance = Omit<InstanceReport, 'samples'>;
-
-/** Stores one instance report; 'stale' when the stored report is as new or newer. */
-export async function putInstanceReport(ctx: StoreContext, report: InstanceReport): Promise<WriteOutcome> {
-  const { samples: _samples, ...state } = report;
-  const now = ctx.clock().getTime();
-  try {
-    await ctx.doc.send(
-      new PutCommand({
-        TableName: ctx.tables.instances,
-        Item: {
-          uuid: report.uuid,
-          host: report.host,
-          nodename: report.nodename,
-          availability_zone: report.availability_zone,
-          reported_at: report.reported_at,
-          updated_at: now,
-          // Vanished instances (deleted, or moved out of the reporting scope) age out.
-          expires_at: epochSeconds(Date.parse(report.reported_at)) + ctx.instanceRetentionSeconds,
-          state: JSON.stringify(state),
-        },
-        ConditionExpression: 'attribute_not_exists(#uuid) OR #reported_at < :reported_at',
-        ExpressionAttributeNames: { '#uuid': 'uuid', '#reported_at': 'reported_at' },
-        ExpressionAttributeValues: { ':reported_at': report.reported_at },
-      }),
-    );
-    return 'stored';
-  } catch (error) {
-    if (isConditionFailed(error)) return 'stale';
-    throw error;
-  }
-}
 
 export async function getInstance(ctx: StoreContext, uuid: string): Promise<StoredInstance | undefined> {
   const { Item } = await ctx.doc.send(

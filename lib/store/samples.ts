@@ -1,90 +1,118 @@
 /**
- * Samples: immutable items keyed by (entity, ts), so a redelivered report rewrites the same items
- * and changes nothing. Written in batches; read as a time window for the detector.
+ * Reading samples, stored as pages per compute node (samplePages.ts, written by sampleWrites.ts):
+ * a node's time window is one paginated Query. An instance's samples live on the pages of the
+ * node it was reported on, so reading them needs that node.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { HostSample, HypervisorReport, InstanceReport, InstanceSample } from '../model/reports.js';
-import { type BatchWriteStats, batchPut } from './batchWriter.js';
+import type { HostSample, InstanceSample } from '../model/reports.js';
 import { epochSeconds, type StoreContext } from './context.js';
-import { TABLES } from './tables.js';
+import { MAX_PAGE_SPAN_MS, type NodeRef, nodeEntityKey, pageContent } from './samplePages.js';
 
 export type SampleEntity =
   | { kind: 'host'; host: string; nodename: string }
-  | { kind: 'instance'; uuid: string };
+  /** An instance's samples taken on one node, or on any of several (e.g. a migration's source and destination). */
+  | { kind: 'instance'; uuid: string; host: string; nodename: string }
+  | { kind: 'instance'; uuid: string; nodes: readonly NodeRef[] };
 
-/** One stored sample; instance samples also say which host the instance was on. */
+/** One stored sample; instance samples also say which host they were reported on. */
 export type StoredSample = (HostSample | InstanceSample) & { ts: string; host?: string };
 
-/** The partition key of an entity's samples; components are URI-encoded so `/` in a name cannot collide. */
-export function entityKey(entity: SampleEntity): string {
-  if (entity.kind === 'instance') return `instance/${encodeURIComponent(entity.uuid)}`;
-  return `host/${encodeURIComponent(entity.host)}/${encodeURIComponent(entity.nodename)}`;
+/** A node's samples in a window: its own and those of the instances reported on it, oldest first. */
+export interface NodeWindow {
+  host: HostSample[];
+  instances: Map<string, InstanceSample[]>;
 }
 
-/** Sample items of a set of reports, each expiring `sampleRetentionSeconds` after its own ts. */
-export function sampleItems(
+/**
+ * The node's unexpired samples with `from <= ts <= to`, oldest first; a sample stored twice (the
+ * same ts in two pages, e.g. an agent resending it) is returned once, from the later page.
+ */
+export async function nodeWindow(
   ctx: StoreContext,
-  hypervisors: readonly HypervisorReport[],
-  instances: readonly InstanceReport[],
-): Record<string, unknown>[] {
-  const item = (entity: string, sample: { ts: string }, extra: Record<string, unknown> = {}) => ({
-    entity,
-    ...sample,
-    ...extra,
-    expires_at: epochSeconds(Date.parse(sample.ts)) + ctx.sampleRetentionSeconds,
-  });
-  const items: Record<string, unknown>[] = [];
-  for (const h of hypervisors) {
-    const entity = entityKey({ kind: 'host', host: h.host, nodename: h.nodename });
-    for (const s of h.samples) items.push(item(entity, s));
+  host: string,
+  nodename: string,
+  from: Date,
+  to: Date,
+): Promise<NodeWindow> {
+  const hostSamples = new Map<string, HostSample>();
+  const vmSamples = new Map<string, Map<string, InstanceSample>>();
+  const lo = from.toISOString();
+  const hi = to.toISOString();
+  const inWindow = (s: { ts: string }) => s.ts >= lo && s.ts <= hi;
+  for (const item of await queryPages(ctx, { host, nodename }, from, to)) {
+    const content = pageContent(item);
+    for (const s of content.host) if (inWindow(s)) hostSamples.set(s.ts, s);
+    for (const [uuid, samples] of content.instances) {
+      const byTs = vmSamples.get(uuid) ?? new Map<string, InstanceSample>();
+      for (const s of samples) if (inWindow(s)) byTs.set(s.ts, s);
+      if (byTs.size > 0) vmSamples.set(uuid, byTs);
+    }
   }
-  for (const i of instances) {
-    const entity = entityKey({ kind: 'instance', uuid: i.uuid });
-    for (const s of i.samples) items.push(item(entity, s, { host: i.host }));
-  }
-  return items;
+  const instances = new Map<string, InstanceSample[]>();
+  for (const [uuid, byTs] of vmSamples) instances.set(uuid, byTime(byTs));
+  return { host: byTime(hostSamples), instances };
 }
 
-/** Writes the samples of a set of reports with BatchWriteItem. */
-export function putSamples(
-  ctx: StoreContext,
-  hypervisors: readonly HypervisorReport[],
-  instances: readonly InstanceReport[],
-): Promise<BatchWriteStats> {
-  return batchPut(ctx.doc, TABLES.samples, ctx.tables.samples, sampleItems(ctx, hypervisors, instances), {
-    retry: ctx.retry,
-    concurrency: ctx.concurrency,
-  });
-}
-
-/** The entity's unexpired samples with `from <= ts <= to`, oldest first. */
+/** An entity's samples in the window, oldest first; an instance's from the node(s) the caller names. */
 export async function samplesFor(
   ctx: StoreContext,
   entity: SampleEntity,
   from: Date,
   to: Date,
 ): Promise<StoredSample[]> {
-  const out: StoredSample[] = [];
+  if (entity.kind === 'host') return (await nodeWindow(ctx, entity.host, entity.nodename, from, to)).host;
+  const nodes = 'nodes' in entity ? entity.nodes : [{ host: entity.host, nodename: entity.nodename }];
+  const byTs = new Map<string, StoredSample>();
+  for (const node of nodes) {
+    const window = await nodeWindow(ctx, node.host, node.nodename, from, to);
+    for (const s of window.instances.get(entity.uuid) ?? []) byTs.set(s.ts, { ...s, host: node.host });
+  }
+  return byTime(byTs);
+}
+
+/**
+ * The pages that can hold samples of [from, to]: their newest sample is at or after `from` and at
+ * most a page span after `to`, and their oldest is not after `to`. Unexpired only: DynamoDB deletes
+ * expired items up to days late and dynalite never does.
+ */
+async function queryPages(
+  ctx: StoreContext,
+  node: NodeRef,
+  from: Date,
+  to: Date,
+): Promise<Record<string, unknown>[]> {
+  if (from.getTime() > to.getTime()) return [];
+  const out: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await ctx.doc.send(
       new QueryCommand({
         TableName: ctx.tables.samples,
-        KeyConditionExpression: '#entity = :entity AND #ts BETWEEN :from AND :to',
-        FilterExpression: '#expires_at > :now',
-        ExpressionAttributeNames: { '#entity': 'entity', '#ts': 'ts', '#expires_at': 'expires_at' },
+        KeyConditionExpression: '#entity = :entity AND #ts BETWEEN :low AND :high',
+        FilterExpression: '#expires_at > :now AND #first_ts <= :to',
+        ExpressionAttributeNames: {
+          '#entity': 'entity',
+          '#ts': 'ts',
+          '#expires_at': 'expires_at',
+          '#first_ts': 'first_ts',
+        },
         ExpressionAttributeValues: {
-          ':entity': entityKey(entity),
-          ':from': from.toISOString(),
+          ':entity': nodeEntityKey(node),
+          ':low': from.toISOString(),
+          // Sort keys are `<ts>#<hash>`: this bound admits every hash of the last instant.
+          ':high': `${new Date(to.getTime() + MAX_PAGE_SPAN_MS).toISOString()}#\uffff`,
           ':to': to.toISOString(),
           ':now': epochSeconds(ctx.clock().getTime()),
         },
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const { entity: _e, expires_at: _x, ...sample } of page.Items ?? [])
-      out.push(sample as StoredSample);
+    out.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return out;
+}
+
+function byTime<S extends { ts: string }>(byTs: Map<string, S>): S[] {
+  return [...byTs.values()].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
 }

@@ -86,7 +86,7 @@ export const TABLES = {
   },
   samples: {
     logicalName: 'samples',
-    purpose: 'Recent steal/load samples per host and per instance (immutable, expire by TTL)',
+    purpose: "Steal/load sample pages: one item per compute node and report message, its VMs' samples included (immutable, expire by TTL)",
     partitionKey: S('entity'),
     sortKey: S('ts'),
     globalSecondaryIndexes: [],
@@ -103,7 +103,7 @@ export const TABLES = {
   },
   plans: {
     logicalName: 'plans',
-    purpose: 'Rebalancing plans (later issues)',
+    purpose: 'Rebalancing plans, with the detector state item',
     partitionKey: S('plan_id'),
     globalSecondaryIndexes: [
       {
@@ -118,7 +118,7 @@ export const TABLES = {
   },
   migrations: {
     logicalName: 'migrations',
-    purpose: 'Migration records, a history per instance (later issues)',
+    purpose: 'Migration records, one per planned move, a history per instance',
     partitionKey: S('instance_uuid'),
     sortKey: S('started_at'),
     globalSecondaryIndexes: [

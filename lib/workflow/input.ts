@@ -35,6 +35,12 @@ export const migrationInputSchema = z
     /** The VM's Consul agent, when it runs one; null or absent: no maintenance mode. */
     consul: z.object({ node: name, address: name }).nullish(),
     correlation_id: name,
+    /**
+     * The plan's creation time, set by the detector: the sort key (`started_at`) of the migration's
+     * record, which the detector writes as `planned` and the workflow updates to its outcome, so one
+     * migration is one item. Absent for ad-hoc migrations: their record is keyed by the execution start.
+     */
+    planned_at: isoTime.optional(),
   })
   .refine((m) => m.source_host !== m.dest_host, {
     path: ['dest_host'],

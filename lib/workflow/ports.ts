@@ -56,6 +56,8 @@ export interface MigrationRecorder {
   record(outcome: MigrationOutcome): Promise<void>;
   /** The VM's last move, for its cooldown. */
   markMigrated(instanceUuid: string, at: string): Promise<void>;
+  /** The migration's record goes to `running` (recordItem.ts); optional for test doubles. */
+  markRunning?(migration: MigrationInput, executionStartedAt: string): Promise<void>;
 }
 
 export interface PlacementVerdict {
@@ -69,8 +71,8 @@ export interface PlacementChecker {
   check(migration: MigrationInput): Promise<PlacementVerdict>;
 }
 
-/** The VM's recent CPU steal (mean percent over the window), or null without samples. */
-export type StealReader = (instanceUuid: string, from: Date, to: Date) => Promise<number | null>;
+/** Mean steal of the VM on `host` (default: its stored node) over the window, or null without samples. */
+export type StealReader = (instanceUuid: string, from: Date, to: Date, host?: string) => Promise<number | null>;
 
 export interface StepDeps {
   settings: WorkflowSettings;

@@ -1,14 +1,18 @@
 /**
- * The workflow's store adapters: migration records (one item per execution in the `migrations`
- * table, keyed by instance and execution start, so a retried write overwrites its own item), the
- * VM's last-migrated time on its instance item, and "steal before" from its samples.
+ * The workflow's store adapters: the migration's record (the one item per migration described in
+ * recordItem.ts: the detector's planned item, or a new one for an ad-hoc migration), the VM's
+ * last-migrated time on its instance item, and "steal before" from its samples.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, type StoreContext } from '../store/context.js';
 import { WriteConflictError } from '../store/errors.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { isConditionFailed } from '../store/retry.js';
+import type { MigrationInput } from './input.js';
 import type { MigrationOutcome, MigrationRecorder, StealReader } from './ports.js';
+import { type MigrationRecordItem, type MigrationRecordKey, recordKey, setExpression } from './recordItem.js';
+
+export type { MigrationRecordItem } from './recordItem.js';
 
 const DAY_SECONDS = 86_400;
 /** Concurrent report writes can race the read-modify-write of an instance item; this many tries. */
@@ -18,51 +22,122 @@ export function storeRecorder(ctx: StoreContext, retentionDays: number): Migrati
   return {
     record: (outcome) => putMigrationRecord(ctx, outcome, retentionDays),
     markMigrated: (uuid, at) => markMigrated(ctx, uuid, at),
+    markRunning: (migration, startedAt) => markMigrationRunning(ctx, migration, startedAt, retentionDays),
   };
 }
 
-export type MigrationRecordItem = Omit<MigrationOutcome, 'migration'> &
-  MigrationOutcome['migration'] & { expires_at: number };
-
+/**
+ * Writes the outcome onto the migration's item (recordKey): the detector's planned item, or a new
+ * one. Only this migration's own item may be changed, so a retried write overwrites itself.
+ */
 export async function putMigrationRecord(
   ctx: StoreContext,
   outcome: MigrationOutcome,
   retentionDays: number,
 ): Promise<void> {
-  const { migration, ...rest } = outcome;
-  const item: MigrationRecordItem = {
-    ...migration,
+  const { migration, started_at, ...rest } = outcome;
+  const { instance_uuid: _uuid, ...fields } = migration;
+  const values = {
+    ...fields,
     ...rest,
+    execution_started_at: started_at,
     expires_at: epochSeconds(Date.parse(outcome.finished_at)) + retentionDays * DAY_SECONDS,
   };
-  await ctx.doc.send(
-    new PutCommand({
-      TableName: ctx.tables.migrations,
-      Item: item,
-      // The key is (instance, execution start): only this migration's own item may be replaced.
-      ConditionExpression: 'attribute_not_exists(#uuid) OR #id = :id',
-      ExpressionAttributeNames: { '#uuid': 'instance_uuid', '#id': 'migration_id' },
-      ExpressionAttributeValues: { ':id': migration.migration_id },
-    }),
-  );
+  await updateOwnItem(ctx, recordKey(migration, started_at), migration.migration_id, values);
 }
 
-/** The instance's migration records, oldest first (expired ones left out). */
+/**
+ * Moves the migration's item to `running` when its execution has taken its leases. A record that
+ * already has an outcome is left as it is (a late retry of the first step changes nothing).
+ */
+export async function markMigrationRunning(
+  ctx: StoreContext,
+  migration: MigrationInput,
+  executionStartedAt: string,
+  retentionDays: number,
+): Promise<void> {
+  const { instance_uuid: _uuid, ...fields } = migration;
+  const values = {
+    ...fields,
+    status: 'running',
+    execution_started_at: executionStartedAt,
+    expires_at: epochSeconds(ctx.clock().getTime()) + retentionDays * DAY_SECONDS,
+  };
+  await updateOwnItem(ctx, recordKey(migration, executionStartedAt), migration.migration_id, values, {
+    onlyWhileUnfinished: true,
+  });
+}
+
+async function updateOwnItem(
+  ctx: StoreContext,
+  key: MigrationRecordKey,
+  migrationId: string,
+  values: Record<string, unknown>,
+  options: { onlyWhileUnfinished?: boolean } = {},
+): Promise<void> {
+  const update = setExpression(values);
+  const unfinished = options.onlyWhileUnfinished ? ' AND #status IN (:planned, :queued, :running)' : '';
+  try {
+    await ctx.doc.send(
+      new UpdateCommand({
+        TableName: ctx.tables.migrations,
+        Key: key,
+        ...update,
+        ConditionExpression: `attribute_not_exists(#uuid) OR (#id = :id${unfinished})`,
+        ExpressionAttributeNames: {
+          ...update.ExpressionAttributeNames,
+          '#uuid': 'instance_uuid',
+          '#id': 'migration_id',
+          ...(unfinished ? { '#status': 'status' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ...update.ExpressionAttributeValues,
+          ':id': migrationId,
+          ...(unfinished ? { ':planned': 'planned', ':queued': 'queued', ':running': 'running' } : {}),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(options.onlyWhileUnfinished && isConditionFailed(error))) throw error;
+  }
+}
+
+/**
+ * The instance's migration records, oldest first (expired ones left out); with `since`, only those
+ * keyed at or after it (a record is keyed by its plan's creation or its execution start, so every
+ * migration that finished after `since` is included).
+ */
 export async function migrationRecords(
   ctx: StoreContext,
   instanceUuid: string,
+  since?: Date,
 ): Promise<MigrationRecordItem[]> {
-  const { Items } = await ctx.doc.send(
-    new QueryCommand({
-      TableName: ctx.tables.migrations,
-      KeyConditionExpression: '#uuid = :uuid',
-      FilterExpression: '#expires_at > :now',
-      ExpressionAttributeNames: { '#uuid': 'instance_uuid', '#expires_at': 'expires_at' },
-      ExpressionAttributeValues: { ':uuid': instanceUuid, ':now': epochSeconds(ctx.clock().getTime()) },
-      ConsistentRead: true,
-    }),
-  );
-  return (Items ?? []) as MigrationRecordItem[];
+  const out: MigrationRecordItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ctx.doc.send(
+      new QueryCommand({
+        TableName: ctx.tables.migrations,
+        KeyConditionExpression: since ? '#uuid = :uuid AND #started >= :since' : '#uuid = :uuid',
+        FilterExpression: '#expires_at > :now',
+        ExpressionAttributeNames: {
+          '#uuid': 'instance_uuid',
+          '#expires_at': 'expires_at',
+          ...(since ? { '#started': 'started_at' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ':uuid': instanceUuid,
+          ':now': epochSeconds(ctx.clock().getTime()),
+          ...(since ? { ':since': since.toISOString() } : {}),
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    out.push(...((page.Items ?? []) as MigrationRecordItem[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return out;
 }
 
 /**
@@ -109,10 +184,23 @@ export async function markMigrated(ctx: StoreContext, instanceUuid: string, at: 
   }
 }
 
-/** Mean steal of the VM's samples in the window, from the fleet store. */
-export function storeStealReader(store: Pick<FleetStore, 'samplesFor'>): StealReader {
-  return async (instanceUuid, from, to) => {
-    const samples = await store.samplesFor({ kind: 'instance', uuid: instanceUuid }, from, to);
+/**
+ * Mean steal of the VM's samples in the window, from the fleet store. A VM's samples live on the
+ * pages of the node it was reported on, so the reader needs that node: `host` names it (the source
+ * for steal before a move, the destination for steal after); without it, the node of the VM's
+ * stored report. A VM unknown to the store and given no host has no samples (null).
+ */
+export function storeStealReader(
+  store: Pick<FleetStore, 'samplesFor' | 'getInstance'>,
+): StealReader & ((instanceUuid: string, from: Date, to: Date, host?: string) => Promise<number | null>) {
+  return async (instanceUuid: string, from: Date, to: Date, host?: string) => {
+    const stored = (await store.getInstance(instanceUuid)) as { host: string; nodename: string } | undefined;
+    // Nodes are named after their host unless the report says otherwise (Nova's libvirt default).
+    const nodename = stored && (host === undefined || stored.host === host) ? stored.nodename : host;
+    const onHost = host ?? stored?.host;
+    if (onHost === undefined || nodename === undefined) return null;
+    const entity = { kind: 'instance' as const, uuid: instanceUuid, host: onHost, nodename };
+    const samples = await store.samplesFor(entity, from, to);
     const values = samples
       .map((s) => (s as { steal_percent?: unknown }).steal_percent)
       .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));

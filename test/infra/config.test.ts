@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { DETECT_ENV } from '../../functions/detect/env.js';
+import { PLAN_STARTER_ENV } from '../../functions/planStarter/env.js';
+import { packageRoot } from '../../lib/cli/packageRoot.js';
 import { configFromContext, parseConfig, SETTINGS } from '../../lib/infra/config.js';
 import { PlacidStack } from '../../lib/infra/placidStack.js';
+import { PROJECT_ROOT } from '../../lib/infra/serviceFunction.js';
 import { ConfigError } from '../../lib/model/errors.js';
+import { WORKFLOW_SETTINGS_ENV } from '../../lib/workflow/settings.js';
 
 describe('parseConfig', () => {
   it('applies every default when nothing is set', () => {
@@ -47,6 +54,49 @@ describe('parseConfig', () => {
       'placid:schedulerConfig:',
     ],
     ['scheduler options that are not JSON', { schedulerConfig: '{nope' }, 'placid:schedulerConfig:'],
+    [
+      'a rebalance mode that does not exist',
+      { rebalance: { mode: 'yolo' } },
+      'placid:rebalance: [rebalance] mode = "yolo": expected one of recommend, approve, auto',
+    ],
+    [
+      'a misspelt rebalance option',
+      { rebalance: { steal_treshold_percent: 5 } },
+      'placid:rebalance: [rebalance] unknown option steal_treshold_percent',
+    ],
+    [
+      'a rebalance exit threshold above its entry threshold',
+      { rebalance: { steal_threshold_percent: 5, steal_exit_threshold_percent: 8 } },
+      'placid:rebalance: [rebalance] steal_exit_threshold_percent = 8: must not exceed',
+    ],
+    ['rebalance options that are not JSON', { rebalance: '{mode' }, 'placid:rebalance: not valid JSON'],
+    [
+      'rebalance options that are a list',
+      { rebalance: '["auto"]' },
+      'placid:rebalance: expected a JSON object',
+    ],
+    [
+      'a workflow concurrency of zero',
+      { workflowSettings: { max_concurrent_migrations: 0 } },
+      'placid:workflowSettings: max_concurrent_migrations:',
+    ],
+    [
+      'a workflow setting that does not exist',
+      { workflowSettings: '{"deadline": 3}' },
+      'placid:workflowSettings: (root): Unrecognized key: "deadline"',
+    ],
+    [
+      'a workflow time zone that does not exist',
+      { workflowSettings: { timezone: 'Mars/Olympus' } },
+      'placid:workflowSettings: timezone: unknown IANA time zone Mars/Olympus',
+    ],
+    ['a detector timeout below 10 s', { detectTimeoutSeconds: 5 }, 'placid:detectTimeoutSeconds:'],
+    [
+      'a detector timeout as long as its lease',
+      { detectTimeoutSeconds: 120 },
+      'placid:detectTimeoutSeconds: Too big: expected number to be <=110',
+    ],
+    ['an alarm prefix with a space', { detectAlarmPrefix: 'steal alarm' }, 'placid:detectAlarmPrefix:'],
   ])('rejects %s, naming the setting', (_name, raw, message) => {
     expect(() => parseConfig(raw)).toThrow(ConfigError);
     expect(() => parseConfig(raw)).toThrow(message);
@@ -61,6 +111,32 @@ describe('parseConfig', () => {
   it('passes valid scheduler options on as JSON text', () => {
     const options = { filter_scheduler: { host_subset_size: 2 } };
     expect(parseConfig({ schedulerConfig: options }).schedulerConfig).toBe(JSON.stringify(options));
+  });
+
+  it.each([
+    ['an object, as cdk.json gives it', { mode: 'approve', plan_ttl_minutes: 20 }],
+    ['JSON text, as -c gives it', '{"mode": "approve", "plan_ttl_minutes": 20}'],
+  ])('passes valid [rebalance] options given as %s on as JSON text', (_how, rebalance) => {
+    const text = parseConfig({ rebalance }).rebalance;
+    expect(JSON.parse(text ?? 'null')).toEqual({ mode: 'approve', plan_ttl_minutes: 20 });
+  });
+
+  it.each([
+    ['an object', { max_concurrent_migrations: 4, on_deadline: 'force-complete' }],
+    ['JSON text', '{"max_concurrent_migrations": 4, "on_deadline": "force-complete"}'],
+  ])('passes valid workflow settings given as %s on as they were given', (_how, workflowSettings) => {
+    expect(parseConfig({ workflowSettings }).workflowSettings).toEqual({
+      max_concurrent_migrations: 4,
+      on_deadline: 'force-complete',
+    });
+  });
+});
+
+describe('PROJECT_ROOT', () => {
+  it('is the folder of placid’s package.json, as found from the bundled CLI in dist/ too', () => {
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
+    expect(pkg.name).toBe('placid');
+    expect(packageRoot(new URL('../../dist/placid.mjs', import.meta.url).href)).toBe(PROJECT_ROOT);
   });
 });
 
@@ -78,8 +154,54 @@ describe('configFromContext', () => {
     expect(configFromContext(app.node).maxReceiveCount).toBe(3);
   });
 
-  it('fails the synth of the stack on a bad setting, naming it', () => {
-    const app = new App({ context: { 'placid:reportMaxAgeMinutes': 0, 'aws:cdk:bundling-stacks': [] } });
-    expect(() => new PlacidStack(app, 'Bad')).toThrow('placid:reportMaxAgeMinutes:');
+  it.each([
+    ['placid:reportMaxAgeMinutes', 0],
+    ['placid:workflowSettings', { drain_timeout_seconds: 3600 }],
+    ['placid:rebalance', { timezone: 'Asia/Tokio' }],
+  ])('fails the synth of the stack on a bad %s, naming it', (key, value) => {
+    const build = () =>
+      new PlacidStack(new App({ context: { [key]: value, 'aws:cdk:bundling-stacks': [] } }), 'Bad');
+    expect(build).toThrow(ConfigError);
+    expect(build).toThrow(`${key}:`);
+  });
+});
+
+describe('the option documents of the context, in the stack', () => {
+  // Built, not synthesised: the functions' environment is read from the construct tree.
+  const rebalance = { mode: 'auto', max_migrations_per_host: 2 };
+  const workflowSettings = { max_concurrent_migrations: 3, drain_timeout_seconds: 600 };
+  const schedulerConfig = { filter_scheduler: { host_subset_size: 2 } };
+  const stack = new PlacidStack(
+    new App({
+      context: {
+        'placid:rebalance': rebalance,
+        'placid:workflowSettings': JSON.stringify(workflowSettings),
+        'placid:schedulerConfig': schedulerConfig,
+        'aws:cdk:bundling-stacks': [],
+      },
+    }),
+    'Configured',
+  );
+  const environment = (fn: IFunction): Record<string, unknown> =>
+    Stack.of(fn).resolve((fn.node.defaultChild as CfnFunction).environment).variables;
+
+  it('hands the detector its [rebalance] and scheduler options', () => {
+    const env = environment(stack.detect.function);
+    expect(JSON.parse(String(env[DETECT_ENV.rebalanceSettings]))).toEqual(rebalance);
+    expect(JSON.parse(String(env[DETECT_ENV.schedulerConfig]))).toEqual(schedulerConfig);
+  });
+
+  it('hands the workflow steps their settings instead of the defaults', () => {
+    const env = environment(stack.workflow.stepsFunction);
+    expect(JSON.parse(String(env[WORKFLOW_SETTINGS_ENV]))).toEqual(workflowSettings);
+  });
+
+  it('sizes the plan starter and the step timeout from the workflow settings', () => {
+    const starter = environment(stack.workflow.starterFunction);
+    const steps = Stack.of(stack).resolve(
+      (stack.workflow.stepsFunction.node.defaultChild as CfnFunction).timeout,
+    );
+    expect(starter[PLAN_STARTER_ENV.maxConcurrent]).toBe('3');
+    expect(steps).toBe(600 + 60);
   });
 });

@@ -1,6 +1,8 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadIngestConfig } from '../../functions/ingest/config.js';
+import { DETECT_ENV, readDetectEnv } from '../../functions/detect/env.js';
+import { DETECT_METRICS, recordRun } from '../../functions/detect/metrics.js';
+import { INGEST_ENV, loadIngestConfig } from '../../functions/ingest/config.js';
 import { readScheduleEnv, SCHEDULE_ENV } from '../../functions/schedule/env.js';
 import { recordDecisionMetrics } from '../../functions/schedule/metrics.js';
 import { metrics, recordBatchCounts } from '../../functions/shared/powertools.js';
@@ -31,7 +33,7 @@ describe('environment contract', () => {
   it('gives the ingest function every variable its config requires', () => {
     const env = runtimeEnv('IngestFunction');
     const config = loadIngestConfig(env);
-    expect(config.deadLetterQueueUrl).toBe(env[RUNTIME_ENV.ingestDeadLetterQueueUrl]);
+    expect(config.deadLetterQueueUrl).toMatch(/IngestDeadLetter/);
     expect([config.tables.hosts, config.tables.instances, config.tables.samples]).toEqual([
       env.PLACID_TABLE_HOSTS,
       env.PLACID_TABLE_INSTANCES,
@@ -52,15 +54,25 @@ describe('environment contract', () => {
     expect(readScheduleEnv(env, { queues: false }).tables.hosts).toBe(env.PLACID_TABLE_HOSTS);
   });
 
-  it('uses the schedule stage’s names for its queues and inline scheduler options', () => {
-    expect([
-      RUNTIME_ENV.scheduleReplyQueueUrl,
-      RUNTIME_ENV.scheduleDeadLetterQueueUrl,
-      RUNTIME_ENV.schedulerConfig,
-    ]).toEqual([
-      SCHEDULE_ENV.replyQueueUrl,
-      SCHEDULE_ENV.deadLetterQueueUrl,
-      SCHEDULE_ENV.schedulerConfigJson,
+  it('names a function’s own dead-letter queue the same way in every stage', () => {
+    expect(new Set([INGEST_ENV.deadLetterQueueUrl, SCHEDULE_ENV.deadLetterQueueUrl])).toEqual(
+      new Set([RUNTIME_ENV.deadLetterQueueUrl]),
+    );
+  });
+
+  it('gives the detector its tables and the plan queue, and nothing it would have to guess', () => {
+    const env = runtimeEnv('DetectFunction');
+    const settings = readDetectEnv(env);
+    expect(settings.planQueueUrl).toMatch(/PlansQueue/);
+    expect(settings.tables.plans).toBe(env.PLACID_TABLE_PLANS);
+    expect(settings.tables.leases).toBe(env.PLACID_TABLE_LEASES);
+  });
+
+  it('leaves the detector’s [rebalance] and scheduler options unset when the context has none', () => {
+    const env = runtimeEnv('DetectFunction');
+    expect([env[DETECT_ENV.rebalanceSettings], env[DETECT_ENV.schedulerConfig]]).toEqual([
+      undefined,
+      undefined,
     ]);
   });
 });
@@ -79,6 +91,18 @@ describe('metric contract', () => {
     recordDecisionMetrics(decided());
     recordDecisionMetrics(decided('NoValidHost'));
     expect(new Set(published())).toEqual(new Set(METRICS.schedule));
+  });
+
+  it('graphs every counter the detector publishes', () => {
+    expect(new Set([METRICS.detectorRuns, ...METRICS.detector])).toEqual(
+      new Set(Object.values(DETECT_METRICS)),
+    );
+  });
+
+  it('alarms on a heartbeat the detector publishes for every run, even one with nothing to do', () => {
+    vi.spyOn(metrics, 'addMetric');
+    recordRun({ plan: null, sent: [], expired: [], idle: 'nothing suffering' });
+    expect(published()).toContain(METRICS.detectorRuns);
   });
 
   it('alarms on a counter the ingest handler publishes for every batch, even an empty one', async () => {

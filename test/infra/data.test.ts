@@ -90,18 +90,33 @@ describe('tables (built from lib/store/tables.ts)', () => {
 describe('queues', () => {
   const work = () => Object.entries(queues).filter(([id]) => /Queue[0-9A-F]{8}$/.test(id));
   const deadLetters = () => Object.keys(queues).filter((id) => /DeadLetter[0-9A-F]{8}$/.test(id));
+  /** Queues that asynchronous deliveries (rules, schedules, Lambda on-failure) use as dead-letter queue. */
+  const eventTargetDeadLetters = () => {
+    const arns = [
+      ...Object.values(template.findResources('AWS::Events::Rule')).flatMap((r) =>
+        r.Properties.Targets.map((t: { DeadLetterConfig?: { Arn: unknown } }) => t.DeadLetterConfig?.Arn),
+      ),
+      ...Object.values(template.findResources('AWS::Scheduler::Schedule')).map(
+        (r) => r.Properties.Target.DeadLetterConfig?.Arn,
+      ),
+      ...Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')).map(
+        (r) => r.Properties.DestinationConfig?.OnFailure?.Destination,
+      ),
+    ];
+    return arns.map((arn) => (arn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
+  };
 
-  it('pairs every work queue (ingest and schedule among them) with a dead-letter queue of its own', () => {
+  it('pairs every work queue (ingest, schedule, plans among them) with a dead-letter queue of its own', () => {
     const targets = work().map(([, q]) => q.Properties.RedrivePolicy?.deadLetterTargetArn['Fn::GetAtt'][0]);
     expect(work().map(([id]) => id)).toEqual(
       expect.arrayContaining(
-        ['Ingest', 'ScheduleRequests', 'ScheduleReplies'].map((n) =>
+        ['Ingest', 'ScheduleRequests', 'ScheduleReplies', 'Plans'].map((n) =>
           expect.stringMatching(`^Queues${n}Queue`),
         ),
       ),
     );
     expect(targets).toHaveLength(new Set(targets).size);
-    expect(new Set(targets)).toEqual(new Set(deadLetters()));
+    expect(new Set([...targets, ...eventTargetDeadLetters()])).toEqual(new Set(deadLetters()));
   });
 
   it('moves a message to the dead-letter queue after the configured number of receives', () => {

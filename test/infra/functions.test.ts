@@ -1,7 +1,9 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lib/infra/config.js';
-import { SERVICE_NAMES } from '../../lib/infra/runtimeEnv.js';
+import { METRICS, SERVICE_NAMES } from '../../lib/infra/runtimeEnv.js';
+import { WORKFLOW_SERVICE_NAMES } from '../../lib/infra/workflow.js';
+import { STATE } from '../../lib/infra/workflowDefinition.js';
 import { synthTemplate } from './synth.js';
 
 let template: Template;
@@ -181,5 +183,87 @@ describe('observability', () => {
 
   it('builds one dashboard', () => {
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  /** Lambda metric alarms by the function they watch (its logical id prefix). */
+  const lambdaAlarms = (metricName: string) =>
+    alarms()
+      .filter((a) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === metricName)
+      .map((a) => a.Properties.Dimensions[0].Value.Ref as string);
+
+  it.each([
+    ['Errors', ['WorkflowStepsFunction']],
+    ['Throttles', ['DetectFunction']],
+  ])('alarms on %s of every function but %j', (metricName, exempt) => {
+    const watched = lambdaAlarms(metricName);
+    const expected = functions.map(([id]) => id).filter((id) => !exempt.some((e) => id.startsWith(e)));
+    expect(watched.sort()).toEqual(expected.sort());
+    for (const a of alarms().filter((x) => x.Properties.MetricName === metricName)) {
+      expect(a.Properties).toMatchObject({
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+    }
+  });
+
+  it.each([
+    ['ExecutionsFailed', 'MigrationsFailed'],
+    [METRICS.rolledBack, 'MigrationsRolledBack'],
+  ])('alarms on the first %s of a minute (%s)', (metricName, alarmId) => {
+    const [, alarm] = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).find(([id]) =>
+      id.startsWith(`Observability${alarmId}`),
+    )!;
+    expect(alarm.Properties).toMatchObject({
+      MetricName: metricName,
+      Statistic: 'Sum',
+      Period: 60,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms on migration executions that timed out or were aborted', () => {
+    const math = alarms().find((a) =>
+      a.Properties.Metrics?.some((m: { Expression?: string }) => m.Expression),
+    );
+    const used = math!.Properties.Metrics.flatMap((m: { MetricStat?: { Metric: { MetricName: string } } }) =>
+      m.MetricStat ? [m.MetricStat.Metric.MetricName] : [],
+    );
+    expect(used.sort()).toEqual(['ExecutionsAborted', 'ExecutionsTimedOut']);
+  });
+
+  it.each([
+    [METRICS.rolledBack, 'TaskStateEntered', STATE.rollback],
+    [METRICS.deferred, 'SucceedStateEntered', STATE.deferred],
+  ])('counts %s from the execution log (%s %s)', (metricName, eventType, state) => {
+    const filters = Object.values(template.findResources('AWS::Logs::MetricFilter'));
+    const filter = filters.find((f) => f.Properties.MetricTransformations[0].MetricName === metricName)!;
+    expect(filter.Properties.FilterPattern).toBe(
+      `{ ($.type = "${eventType}") && ($.details.name = "${state}") }`,
+    );
+    expect(filter.Properties.LogGroupName.Ref).toMatch(/^WorkflowExecutionLogs/);
+    expect(filter.Properties.MetricTransformations[0]).toMatchObject({
+      MetricNamespace: 'Placid',
+      MetricValue: '1',
+    });
+  });
+
+  it('graphs migrations started, succeeded, failed, rolled back, deferred and the bytes moved', () => {
+    const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const name of [
+      'ExecutionsStarted',
+      'ExecutionsSucceeded',
+      'ExecutionsFailed',
+      METRICS.rolledBack,
+      METRICS.deferred,
+    ]) {
+      expect(body).toContain(`\\"${name}\\"`);
+    }
+    expect(body).toContain(`\\"${METRICS.bytesMoved}\\",\\"service\\",\\"${WORKFLOW_SERVICE_NAMES.steps}\\"`);
   });
 });

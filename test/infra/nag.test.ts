@@ -36,12 +36,21 @@ describe('cdk-nag AwsSolutions', () => {
         'Placid/Ingest/FunctionRole AwsSolutions-IAM5[Resource::*]',
         'Placid/Schedule/HttpFunctionRole AwsSolutions-IAM5[Resource::*]',
         'Placid/Schedule/QueueFunctionRole AwsSolutions-IAM5[Resource::*]',
+        'Placid/Detect/FunctionRole AwsSolutions-IAM5[Resource::*]',
       ]),
     );
-    const xray = acks.filter(
-      (a) => a.path.startsWith('Placid/Ingest') || a.path.startsWith('Placid/Schedule'),
-    );
+    const xray = acks.filter((a) => a.id === 'AwsSolutions-IAM5[Resource::*]' && /Function/.test(a.path));
+    expect(xray.length).toBeGreaterThanOrEqual(6);
     for (const { reason } of xray) expect(reason).toMatch(/xray:.*resource-level/);
+  });
+
+  it('acknowledges only what the detector’s triggers cannot avoid, saying why', () => {
+    const acks = acknowledgements(app).filter((a) => a.path.startsWith('Placid/Detect/'));
+    expect(acks.map((a) => `${a.path} ${a.id.replace(/<.*>/, '<fn>')}`).sort()).toEqual([
+      'Placid/Detect/FunctionRole AwsSolutions-IAM5[Resource::*]',
+      'Placid/Detect/TriggerDeadLetters/DeadLetter AwsSolutions-SQS3',
+      'Placid/Detect/Triggers/SchedulerRole AwsSolutions-IAM5[Resource::<fn>:*]',
+    ]);
   });
 
   it('gives every acknowledgement in the stack a reason of its own', () => {

@@ -1,4 +1,7 @@
-/** Builds the stack the way `cdk synth` does (cdk.json's feature flags), once per test file. */
+/**
+ * Builds the stack the way `cdk synth` does (cdk.json's feature flags). The default template is
+ * synthesised once per test process and shared; other options build a stack of their own.
+ */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { cdkJsonContext } from '../../lib/infra/bundles.js';
@@ -28,6 +31,10 @@ export function buildStack(options: SynthOptions = {}): { app: App; stack: Placi
   return { app, stack };
 }
 
-export function synthTemplate(options: SynthOptions = {}): Template {
-  return Template.fromStack(buildStack(options).stack);
+let shared: Template | undefined;
+
+export function synthTemplate(options?: SynthOptions): Template {
+  if (options) return Template.fromStack(buildStack(options).stack);
+  shared ??= Template.fromStack(buildStack().stack);
+  return shared;
 }

@@ -5,7 +5,7 @@ import { ConfigError } from '../../lib/model/errors.js';
 const DLQ = 'https://sqs.eu-west-1.amazonaws.com/123456789012/placid-ingest-dlq';
 const ENV = {
   AWS_REGION: 'eu-west-1',
-  PLACID_INGEST_DLQ_URL: DLQ,
+  PLACID_DEAD_LETTER_QUEUE_URL: DLQ,
   PLACID_TABLE_HOSTS: 'prod-hosts',
   PLACID_TABLE_INSTANCES: 'prod-instances',
   PLACID_TABLE_SAMPLES: 'prod-samples',
@@ -34,13 +34,13 @@ describe('loadIngestConfig', () => {
   it.each([
     [
       'a missing dead-letter queue',
-      { PLACID_INGEST_DLQ_URL: undefined },
-      /PLACID_INGEST_DLQ_URL is required/,
+      { PLACID_DEAD_LETTER_QUEUE_URL: undefined },
+      /PLACID_DEAD_LETTER_QUEUE_URL is required/,
     ],
     [
       'a dead-letter queue that is not an SQS URL',
-      { PLACID_INGEST_DLQ_URL: 'http://localhost/q' },
-      /PLACID_INGEST_DLQ_URL must be an SQS queue URL/,
+      { PLACID_DEAD_LETTER_QUEUE_URL: 'http://localhost/q' },
+      /PLACID_DEAD_LETTER_QUEUE_URL must be an SQS queue URL/,
     ],
     ['a missing table name', { PLACID_TABLE_SAMPLES: undefined }, /PLACID_TABLE_SAMPLES is required/],
     [
@@ -67,7 +67,7 @@ describe('loadIngestConfig', () => {
     const act = () => loadIngestConfig({ AWS_REGION: 'eu-west-1' });
     // Assess
     expect(act).toThrow(
-      /PLACID_INGEST_DLQ_URL is required.*; PLACID_TABLE_HOSTS is required.*; PLACID_TABLE_INSTANCES is required.*; PLACID_TABLE_SAMPLES is required/,
+      /PLACID_DEAD_LETTER_QUEUE_URL is required.*; PLACID_TABLE_HOSTS is required.*; PLACID_TABLE_INSTANCES is required.*; PLACID_TABLE_SAMPLES is required/,
     );
   });
 });

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { type IngestStage, ingestStage } from '../../lib/local/ingestStage.js';
 import type { LocalPipeline, PipelineStage } from '../../lib/local/pipeline.js';
 import { type Injector, injectFaults, isCall, partialBatch, throttle } from './faults.js';
-import { at, body, hypervisorDoc, instanceDoc, nodeMessage, scanTable, startPipeline } from './harness.js';
+import {
+  at,
+  body,
+  hypervisorDoc,
+  instanceDoc,
+  nodeMessage,
+  scanTable,
+  startPipeline,
+  storedSampleCount,
+} from './harness.js';
 
 const table = (p: LocalPipeline, t: 'hosts' | 'instances' | 'samples') => p.dynamo.tableNames[t];
 
@@ -15,14 +24,22 @@ describe('ingest stage: DynamoDB pushing back', () => {
       { when: isCall('BatchWriteCommand'), times: 3, act: throttle },
       { when: isCall('BatchWriteCommand'), times: 2, act: partialBatch },
     ]);
-    const batch = ['t1', 't2', 't3'].map((h) => nodeMessage(h, 3));
+    // Two nodes per message, so each delivery writes a batch of two sample pages.
+    const batch = ['t1', 't2', 't3'].map((m) => {
+      const nodes = [`${m}a`, `${m}b`];
+      return body(
+        nodes.map((n) => hypervisorDoc({ host: n, nodename: n })),
+        nodes.flatMap((n) => [0, 1].map((i) => instanceDoc({ uuid: `${n}-vm${i}`, host: n, nodename: n }))),
+      );
+    });
     try {
       // Act
       const report = await pipeline.ingest(batch);
       // Assess
       expect(faults.remaining()).toBe(0);
-      expect(report).toMatchObject({ stored: 12, rejected: [] });
-      expect(await scanTable(pipeline, 'samples')).toHaveLength(12);
+      expect(report).toMatchObject({ stored: 18, samples: 18, pages: 6, rejected: [] });
+      expect(await scanTable(pipeline, 'samples')).toHaveLength(6);
+      expect(await storedSampleCount(pipeline)).toBe(18);
       expect(pipeline.queues('ingest').queue.stats()).toMatchObject({ delivered: 3, failed: 0 });
     } finally {
       await pipeline.close();
@@ -67,7 +84,7 @@ describe('ingest stage: DynamoDB pushing back', () => {
       // Assess
       expect(report).toMatchObject({ stored: 3, rejected: [] });
       expect(pipeline.queues('ingest').queue.stats()).toMatchObject({ delivered: 2, failed: 1 });
-      expect(await scanTable(pipeline, 'samples')).toHaveLength(3);
+      expect(await storedSampleCount(pipeline)).toBe(3);
     } finally {
       await pipeline.close();
     }
@@ -189,15 +206,19 @@ describe('ingest stage: a Lambda crash mid-batch, then redelivery', () => {
       expect(report.rejected).toEqual([]);
       expect(pipeline.queues('ingest').queue.size).toBe(0);
       expect(drained.ingest.batches).toBe(0);
-      const writes = [...ledger.stateWrites.values()];
+      const leases = pipeline.dynamo.tableNames.leases; // the ingest watermark is not a state
+      const writes = [...ledger.stateWrites]
+        .filter(([key]) => !key.startsWith(`${leases} `))
+        .map(([, n]) => n);
       expect(writes).toHaveLength(15); // 5 hosts + 10 instances
       expect(writes.every((n) => n === 1)).toBe(true);
       const c0 = await pipeline.store.getHost('c0');
       expect(c0?.reported_at).toBe(at(-1));
       expect(c0?.state.vcpus_used).toBe(0);
       expect((await pipeline.store.getInstance('c0-vm0'))?.reported_at).toBe(at(-1));
-      // Samples are history, not state: the older report's samples are kept too.
-      expect(await scanTable(pipeline, 'samples')).toHaveLength(17);
+      // Samples are history, not state: the older report's samples are kept too (a page of their own).
+      expect(await scanTable(pipeline, 'samples')).toHaveLength(6);
+      expect(await storedSampleCount(pipeline)).toBe(17);
     } finally {
       await pipeline.close();
     }

@@ -25,10 +25,11 @@ describe('the ingest Lambda handler', () => {
   beforeAll(async () => {
     local = await startLocalDynamo({ tablePrefix: 'lambda-' });
     store = new FleetStore({ doc: createDocumentClient(local.dynamo), tables: local.tableNames });
-    vi.stubEnv('PLACID_INGEST_DLQ_URL', DLQ);
+    vi.stubEnv('PLACID_DEAD_LETTER_QUEUE_URL', DLQ);
     vi.stubEnv('PLACID_TABLE_HOSTS', local.tableNames.hosts);
     vi.stubEnv('PLACID_TABLE_INSTANCES', local.tableNames.instances);
     vi.stubEnv('PLACID_TABLE_SAMPLES', local.tableNames.samples);
+    vi.stubEnv('PLACID_TABLE_LEASES', local.tableNames.leases); // the ingest watermark
     vi.stubEnv('PLACID_DYNAMODB_ENDPOINT', local.endpoint);
     vi.resetModules();
     ({ handler } = await import('../../functions/ingest/handler.js'));

@@ -2,6 +2,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type IngestStageOptions, ingestStage } from '../../lib/local/ingestStage.js';
 import { LocalPipeline, type LocalPipelineOptions, type PipelineStage } from '../../lib/local/pipeline.js';
+import { pageContent } from '../../lib/store/samplePages.js';
 import { hypervisorDoc, instanceDoc, messageDoc, NOW } from '../store/fixtures.js';
 
 export { at, hypervisorDoc, instanceDoc, messageDoc, NOW } from '../store/fixtures.js';
@@ -40,4 +41,14 @@ export async function scanTable(pipeline: LocalPipeline, table: 'hosts' | 'insta
     new ScanCommand({ TableName: pipeline.dynamo.tableNames[table] }),
   );
   return Items ?? [];
+}
+
+/** Samples held by all sample pages (a page carries a node's samples and its VMs'). */
+export async function storedSampleCount(pipeline: LocalPipeline): Promise<number> {
+  let n = 0;
+  for (const item of await scanTable(pipeline, 'samples')) {
+    const { host, instances } = pageContent(item);
+    n += host.length + [...instances.values()].reduce((sum, s) => sum + s.length, 0);
+  }
+  return n;
 }

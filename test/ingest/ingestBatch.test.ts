@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalPipeline } from '../../lib/local/pipeline.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../../lib/queue/poison.js';
-import { at, body, hypervisorDoc, instanceDoc, nodeMessage, startPipeline } from './harness.js';
+import { at, body, hypervisorDoc, instanceDoc, nodeMessage, scanTable, startPipeline } from './harness.js';
 
 const nested = (depth: number): unknown => {
   let value: unknown = 'leaf';
@@ -149,10 +149,32 @@ describe('ingest stage: valid messages', () => {
     const first = await pipeline.ingest(batch);
     const again = await pipeline.ingest(batch);
     // Assess
-    expect(first).toMatchObject({ messages: 3, stored: 9, stale: 0, samples: 9, rejected: [] });
-    expect(again).toMatchObject({ stored: 0, stale: 9, rejected: [] });
+    expect(first).toMatchObject({ messages: 3, stored: 9, stale: 0, samples: 9, pages: 3, rejected: [] });
+    expect(again).toMatchObject({ stored: 0, unchanged: 0, stale: 9, samples: 9, pages: 3, rejected: [] });
     expect((await pipeline.store.getHost('v1'))?.version).toBe(1);
     expect(await pipeline.store.instancesByHost('v2')).toHaveLength(2);
+  });
+
+  it('rewrites the same sample pages for a redelivered message, adding none', async () => {
+    // Prepare
+    const message = nodeMessage('same-pages', 3);
+    await pipeline.ingest([message]);
+    const before = await scanTable(pipeline, 'samples');
+    // Act
+    await pipeline.ingest([message]);
+    // Assess
+    expect(await scanTable(pipeline, 'samples')).toEqual(before);
+  });
+
+  it('counts newer reports of an unchanged host and instances as unchanged, not stored', async () => {
+    // Prepare
+    await pipeline.ingest([nodeMessage('steady', 2, at(-3))]);
+    // Act
+    const report = await pipeline.ingest([nodeMessage('steady', 2, at(-2))]);
+    // Assess: neither the host nor its two VMs are written again; their samples are
+    expect(report).toMatchObject({ stored: 0, unchanged: 3, stale: 0, samples: 3, pages: 1, rejected: [] });
+    expect((await pipeline.store.getInstance('steady-vm1'))?.reported_at).toBe(at(-3));
+    expect((await pipeline.store.getHost('steady'))?.reported_at).toBe(at(-3));
   });
 
   it('reports a message the queue refuses as too large, storing the rest', async () => {

@@ -82,8 +82,9 @@ describe('detect: hosts', () => {
       makeVm({ uuid: 'big', flavor: { vcpus: 8 }, reading: { steal: 30, load5: 4, cpu: 60 } }),
       makeVm({ uuid: 'mid', flavor: { vcpus: 4 }, reading: { steal: 30, load5: 6, cpu: 60 } }),
     ];
-    // Act
-    const [host] = detect({ now: NOW, hosts: [makeHostObservation()], vms }, SETTINGS).hosts;
+    // Act: 12 vCPUs, so 12.6 of demand is near saturation and the steal calibrates capacity.
+    const hosts = [makeHostObservation({ vcpus_total: 12 })];
+    const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
     // Assess: it delivered 12.6 - 4.2 = 8.4; it may keep 8.4 / 0.95 ≈ 8.84, so ≈ 3.76 must leave: 'big' suffices.
     expect(host.capacityVcpus).toBeCloseTo(8.4, 9);
     expect(host.excessDemandVcpus).toBeCloseTo(12.6 - 8.4 / 0.95, 9);
@@ -99,8 +100,9 @@ describe('detect: hosts', () => {
       makeVm({ uuid: 'four', flavor: { vcpus: 4 }, reading }),
       makeVm({ uuid: 'three', flavor: { vcpus: 3 }, reading }),
     ];
-    // Act
-    const [host] = detect({ now: NOW, hosts: [makeHostObservation()], vms }, SETTINGS).hosts;
+    // Act: 8 vCPUs, so 8.1 of demand is near saturation and the steal calibrates capacity.
+    const hosts = [makeHostObservation({ vcpus_total: 8 })];
+    const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
     // Assess: 8.1 - 3.6 / 0.95 ≈ 4.31 must leave, more than the biggest VM's 3.6.
     expect(host.noisyNeighbours.map((n) => n.uuid)).toEqual(['four', 'three']);
     expect(host.reason).toContain(

@@ -61,8 +61,11 @@ describe('demand and capacity', () => {
   });
 
   it.each([
-    ['calibrates from measurable steal: what the host delivered', 20, 20, 32, 16],
+    ['calibrates from measurable steal: what the host delivered', 40, 20, 32, 32],
+    ['calibrates from steal near saturation (90 % of vcpus_total)', 30, 2, 32, 29.4],
     ['trusts vcpus_total when steal is noise', 20, 0.5, 32, 32],
+    ['ignores housekeeping steal on a host far from saturation', 10, 2, 32, 32],
+    ['ignores measurable steal just below saturation', 28, 10, 32, 32],
     ['knows capacity covers the demand it served without steal', 40, 0, 32, 40],
     ['falls back to the demand when vcpus_total is unknown', 10, 0, 0, 10],
   ])('effective capacity %s', (_case, demand, steal, total, capacity) => {

@@ -3,7 +3,7 @@ import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
-import { BATCH_WRITE_LIMIT, batchPut } from '../../lib/store/batchWriter.js';
+import { BATCH_WRITE_LIMIT, batchPut, batchPutSettled } from '../../lib/store/batchWriter.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { BatchWriteError } from '../../lib/store/errors.js';
 import { backoffDelay } from '../../lib/store/retry.js';
@@ -130,6 +130,58 @@ describe('batchPut when DynamoDB pushes back (mocked client)', () => {
     // Assess
     await expect(attempt).rejects.toThrow('bad item');
     expect(ddb).toHaveReceivedCommandTimes(BatchWriteCommand, 1);
+  });
+});
+
+describe('batchPutSettled (mocked client)', () => {
+  const doc = createDocumentClient({ endpoint: 'http://127.0.0.1:9' });
+  const ddb = mockClient(doc);
+  const retry = { sleep: async () => {}, random: () => 0.5, maxAttempts: 2 };
+  const settle = (n: number) =>
+    batchPutSettled(doc, TABLES.samples, 'samples', sampleItems('e', n), { retry, concurrency: 1 });
+  const requestsOf = (i: number) =>
+    ddb.commandCalls(BatchWriteCommand)[i].args[0].input.RequestItems?.samples ?? [];
+
+  beforeEach(() => {
+    ddb.reset();
+  });
+
+  it('reports the items a batch left unprocessed after its last attempt, and only those', async () => {
+    // Prepare: the second batch of 25 keeps handing back its last two items
+    ddb
+      .on(BatchWriteCommand)
+      .resolvesOnce({})
+      .callsFake((input) => ({ UnprocessedItems: { samples: input.RequestItems.samples.slice(-2) } }));
+    // Act
+    const settled = await settle(30);
+    // Assess
+    expect(settled.failures).toHaveLength(1);
+    expect(settled.failures[0].items).toEqual(sampleItems('e', 30).slice(28));
+    expect(settled.failures[0].error).toBeInstanceOf(BatchWriteError);
+    expect(settled.written).toBe(28);
+  });
+
+  it('reports every item of a batch whose call failed with an error that is not throttling', async () => {
+    // Prepare
+    const bad = Object.assign(new Error('bad item'), { name: 'ValidationException' });
+    ddb.on(BatchWriteCommand).resolvesOnce({}).rejectsOnce(bad).resolves({});
+    // Act
+    const settled = await settle(60);
+    // Assess
+    expect(settled.failures).toEqual([{ items: requestsOf(1).map((r) => r.PutRequest?.Item), error: bad }]);
+    expect(settled.written).toBe(35);
+    expect(ddb).toHaveReceivedCommandTimes(BatchWriteCommand, 3);
+  });
+
+  it('names the items left in the BatchWriteError batchPut throws', async () => {
+    // Prepare
+    ddb
+      .on(BatchWriteCommand)
+      .callsFake((input) => ({ UnprocessedItems: { samples: input.RequestItems.samples.slice(0, 1) } }));
+    // Act
+    const attempt = batchPut(doc, TABLES.samples, 'samples', sampleItems('e', 3), { retry });
+    // Assess
+    await expect(attempt).rejects.toMatchObject({ unprocessed: 1, items: sampleItems('e', 1) });
   });
 });
 

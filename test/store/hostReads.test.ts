@@ -22,8 +22,8 @@ beforeEach(() => {
   h.setNow(NOW);
 });
 
-const report = (host: string, minutes = -1, nodename = host) =>
-  message([hypervisorDoc({ host, nodename, reported_at: at(minutes) })]).hypervisors[0];
+const report = (host: string, minutes = -1, nodename = host, used = 0) =>
+  message([hypervisorDoc({ host, nodename, reported_at: at(minutes), vcpus_used: used })]).hypervisors[0];
 const names = (hosts: { state: { host: string } }[]) => hosts.map((x) => x.state.host).sort();
 const later = (ms: number) => h.setNow(new Date(NOW.getTime() + ms));
 
@@ -78,7 +78,7 @@ describe('hostsChangedSince', () => {
     later(30_000);
     const { cursor } = await store.hostsChangedSince();
     later(90_000);
-    await store.putHostReport(report('b', -1));
+    await store.putHostReport(report('b', -1, 'b', 4)); // changed: an unchanged state is not rewritten
     await store.putHostReport(report('d', -1));
     // Act
     const changes = await store.hostsChangedSince(cursor);

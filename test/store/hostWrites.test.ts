@@ -81,11 +81,11 @@ describe('putHostReport', () => {
   });
 
   it('bumps the version with every stored report', async () => {
-    // Prepare
-    await h.store.putHostReport(report('versioned', -3));
-    await h.store.putHostReport(report('versioned', -2));
+    // Prepare: each report changes the state, so each is written
+    await h.store.putHostReport(report('versioned', -3, 1));
+    await h.store.putHostReport(report('versioned', -2, 2));
     // Act
-    await h.store.putHostReport(report('versioned', -1));
+    await h.store.putHostReport(report('versioned', -1, 3));
     // Assess
     expect((await h.store.getHost('versioned'))?.version).toBe(3);
   });

@@ -94,4 +94,40 @@ describe('storeStealReader', () => {
   it('says null when there is no sample', async () => {
     expect(await storeStealReader(store)(UUID, new Date(0), NOW)).toBeNull();
   });
+
+  describe('around a migration from cmp1 to cmp2', () => {
+    const from = new Date(NOW.getTime() - 600_000);
+    beforeEach(async () => {
+      const sample = (minutes: number, steal_percent: number) => ({
+        ts: at(minutes),
+        steal_percent,
+        load5: 1,
+        cpu_percent: 50,
+      });
+      await store.putReports(
+        message([], [instanceDoc({ reported_at: at(-5), samples: [sample(-6, 10), sample(-5, 20)] })]),
+      );
+      await store.putReports(
+        message(
+          [],
+          [instanceDoc({ host: 'cmp2', nodename: 'cmp2', reported_at: at(-1), samples: [sample(-1, 40)] })],
+        ),
+      );
+    });
+
+    it.each([
+      ['the source, for steal before the move', 'cmp1', 15],
+      ['the destination, for steal after it', 'cmp2', 40],
+      ['the node of the VM’s stored report when no host is named', undefined, 40],
+    ])('reads the samples on %s', async (_name, host, expected) => {
+      // Act
+      const steal = await storeStealReader(store)(UUID, from, NOW, host);
+      // Assess
+      expect(steal).toBe(expected);
+    });
+  });
+
+  it('says null for a VM the store does not know when no host is named', async () => {
+    expect(await storeStealReader(store)('unknown', new Date(0), NOW)).toBeNull();
+  });
 });

@@ -1,17 +1,8 @@
-import {
-  ApiException,
-  CoreV1Api,
-  createConfiguration,
-  type KubeConfig,
-  type Middleware,
-  PatchStrategy,
-  ServerConfiguration,
-  setHeaderOptions,
-  type V1Node,
-  type V1Pod,
-} from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { ClusterAccess } from './access.js';
 import { KubernetesApiError, NodeNotFoundError } from './errors.js';
 import { evictionBody, readStatus, type StatusBody } from './resources.js';
+import { HttpStatusError, type RestRequest, restRequest, segment } from './rest.js';
 
 /** What the Eviction API said about one pod. */
 export type EvictionResponse =
@@ -22,41 +13,46 @@ export type EvictionResponse =
 
 const PAGE_SIZE = 500;
 
+/** A PodList as the API sends it (the generated types rename `continue`, which the wire keeps). */
+interface PodList {
+  items?: V1Pod[];
+  metadata?: { continue?: string };
+}
+
 /**
- * The few core/v1 and policy/v1 calls a drain needs, through the official client, with every
- * failure turned into a typed error that names the call.
+ * The few core/v1 and policy/v1 calls a drain needs (the same requests kubectl sends), with every
+ * failure turned into a typed error that names the call. Answers are the API's JSON as is.
  */
 export class KubernetesApi {
-  // Private so that logging this object cannot print the KubeConfig and its credentials.
-  readonly #core: CoreV1Api;
+  // Private so that logging this object cannot print the credentials.
+  readonly #access: ClusterAccess;
+  readonly #timeoutMs: number;
 
-  constructor(kubeConfig: KubeConfig, timeoutMs: number) {
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster) throw new KubernetesApiError('connect', undefined, 'the kubeconfig has no current cluster');
-    this.#core = new CoreV1Api(
-      createConfiguration({
-        baseServer: new ServerConfiguration(cluster.server, {}),
-        authMethods: { default: kubeConfig },
-        promiseMiddleware: [requestTimeout(timeoutMs)],
-      }),
-    );
+  constructor(access: ClusterAccess, timeoutMs: number) {
+    this.#access = access;
+    this.#timeoutMs = timeoutMs;
   }
 
   async getNode(name: string): Promise<V1Node> {
-    return this.call(`get node ${name}`, () => this.#core.readNode({ name }), {
-      404: () => nodeMissing(name),
-    });
+    return this.call<V1Node>(
+      `get node ${name}`,
+      { method: 'GET', path: nodePath(name) },
+      {
+        404: () => nodeMissing(name),
+      },
+    );
   }
 
   /** A strategic merge patch, as `kubectl cordon` sends; only `spec.unschedulable` changes. */
   async setUnschedulable(name: string, unschedulable: boolean): Promise<V1Node> {
     const operation = `${unschedulable ? 'cordon' : 'uncordon'} node ${name}`;
-    // Without the header the client would not send a strategic-merge content type.
-    const options = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
-    const body = { spec: { unschedulable } };
-    return this.call(operation, () => this.#core.patchNode({ name, body }, options), {
-      404: () => nodeMissing(name),
-    });
+    const request: RestRequest = {
+      method: 'PATCH',
+      path: nodePath(name),
+      body: { spec: { unschedulable } },
+      contentType: 'application/strategic-merge-patch+json',
+    };
+    return this.call<V1Node>(operation, request, { 404: () => nodeMissing(name) });
   }
 
   /** Every pod bound to the node, in all namespaces, following `continue` tokens. */
@@ -64,56 +60,62 @@ export class KubernetesApi {
     const pods: V1Pod[] = [];
     let token: string | undefined;
     do {
-      const request = { fieldSelector: `spec.nodeName=${node}`, limit: PAGE_SIZE, _continue: token };
-      const page = await this.call(`list pods on node ${node}`, () =>
-        this.#core.listPodForAllNamespaces(request),
-      );
-      pods.push(...page.items);
-      token = page.metadata?._continue || undefined;
+      const query = { fieldSelector: `spec.nodeName=${node}`, limit: PAGE_SIZE, continue: token };
+      const page = await this.call<PodList>(`list pods on node ${node}`, {
+        method: 'GET',
+        path: '/api/v1/pods',
+        query,
+      });
+      pods.push(...(page.items ?? []));
+      token = page.metadata?.continue || undefined;
     } while (token);
     return pods;
   }
 
   /** The pod, or null when it no longer exists. */
   async getPod(namespace: string, name: string): Promise<V1Pod | null> {
-    return this.call(
+    return this.call<V1Pod | null>(
       `get pod ${namespace}/${name}`,
-      () => this.#core.readNamespacedPod({ namespace, name }),
-      {
-        404: () => null,
-      },
+      { method: 'GET', path: podPath(namespace, name) },
+      { 404: () => null },
     );
   }
 
   async evictPod(namespace: string, name: string, gracePeriodSeconds?: number): Promise<EvictionResponse> {
-    const body = evictionBody(namespace, name, gracePeriodSeconds);
-    return this.call(
+    const request: RestRequest = {
+      method: 'POST',
+      path: `${podPath(namespace, name)}/eviction`,
+      body: evictionBody(namespace, name, gracePeriodSeconds),
+    };
+    return this.call<EvictionResponse>(
       `evict pod ${namespace}/${name}`,
-      async (): Promise<EvictionResponse> => {
-        await this.#core.createNamespacedPodEviction({ namespace, name, body });
-        return { outcome: 'evicted' };
-      },
+      request,
       {
         404: () => ({ outcome: 'gone' }),
         429: (status) => ({ outcome: 'blocked', reason: blockedReason(status) }),
       },
+      () => ({ outcome: 'evicted' }),
     );
   }
 
-  /** Runs one call; an HTTP status listed in `expected` becomes a value, anything else a typed error. */
+  /**
+   * Sends one request; a 2xx answer is the result (or `onSuccess` of it), an HTTP status listed
+   * in `expected` becomes a value, anything else a typed error.
+   */
   private async call<T>(
     operation: string,
-    run: () => Promise<T>,
+    request: RestRequest,
     expected: Record<number, (status: StatusBody | undefined) => T> = {},
+    onSuccess: (body: unknown) => T = (body) => body as T,
   ): Promise<T> {
     try {
-      return await run();
+      return onSuccess(await restRequest(this.#access, request, this.#timeoutMs));
     } catch (err) {
-      if (err instanceof ApiException) {
+      if (err instanceof HttpStatusError) {
         const status = readStatus(err.body);
-        const handle = expected[err.code];
+        const handle = expected[err.status];
         if (handle) return handle(status);
-        throw new KubernetesApiError(operation, err.code, describe(status), { cause: err });
+        throw new KubernetesApiError(operation, err.status, describe(status), { cause: err });
       }
       const tls = isTlsFailure(err);
       throw new KubernetesApiError(operation, undefined, transportFailure(err), {
@@ -128,16 +130,9 @@ const nodeMissing = (name: string): never => {
   throw new NodeNotFoundError(name);
 };
 
-/** Aborts a request that has not finished in time; node-fetch honours the signal. */
-function requestTimeout(timeoutMs: number): Middleware {
-  return {
-    pre: async (context) => {
-      context.setSignal(AbortSignal.timeout(timeoutMs));
-      return context;
-    },
-    post: async (response) => response,
-  };
-}
+const nodePath = (name: string) => `/api/v1/nodes/${segment(name)}`;
+const podPath = (namespace: string, name: string) =>
+  `/api/v1/namespaces/${segment(namespace)}/pods/${segment(name)}`;
 
 /** The budget's own words when the server gives them (which budget, how many healthy pods it needs). */
 function blockedReason(status: StatusBody | undefined): string {

@@ -42,8 +42,8 @@ export class KubernetesNodeDrainer implements NodeDrainer {
     connection: KubernetesConnection,
     deps?: DrainerDependencies,
   ): Promise<KubernetesNodeDrainer> {
-    const { kubeConfig, timeoutMs } = await loadKubeConfig(connection);
-    return new KubernetesNodeDrainer(new KubernetesApi(kubeConfig, timeoutMs), deps);
+    const { access, timeoutMs } = await loadKubeConfig(connection);
+    return new KubernetesNodeDrainer(new KubernetesApi(access, timeoutMs), deps);
   }
 
   async isCordoned(node: string): Promise<boolean> {

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
 import { ConfigError } from '../../model/errors.js';
 import { parseWith } from '../../model/schema.js';
+import { type ClusterAccess, kubeConfigAccess, tokenAccess } from './access.js';
 
 const timeoutMs = z.number().int().positive().max(600_000).default(30_000);
 
@@ -42,39 +43,64 @@ export type KubernetesConnection = z.input<typeof tokenConnection> | z.input<typ
 
 const SOURCE = 'kubernetes connection';
 
+export interface ResolvedConnection {
+  access: ClusterAccess;
+  timeoutMs: number;
+}
+
+/** The official client's module, for the kubeconfig form only. */
+export type KubernetesClientModule = Pick<typeof import('@kubernetes/client-node'), 'KubeConfig'>;
+
 /**
- * Validates the connection settings and loads them into the official client's KubeConfig, reading
- * any files now so that a bad path fails at startup rather than in the middle of a drain.
+ * Validates the connection settings and resolves how to reach the API server, reading any files now
+ * so that a bad path fails at startup rather than in the middle of a drain. A kubeconfig is read by
+ * the official client (loaded by `loadClient` only then); a token needs no client at all.
  */
-export async function loadKubeConfig(input: unknown): Promise<{ kubeConfig: KubeConfig; timeoutMs: number }> {
+export async function loadKubeConfig(
+  input: unknown,
+  loadClient: () => Promise<KubernetesClientModule> = () => importKubernetesClient(),
+): Promise<ResolvedConnection> {
   // Chosen by key rather than z.union, so a mistake is reported against the form the caller meant.
   const usesServer = typeof input === 'object' && input !== null && 'server' in input;
-  const config = usesServer
-    ? parseWith(tokenConnection, input, SOURCE)
-    : parseWith(kubeconfigConnection, input, SOURCE);
-  const kubeConfig = new KubeConfig();
-  if ('server' in config) {
+  if (usesServer) {
+    const config = parseWith(tokenConnection, input, SOURCE);
+    checkServer(config.server, config.skipTLSVerify);
     const ca = config.ca ?? (config.caFile ? await readText(config.caFile, 'caFile') : undefined);
-    kubeConfig.loadFromOptions({
-      clusters: [
-        {
-          name: 'placid',
-          server: config.server,
-          caData: ca === undefined ? undefined : Buffer.from(ca).toString('base64'),
-          skipTLSVerify: config.skipTLSVerify,
-        },
-      ],
-      users: [{ name: 'placid', token: config.token }],
-      contexts: [{ name: 'placid', cluster: 'placid', user: 'placid' }],
-      currentContext: 'placid',
+    const access = tokenAccess({
+      server: config.server,
+      token: config.token,
+      ca,
+      skipTLSVerify: config.skipTLSVerify,
     });
-  } else {
-    const text = config.kubeconfig ?? (await readText(config.kubeconfigPath!, 'kubeconfigPath'));
-    loadKubeconfigText(kubeConfig, text, config.kubeconfigPath);
-    if (config.context !== undefined) useContext(kubeConfig, config.context);
+    return { access, timeoutMs: config.timeoutMs };
   }
-  checkCluster(kubeConfig);
-  return { kubeConfig, timeoutMs: config.timeoutMs };
+  const config = parseWith(kubeconfigConnection, input, SOURCE);
+  const text = config.kubeconfig ?? (await readText(config.kubeconfigPath!, 'kubeconfigPath'));
+  const { KubeConfig } = await loadClient();
+  const kubeConfig = new KubeConfig();
+  loadKubeconfigText(kubeConfig, text, config.kubeconfigPath);
+  if (config.context !== undefined) useContext(kubeConfig, config.context);
+  const server = checkCluster(kubeConfig);
+  return { access: kubeConfigAccess(kubeConfig, server), timeoutMs: config.timeoutMs };
+}
+
+/**
+ * The Lambda bundles leave the official client out (it is most of their size, and a token is what
+ * a function should hold); say so instead of failing with a module error.
+ */
+export async function importKubernetesClient(
+  load: () => Promise<KubernetesClientModule> = () => import('@kubernetes/client-node'),
+): Promise<KubernetesClientModule> {
+  try {
+    return await load();
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    throw new ConfigError(
+      `${SOURCE}: a kubeconfig needs @kubernetes/client-node, which this build leaves out; ` +
+        'store the token form instead ({"server", "token", "ca"})',
+      { cause: err },
+    );
+  }
 }
 
 function loadKubeconfigText(kubeConfig: KubeConfig, text: string, path: string | undefined): void {
@@ -99,18 +125,22 @@ function useContext(kubeConfig: KubeConfig, context: string): void {
   kubeConfig.setCurrentContext(context);
 }
 
-function checkCluster(kubeConfig: KubeConfig): void {
+/** The current context's server URL, checked. */
+function checkCluster(kubeConfig: KubeConfig): string {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) {
     throw new ConfigError(
       `${SOURCE}: the current context (${kubeConfig.getCurrentContext() || 'none'}) names no cluster`,
     );
   }
-  // The client refuses this too, but only at the first request; say so at startup instead.
-  if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
-    throw new ConfigError(
-      `${SOURCE}: server ${cluster.server} uses plain HTTP; set skipTLSVerify to allow it`,
-    );
+  checkServer(cluster.server, cluster.skipTLSVerify);
+  return cluster.server;
+}
+
+// The official client refuses this too, but only at the first request; say so at startup instead.
+function checkServer(server: string, skipTLSVerify: boolean): void {
+  if (server.startsWith('http:') && !skipTLSVerify) {
+    throw new ConfigError(`${SOURCE}: server ${server} uses plain HTTP; set skipTLSVerify to allow it`);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { PlacidError } from '../../model/errors.js';
 
-export type OpenStackService = 'identity' | 'compute';
+export type OpenStackService = 'identity' | 'compute' | 'placement';
 
 /** Base of every OpenStack driver error; `retryable` says whether the same call may succeed later. */
 export class OpenStackError extends PlacidError {

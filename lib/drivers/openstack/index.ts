@@ -27,8 +27,24 @@ export {
   OpenStackTimeoutError,
   OpenStackUnavailableError,
 } from './errors.js';
+export {
+  DEFAULT_PAGE_SIZE,
+  HYPERVISOR_USAGE_REMOVED_IN,
+  INVENTORY_DEFAULT_MICROVERSION,
+  INVENTORY_MIN_MICROVERSION,
+  NovaInventoryClient,
+  type NovaInventoryOptions,
+} from './inventory.js';
+export type {
+  NovaAggregate,
+  NovaHypervisor,
+  NovaInventoryServer,
+  NovaServerGroup,
+  PlacementInventory,
+} from './inventorySchemas.js';
 export { KeystoneSession, type KeystoneSessionOptions, type TokenSource } from './keystone.js';
 export { NOVA_DEFAULT_MICROVERSION, NOVA_MIN_MICROVERSION } from './microversion.js';
 export { type LiveMigrateOptions, type MigrationFilter, NovaClient, type NovaClientOptions } from './nova.js';
+export { PLACEMENT_MICROVERSION, PlacementClient, type PlacementClientOptions } from './placement.js';
 export { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from './retry.js';
 export type { MigrationRecord, NovaServer, ServerMigration } from './schemas.js';

@@ -2,6 +2,7 @@ import type { Aggregate, HostState } from '../../model/hostState.js';
 import { aggregateMetadata } from '../aggregates.js';
 import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
+import { BY_AGGREGATES } from '../hostGroups.js';
 
 const SCOPE = 'aggregate_instance_extra_specs';
 
@@ -41,6 +42,7 @@ export const AggregateInstanceExtraSpecsFilter = defineFilter<State>({
     }
     return answer;
   },
+  groupedBy: () => BY_AGGREGATES,
   explain: (host, _spec, state) => {
     const unmet = firstUnmet(host, state.requirements);
     if (!unmet) return `host's aggregates satisfy the flavor's extra specs`;

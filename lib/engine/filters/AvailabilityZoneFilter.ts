@@ -1,5 +1,12 @@
 import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
+import type { HostGrouping } from '../hostGroups.js';
+
+/** A host's zones come from its aggregates, else its own field (see inAvailabilityZone). */
+const BY_ZONE_SOURCES: HostGrouping = {
+  id: 'aggregates+availability_zone',
+  keys: [(h) => h.aggregates, (h) => h.availability_zone],
+};
 
 /**
  * Removed from Nova in 2023.2 (the `map_az_to_placement_aggregate` pre-filter does its work), kept
@@ -12,6 +19,7 @@ export const AvailabilityZoneFilter = defineFilter<string>({
   prepare: (spec) => spec.availability_zone ?? PASS_ALL,
   hostPasses: (host, _spec, az, ctx) =>
     inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone),
+  groupedBy: () => BY_ZONE_SOURCES,
   explain: (host, _spec, az, ctx) =>
     `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}, not ${az}`,
 });

@@ -1,4 +1,8 @@
 import { defineFilter } from '../filter.js';
+import type { HostGrouping } from '../hostGroups.js';
+
+/** Fleet shares equal service records, so this is usually a handful of groups. */
+const BY_SERVICE: HostGrouping = { id: 'service', keys: [(h) => h.service] };
 
 /**
  * Passes hosts whose nova-compute service is enabled and up. Liveness comes from the host's
@@ -9,6 +13,7 @@ export const ComputeFilter = defineFilter({
   runFilterOncePerRequest: true,
   hostPasses: (host, _spec, _state, ctx) =>
     !host.service.disabled && serviceIsUp(host.service, ctx.now, ctx.config.DEFAULT.service_down_time),
+  groupedBy: () => BY_SERVICE,
   explain: (host, _spec, _state, ctx) => {
     if (host.service.disabled) {
       const why = host.service.disabled_reason ? ` (${host.service.disabled_reason})` : '';

@@ -2,6 +2,7 @@ import { RequestError } from '../../model/errors.js';
 import type { HostState } from '../../model/hostState.js';
 import { canonicalArch, canonicalHvType, canonicalVmMode } from '../../model/imageMeta.js';
 import { defineFilter, PASS_ALL } from '../filter.js';
+import type { HostGrouping } from '../hostGroups.js';
 import { parseJsonCached } from '../jsonCache.js';
 import { pyInt } from '../pyStrings.js';
 import { hypervisorVersionText, parseVersionPredicate, type VersionPredicate } from '../versionPredicate.js';
@@ -37,6 +38,7 @@ export const ImagePropertiesFilter = defineFilter<State>({
   },
   hostPasses: (host, _spec, state) =>
     anyTupleMatches(host, state.wanted) && versionOk(host, state) && maxPhysAddrOk(host, state),
+  groupedBy: (state) => (state.version || state.bits ? BY_IMAGE_FIELDS : BY_SUPPORTED_INSTANCES),
   explain: (host, _spec, state) => {
     const [arch, hvType, vmMode] = state.wanted;
     const asked = [
@@ -58,6 +60,18 @@ export const ImagePropertiesFilter = defineFilter<State>({
     return `image requires hw_maxphysaddr_bits >= ${state.bits}, but ${host.host}'s cpu_info reports maxphysaddr.bits = ${physAddrBits(host)}`;
   },
 });
+
+/** Fleet shares equal supported_instances lists, so this is usually a handful of groups. */
+const BY_SUPPORTED_INSTANCES: HostGrouping = {
+  id: 'supported_instances',
+  keys: [(h) => h.supported_instances],
+};
+
+/** Everything hostPasses reads, for requests with a version or address-width requirement. */
+const BY_IMAGE_FIELDS: HostGrouping = {
+  id: 'supported_instances+hypervisor_version+cpu_info',
+  keys: [(h) => h.supported_instances, (h) => h.hypervisor_version, (h) => h.cpu_info],
+};
 
 function versionRequirement(text: string | undefined): State['version'] {
   if (!text) return null;

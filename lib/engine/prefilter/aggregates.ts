@@ -61,9 +61,10 @@ const PASS = -1;
  * up front: there are few, and the per-host loops then hold no evaluation code.
  */
 export class AggregateVerdicts {
-  /** Per membership group: PASS, or the index of the first rule it breaks. */
-  private readonly verdicts: Int16Array;
-  private readonly groupOf: Int32Array;
+  /** Per membership group: PASS (-1), or the index of the first rule it breaks. */
+  readonly verdicts: Int16Array;
+  /** Host position → membership group. */
+  readonly groupOf: Int32Array;
 
   constructor(
     private readonly rules: readonly AggregateRule[],

@@ -1,5 +1,10 @@
+import type { SchedulerConfig } from '../../config/options.js';
 import type { Aggregate, HostState } from '../../model/hostState.js';
+import { BY_AGGREGATES, buildGroups, groupsOf, type HostGrouping, type HostGroups } from '../hostGroups.js';
+import { gatherFactRows } from '../weighers/factRows.js';
 import { buildColumns, type HostColumns } from './columns.js';
+import { buildFitLimits, type FitLimits } from './fitLimits.js';
+import type { ResourceFit } from './resources.js';
 
 /** Placement identifies aggregates by uuid; Placid falls back to the name when an aggregate has none. */
 export function aggregateId(a: Aggregate): string {
@@ -43,6 +48,10 @@ export class FleetIndex {
   private nameIndex: NameIndex | null = null;
   private zoneField: boolean | null = null;
   private hostColumns: HostColumns | null = null;
+  private readonly groupings = new Map<string, HostGroups>();
+  private limits: { key: string; limits: FitLimits } | null = null;
+  private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
+    null;
 
   /** How many hosts were indexed (the array is expected not to change). */
   readonly size: number;
@@ -75,6 +84,48 @@ export class FleetIndex {
   get names(): NameIndex {
     this.nameIndex ??= buildNameIndex(this.hosts);
     return this.nameIndex;
+  }
+
+  /** Each host's largest fitting amounts under `fit`'s config (fitLimits.ts), rebuilt when it changes. */
+  fitLimits(fit: ResourceFit): FitLimits {
+    const key = fit.key;
+    if (this.limits?.key !== key) this.limits = { key, limits: buildFitLimits(this.columns, fit) };
+    return this.limits.limits;
+  }
+
+  /** The hosts numbered by `grouping` (see hostGroups.ts), built on first use. */
+  groups(grouping: HostGrouping): HostGroups {
+    let groups = this.groupings.get(grouping.id);
+    if (!groups) {
+      groups =
+        grouping.id === BY_AGGREGATES.id
+          ? groupsOf(this.aggregates.groupOf, this.aggregates.groups.length)
+          : buildGroups(this.hosts, grouping);
+      this.groupings.set(grouping.id, groups);
+    }
+    return groups;
+  }
+
+  /**
+   * Every host's weigher facts in rows (factRows.ts), so the weighers read a survivor's facts from
+   * one cache line instead of its host object. Free vCPUs depend on the configured CPU ratios, so
+   * the rows are rebuilt when those change. Null when some host's facts cannot be read (the
+   * weighers then meet that host themselves and name it in their error).
+   */
+  factRows(config: SchedulerConfig): Float64Array | null {
+    const d = config.DEFAULT;
+    const c = this.factCache;
+    const cpuOverride = d.cpu_allocation_ratio;
+    const initialCpu = d.initial_cpu_allocation_ratio;
+    if (c && Object.is(c.cpuOverride, cpuOverride) && Object.is(c.initialCpu, initialCpu)) return c.rows;
+    let rows: Float64Array | null = null;
+    try {
+      rows = gatherFactRows(this.hosts, config);
+    } catch {
+      rows = null;
+    }
+    this.factCache = { cpuOverride, initialCpu, rows };
+    return rows;
   }
 }
 

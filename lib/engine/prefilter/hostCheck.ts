@@ -3,6 +3,7 @@ import type { RequestSpec } from '../../model/requestSpec.js';
 import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
 import type { EngineContext } from '../context.js';
 import { AggregateVerdicts, explainAggregateRule, memberOfRules } from './aggregates.js';
+import { collectFitting, type FitLimits, limitsApply } from './fitLimits.js';
 import type { FleetIndex } from './fleetIndex.js';
 import { forcedHostPosition, IN_TREE } from './forced.js';
 import { imageTraitRules } from './imageTraits.js';
@@ -18,6 +19,8 @@ interface QueryCheck {
   query: PlacementQuery;
   amounts: AmountsByKind;
   traits: TraitVerdicts | null;
+  /** The VCPU / MEMORY_MB / DISK_GB amounts are whole, so the fleet's fit limits decide them. */
+  byLimits: boolean;
 }
 
 /**
@@ -57,7 +60,8 @@ export class HostCheck {
     this.queries = request.queries.map((query) => {
       const rules = traitRules(imageRules, query);
       const traits = rules.length > 0 ? new TraitVerdicts(rules, index) : null;
-      return { query, amounts: amountsByKind(query.resources), traits };
+      const amounts = amountsByKind(query.resources);
+      return { query, amounts, traits, byLimits: limitsApply(amounts) };
     });
     this.resources = new ResourceFit(config, index.columns);
     this.disabledHost = index.columns.disabled;
@@ -96,28 +100,57 @@ export class HostCheck {
       out[0] = this.forced;
       return this.stageOf(this.index.hosts[this.forced], this.forced) === null ? 1 : 0;
     }
+    const simple = this.simpleAmounts();
+    if (simple !== null) {
+      const limits = this.index.fitLimits(this.resources);
+      const agg = this.aggregates;
+      return collectFitting(out, limits, simple, agg?.groupOf ?? null, agg?.verdicts ?? null);
+    }
     let n = 0;
     if (this.aggregates) n = this.aggregates.passing(out);
     else for (let i = 0; i < this.index.size; i++) out[n++] = i;
     const hosts = this.index.hosts;
+    const limits = this.index.fitLimits(this.resources);
     let kept = 0;
     for (let j = 0; j < n; j++) {
       const i = out[j];
-      if (this.passesHostChecks(hosts[i], i)) out[kept++] = i;
+      if (this.passesHostChecks(hosts[i], i, limits)) out[kept++] = i;
     }
     return kept;
   }
 
-  /** Every check after the aggregate rules, as a yes/no (`stageOf` names the first that fails). */
-  private passesHostChecks(host: HostState, i: number): boolean {
+  /**
+   * Every check after the aggregate rules, as a yes/no (`stageOf` names the first that fails).
+   * Reads the fleet's fit limits (fitLimits.ts): a byte and three small numbers per host.
+   */
+  private passesHostChecks(host: HostState, i: number, limits: FitLimits): boolean {
     if (this.zoneByHostField !== null && !this.inZone(host)) return false;
-    if (this.disabled(i) || this.resources.notReady(i)) return false;
+    if (limits.blocked[i] === 1) return false;
+    if (this.disabledByGroup !== null && this.disabledByGroup[this.traitGroupOf![i]] === 1) return false;
     for (let q = 0; q < this.queries.length; q++) {
-      const { traits, amounts } = this.queries[q];
-      if ((traits === null || traits.failing(i) === null) && this.resources.fitsAll(host, i, amounts))
-        return true;
+      const { traits, amounts, byLimits } = this.queries[q];
+      if (traits !== null && traits.failing(i) !== null) continue;
+      if (!byLimits) {
+        if (this.resources.fitsAll(host, i, amounts)) return true;
+        continue;
+      }
+      if (amounts.vcpu <= limits.vcpu[i] && amounts.ram <= limits.ram[i] && amounts.disk <= limits.disk[i]) {
+        if (amounts.others.length === 0 || this.resources.othersFit(host, amounts)) return true;
+      }
     }
     return false;
+  }
+
+  /**
+   * The amounts when the request is the common one, decided by aggregate rules and fit limits
+   * alone: one query with whole VCPU / MEMORY_MB / DISK_GB amounts and nothing else, no trait
+   * rule, no zone by host field, no host reporting COMPUTE_STATUS_DISABLED. Null otherwise.
+   */
+  private simpleAmounts(): AmountsByKind | null {
+    if (this.queries.length !== 1 || this.zoneByHostField !== null || this.disabledByGroup !== null)
+      return null;
+    const [{ traits, amounts, byLimits }] = this.queries;
+    return byLimits && traits === null && amounts.others.length === 0 ? amounts : null;
   }
 
   /** Why the host at position `i` was removed, as a sentence an operator can act on. */

@@ -50,6 +50,19 @@ export function placementPrefilter(
   return { hosts: kept, removals };
 }
 
+/**
+ * placementPrefilter without explanations, as candidate positions: writes the ascending positions
+ * of the hosts that pass to `out` (at least hosts.length long) and returns how many.
+ */
+export function prefilterPositions(
+  hosts: readonly HostState[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+  out: Int32Array,
+): number {
+  return new HostCheck(spec, ctx, fleetIndex(hosts)).collect(out);
+}
+
 /** One buffer for every call: the scan is synchronous, so no two calls use it at once. */
 let positionBuffer = new Int32Array(1024);
 function scratchPositions(n: number): Int32Array {

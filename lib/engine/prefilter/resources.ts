@@ -80,6 +80,59 @@ export class ResourceFit {
     return true;
   }
 
+  /**
+   * The config values the fit depends on, as one string: FleetIndex caches each host's largest
+   * fitting amounts (fitLimits.ts) under it.
+   */
+  get key(): string {
+    return [
+      this.cpuOverride,
+      this.ramOverride,
+      this.diskOverride,
+      this.reservedCpus,
+      this.reservedRam,
+      this.reservedDiskMb,
+      this.initialCpu,
+      this.initialRam,
+      this.initialDisk,
+    ].join(' ');
+  }
+
+  /** Whether `n` of VCPU, MEMORY_MB or DISK_GB (by kind) fits the host at position `i`. */
+  fitsKind(kind: number, i: number, n: number): boolean {
+    if (kind === VCPU) return this.vcpuFits(i, n);
+    if (kind === MEMORY_MB) return this.ramFits(i, n);
+    return this.diskFits(i, n);
+  }
+
+  /**
+   * About the largest amount of the kind that fits: min(total, capacity - used), before rounding.
+   * Only a starting point for fitLimits, which checks it with fitsKind.
+   */
+  headroom(kind: number, i: number): number {
+    const c = this.cols;
+    if (kind === VCPU) {
+      const total = c.vcpusTotal[i];
+      const cap = (total - this.reservedCpus) * pick(this.cpuOverride, c.cpuRatio[i], this.initialCpu);
+      return Math.min(total, cap - c.vcpusUsed[i]);
+    }
+    if (kind === MEMORY_MB) {
+      const total = c.ramTotal[i];
+      const cap = (total - this.reservedRam) * pick(this.ramOverride, c.ramRatio[i], this.initialRam);
+      return Math.min(total, cap - (total - c.ramFree[i] - this.reservedRam));
+    }
+    const total = c.diskTotal[i];
+    const cap = (total - this.reservedDiskGb) * pick(this.diskOverride, c.diskRatio[i], this.initialDisk);
+    return Math.min(total, cap - (c.diskMbUsed[i] - this.reservedDiskMb) / 1024);
+  }
+
+  /** True when every class of `amounts` other than VCPU, MEMORY_MB and DISK_GB fits the host. */
+  othersFit(host: HostState, amounts: AmountsByKind): boolean {
+    const others = amounts.others;
+    for (let k = 0; k < others.length; k++) if (!inventoryFits(host, others[k])) return false;
+    return true;
+  }
+
   // One small method per class, so the JIT can inline the common three into the scan.
   private fits(host: HostState, i: number, r: ResourceAmount): boolean {
     if (r.kind === VCPU) return this.vcpuFits(i, r.amount);

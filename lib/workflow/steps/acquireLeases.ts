@@ -42,6 +42,10 @@ export async function acquireLeases(state: WorkflowState, deps: StepDeps): Promi
       }
       taken.push(slot);
     }
+    // The record leaves `queued` only once the migration holds what it needs to run.
+    await guarded('record the migration as running', async () =>
+      deps.records.markRunning?.(migration, state.execution_started_at),
+    );
   } catch (error) {
     await releaseQuietly(deps.leases, taken, owner);
     throw error;

@@ -90,5 +90,5 @@ async function stealBefore(state: WorkflowState, deps: StepDeps, now: Date): Pro
   if (!deps.steal) return null;
   const from = new Date(now.getTime() - deps.settings.steal_window_minutes * 60_000);
   // Steal is informational: a store hiccup must not stop the migration.
-  return deps.steal(state.migration.instance_uuid, from, now).catch(() => null);
+  return deps.steal(state.migration.instance_uuid, from, now, state.migration.source_host).catch(() => null);
 }

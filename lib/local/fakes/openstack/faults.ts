@@ -1,13 +1,16 @@
 /** Fault injection for the fake OpenStack: per route, an error status or a hang, for N calls. */
 import type { NovaRouteName } from './nova.js';
+import type { PlacementRouteName } from './placementRoutes.js';
 
-export type FakeRouteName = 'auth' | NovaRouteName;
+export type FakeRouteName = 'auth' | NovaRouteName | PlacementRouteName;
 
 interface FaultCommon {
   /** Calls affected before the fault clears itself. Default: every call until clearFaults(). */
   times?: number;
   /** Apply the call's effect first, then fail: a "partial effect" (e.g. the migration did start). */
   afterEffect?: boolean;
+  /** Calls that pass untouched before the fault starts (e.g. fail the second page of a listing). */
+  skip?: number;
 }
 
 export type FakeFault =
@@ -22,12 +25,12 @@ export type FakeFault =
   | (FaultCommon & { kind: 'hang' });
 
 export class FaultBook {
-  private readonly faults = new Map<FakeRouteName, FakeFault & { remaining: number }>();
+  private readonly faults = new Map<FakeRouteName, FakeFault & { remaining: number; skipped: number }>();
 
   set(route: FakeRouteName, fault: FakeFault): void {
     const remaining = fault.times ?? Number.POSITIVE_INFINITY;
     if (!(remaining > 0)) throw new RangeError(`fault times must be > 0, got ${fault.times}`);
-    this.faults.set(route, { ...fault, remaining });
+    this.faults.set(route, { ...fault, remaining, skipped: 0 });
   }
 
   clear(): void {
@@ -38,6 +41,10 @@ export class FaultBook {
   take(route: FakeRouteName): FakeFault | undefined {
     const fault = this.faults.get(route);
     if (!fault) return undefined;
+    if (fault.skipped < (fault.skip ?? 0)) {
+      fault.skipped += 1;
+      return undefined;
+    }
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults.delete(route);
     return fault;

@@ -72,6 +72,8 @@ export class FakeKeystone {
     private readonly users: readonly FakeUser[],
     private readonly appCredentials: readonly FakeApplicationCredential[],
     private readonly computeEndpoints: () => CatalogEndpointSpec[],
+    /** Placement's endpoints; none when the cloud's catalog lists no Placement. */
+    private readonly placementEndpoints: () => CatalogEndpointSpec[] = () => [],
   ) {}
 
   issueToken(body: unknown): FakeReply {
@@ -81,13 +83,16 @@ export class FakeKeystone {
     const expiresAtMs = this.clock.now() + this.tokenTtlMs;
     this.tokens.set(value, { expiresAtMs });
     this.issued += 1;
-    const endpoints = this.computeEndpoints().map((e, i) => ({
-      id: `ep-${i}`,
-      interface: e.interface,
-      region: e.region,
-      region_id: e.region,
-      url: e.url,
-    }));
+    const toEndpoints = (specs: CatalogEndpointSpec[], prefix: string) =>
+      specs.map((e, i) => ({
+        id: `${prefix}-${i}`,
+        interface: e.interface,
+        region: e.region,
+        region_id: e.region,
+        url: e.url,
+      }));
+    const endpoints = toEndpoints(this.computeEndpoints(), 'ep');
+    const placement = toEndpoints(this.placementEndpoints(), 'ep-placement');
     return {
       status: 201,
       headers: { 'X-Subject-Token': value },
@@ -98,7 +103,12 @@ export class FakeKeystone {
           issued_at: new Date(this.clock.now()).toISOString(),
           user: { id: identity.userId },
           project: { id: identity.projectId },
-          catalog: [{ type: 'compute', name: 'nova', id: 'svc-nova', endpoints }],
+          catalog: [
+            { type: 'compute', name: 'nova', id: 'svc-nova', endpoints },
+            ...(placement.length > 0
+              ? [{ type: 'placement', name: 'placement', id: 'svc-placement', endpoints: placement }]
+              : []),
+          ],
         },
       },
     };

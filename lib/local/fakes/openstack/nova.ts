@@ -3,6 +3,7 @@
  * force-complete, abort and `GET /os-migrations`, with Nova's status codes and fault bodies.
  */
 import { type FakeReply, novaFault } from './http.js';
+import { INVENTORY_ROUTES } from './inventoryRoutes.js';
 import { type NovaCall, withServer } from './novaCall.js';
 import { abort, forceComplete, list, listAll } from './novaMigrations.js';
 
@@ -13,9 +14,13 @@ export type NovaRouteName =
   | 'listServerMigrations'
   | 'listMigrations'
   | 'forceComplete'
-  | 'abortMigration';
+  | 'abortMigration'
+  | 'listHypervisors'
+  | 'listServers'
+  | 'listAggregates'
+  | 'listServerGroups';
 
-interface NovaRoute {
+export interface NovaRoute {
   name: NovaRouteName;
   method: string;
   pattern: RegExp;
@@ -25,6 +30,8 @@ interface NovaRoute {
 }
 
 export const NOVA_ROUTES: readonly NovaRoute[] = [
+  // First: `/servers/detail` would otherwise match getServer's `/servers/{id}`.
+  ...INVENTORY_ROUTES,
   { name: 'getServer', method: 'GET', pattern: /^\/servers\/([^/]+)$/, since: 1, handle: getServer },
   {
     name: 'getServerMetadata',

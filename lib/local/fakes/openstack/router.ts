@@ -8,6 +8,7 @@ import { type FakeRouteName, FaultBook } from './faults.js';
 import { type FakeReply, keystoneFault, novaFault, readJsonBody, writeReply } from './http.js';
 import type { FakeKeystone } from './keystone.js';
 import { NOVA_ROUTES } from './nova.js';
+import { PLACEMENT_ROUTES, placementFault } from './placementRoutes.js';
 import type { FakeCloudState } from './state.js';
 
 export interface RecordedRequest {
@@ -20,6 +21,7 @@ export interface RecordedRequest {
 }
 
 const NOVA_PATH = /^\/compute\/([^/]+)\/(public|internal|admin)\/v2\.1(\/.*)$/;
+const PLACEMENT_PATH = /^\/placement\/([^/]+)\/(public|internal|admin)(\/.*)$/;
 
 export class FakeRouter {
   readonly faults = new FaultBook();
@@ -57,6 +59,8 @@ export class FakeRouter {
       if (reply) writeReply(response, reply, { 'x-openstack-request-id': requestId });
       return;
     }
+    const placement = PLACEMENT_PATH.exec(url.pathname);
+    if (placement) return this.handlePlacement(placement, entry, headers, response, requestId);
     if (!nova) return writeReply(response, keystoneFault(404, `no fake route for ${url.pathname}`), {});
     [, entry.region, entry.interface] = nova;
     const path = nova[3];
@@ -81,6 +85,28 @@ export class FakeRouter {
       return route.handle({ ...call, knownHosts: this.knownHosts });
     });
     if (reply) writeReply(response, reply, novaHeaders);
+  }
+
+  private async handlePlacement(
+    match: RegExpExecArray,
+    entry: RecordedRequest,
+    headers: Record<string, string>,
+    response: ServerResponse,
+    requestId: string,
+  ): Promise<void> {
+    [, entry.region, entry.interface] = match;
+    const path = match[3];
+    const route = PLACEMENT_ROUTES.find((r) => entry.method === 'GET' && r.pattern.test(path));
+    if (!route) return writeReply(response, placementFault(404, `no fake route for ${path}`), {});
+    entry.route = route.name;
+    const reply = await this.withFault(route.name, response, () => {
+      if (!this.keystone.isValid(headers['x-auth-token'])) return this.keystone.unauthorized();
+      const uuid = decodeURIComponent(route.pattern.exec(path)?.[1] ?? '');
+      const provider = this.state.inventory.hypervisors.find((h) => h.id === uuid);
+      if (!provider) return placementFault(404, `No resource provider with uuid ${uuid} found`);
+      return route.handle(this.state, provider);
+    });
+    if (reply) writeReply(response, reply, { 'openstack-request-id': requestId });
   }
 
   /** The requested minor version, or the reply Nova gives to a bad or too-new one. */

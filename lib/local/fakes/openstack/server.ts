@@ -13,6 +13,12 @@ import type { CloudCredentials } from '../../../drivers/openstack/auth.js';
 import { type Clock, systemClock } from '../../clock.js';
 import type { FakeFault, FakeRouteName } from './faults.js';
 import { novaFault, writeReply } from './http.js';
+import type {
+  FakeAggregate,
+  FakeHypervisor,
+  FakeHypervisorInput,
+  FakeServerGroup,
+} from './inventoryState.js';
 import {
   FAKE_ADMIN,
   FAKE_APP_CREDENTIAL,
@@ -24,6 +30,12 @@ import { FakeRouter, type RecordedRequest } from './router.js';
 import { FakeCloudState, type FakeMigration, type FakeServer, type FakeServerInput } from './state.js';
 
 export type { FakeFault, FakeRouteName } from './faults.js';
+export type {
+  FakeAggregate,
+  FakeHypervisor,
+  FakeHypervisorInput,
+  FakeServerGroup,
+} from './inventoryState.js';
 export { FAKE_ADMIN, FAKE_APP_CREDENTIAL } from './keystone.js';
 export type { RecordedRequest } from './router.js';
 export type { FakeMigration, FakeServer, FakeServerInput, MigrationOutcome, MigrationPlan } from './state.js';
@@ -45,6 +57,10 @@ export interface FakeOpenStackOptions {
   applicationCredentials?: FakeApplicationCredential[];
   /** Highest compute microversion accepted; newer requests get 406. Default `2.96`. */
   maxMicroversion?: string;
+  /** List Placement in the catalog (one endpoint per region and interface). Default false. */
+  placement?: boolean;
+  /** Nova's `[api] max_limit`: the longest page a listing returns. Default 1000. */
+  maxPageSize?: number;
 }
 
 export class FakeOpenStack {
@@ -79,7 +95,18 @@ export class FakeOpenStack {
             url: this.computeUrl(region, iface),
           })),
         ),
+      () =>
+        options.placement
+          ? regions.flatMap((region) =>
+              (['public', 'internal', 'admin'] as const).map((iface) => ({
+                region,
+                interface: iface,
+                url: this.placementUrl(region, iface),
+              })),
+            )
+          : [],
     );
+    if (options.maxPageSize !== undefined) this.state.inventory.maxPageSize = options.maxPageSize;
     const maxMinor = Number((options.maxMicroversion ?? '2.96').split('.')[1]);
     this.router = new FakeRouter(this.state, this.keystone, new Set(options.hosts), maxMinor);
   }
@@ -104,6 +131,23 @@ export class FakeOpenStack {
 
   computeUrl(region: string, iface: 'public' | 'internal' | 'admin'): string {
     return `${this.url}/compute/${encodeURIComponent(region)}/${iface}/v2.1`;
+  }
+
+  placementUrl(region: string, iface: 'public' | 'internal' | 'admin'): string {
+    return `${this.url}/placement/${encodeURIComponent(region)}/${iface}`;
+  }
+
+  /** A compute node (os-hypervisors, and a Placement provider with the same UUID). */
+  addHypervisor(input: FakeHypervisorInput): FakeHypervisor {
+    return { ...this.state.inventory.addHypervisor(input) };
+  }
+
+  addAggregate(input: Omit<FakeAggregate, 'id' | 'uuid'> & { uuid?: string }): FakeAggregate {
+    return { ...this.state.inventory.addAggregate(input) };
+  }
+
+  addServerGroup(input: Omit<FakeServerGroup, 'id'> & { id?: string }): FakeServerGroup {
+    return { ...this.state.inventory.addServerGroup(input) };
   }
 
   /** Credentials the fake accepts: the default admin's password, or its application credential. */

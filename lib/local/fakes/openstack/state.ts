@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
+import { FakeInventoryState } from './inventoryState.js';
 
 /** How a server's next migration ends: `stall` keeps running until forced or aborted. */
 export type MigrationOutcome = 'completed' | 'error' | 'stall';
@@ -27,7 +28,33 @@ export interface FakeServerInput {
   diskBytes?: number;
   /** Overrides the fake's default plan for this server's migrations. */
   migration?: Partial<MigrationPlan>;
+  /** The compute node, when the host has several. Default: the host. */
+  nodename?: string;
+  flavor?: Partial<FakeFlavor>;
+  tags?: string[];
+  /** IP addresses, listed on one network. */
+  addresses?: string[];
+  bootFromVolume?: boolean;
 }
+
+/** A server's embedded flavor, as servers/detail shows it from microversion 2.47. */
+export interface FakeFlavor {
+  name: string;
+  vcpus: number;
+  ram: number;
+  disk: number;
+  ephemeral: number;
+  swap: number;
+}
+
+export const DEFAULT_FAKE_FLAVOR: FakeFlavor = {
+  name: 'm1.small',
+  vcpus: 1,
+  ram: 2048,
+  disk: 20,
+  ephemeral: 0,
+  swap: 0,
+};
 
 export interface FakeServer {
   id: string;
@@ -42,6 +69,10 @@ export interface FakeServer {
   memoryBytes: number;
   diskBytes: number;
   migration?: Partial<MigrationPlan>;
+  flavor: FakeFlavor;
+  tags: string[];
+  addresses: string[];
+  bootFromVolume: boolean;
 }
 
 export interface FakeMigration {
@@ -69,6 +100,8 @@ const FINISHED = new Set(['completed', 'error', 'cancelled', 'failed', 'done']);
 export class FakeCloudState {
   readonly servers = new Map<string, FakeServer>();
   readonly migrations: FakeMigration[] = [];
+  /** Compute nodes, aggregates, server groups and Placement data (the inventory routes). */
+  readonly inventory = new FakeInventoryState();
   private nextMigrationId = 1;
 
   constructor(
@@ -83,7 +116,7 @@ export class FakeCloudState {
       id: input.id,
       name: input.name ?? input.id,
       host: input.host,
-      hypervisorHostname: input.host,
+      hypervisorHostname: input.nodename ?? input.host,
       status: input.status ?? 'ACTIVE',
       vmState: (input.status ?? 'ACTIVE').toLowerCase(),
       taskState: null,
@@ -92,6 +125,10 @@ export class FakeCloudState {
       memoryBytes: input.memoryBytes ?? 4 * 2 ** 30,
       diskBytes: input.diskBytes ?? 20 * 2 ** 30,
       migration: input.migration,
+      flavor: { ...DEFAULT_FAKE_FLAVOR, ...input.flavor },
+      tags: [...(input.tags ?? [])],
+      addresses: [...(input.addresses ?? [])],
+      bootFromVolume: input.bootFromVolume ?? false,
     };
     this.servers.set(server.id, server);
     return server;

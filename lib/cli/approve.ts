@@ -1,0 +1,26 @@
+/** `placid approve PLAN_ID`: approves a plan made in approve mode; the next detector run sends it. */
+import type { Command } from '@commander-js/extra-typings';
+import { DATA_DIR_HELP } from './ingest.js';
+import type { CliIO } from './io.js';
+import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
+
+export async function runApprove(planId: string, args: { dataDir?: string }, io: CliIO): Promise<number> {
+  const { approvePlan } = await import('../detector/index.js');
+  const plan = await withLocalStore(args.dataDir, (store) => approvePlan(store, planId, new Date()));
+  const { moved, waves } = plan.summary;
+  io.stdout.write(
+    `approved ${plan.plan_id}: ${moved} migration(s) in ${waves} wave(s), expires ${plan.plan_expires_at}; ` +
+      'the next detector run (`placid detect`) sends wave 1\n',
+  );
+  return 0;
+}
+
+export function addApproveCommand(program: Command, io: CliIO, done: (status: number) => void): void {
+  program
+    .command('approve')
+    .description('approve a plan made in approve mode; the next detector run starts sending its migrations')
+    .argument('<plan-id>', 'the plan id, as `placid plans` or `placid detect` print it')
+    .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
+    .addHelpText('after', DETECTOR_EXIT_HELP)
+    .action(async (planId, opts) => done(await runApprove(planId, opts, io)));
+}

@@ -1,0 +1,33 @@
+/** The local store the detector commands share (`placid ingest` writes it): opened, used, closed. */
+import { existsSync } from 'node:fs';
+import type { FleetStore } from '../store/fleetStore.js';
+import { InputError } from './errors.js';
+
+export const DETECTOR_EXIT_HELP = `
+Exit status:
+  0  done
+  2  bad input: no store at --data-dir, the store in use, a bad config file, an unknown or
+     expired plan, a plan that is not waiting for approval, or a usage error
+  3  internal error`;
+
+export async function withLocalStore<T>(
+  dataDir: string | undefined,
+  use: (store: FleetStore) => Promise<T>,
+): Promise<T> {
+  const [{ openLocalStore }, { defaultDataDir }] = await Promise.all([
+    import('../local/localStore.js'),
+    import('../local/dynalite.js'),
+  ]);
+  const dir = dataDir ?? defaultDataDir();
+  if (!existsSync(dir)) {
+    throw new InputError(
+      `no local fleet store at ${dir}: run \`placid ingest FILE\` first, or pass --data-dir`,
+    );
+  }
+  const local = await openLocalStore({ dataDir: dir });
+  try {
+    return await use(local.store);
+  } finally {
+    await local.close();
+  }
+}

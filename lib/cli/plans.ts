@@ -1,0 +1,68 @@
+/** `placid plans`: the stored plans, newest first, with their status and their migrations' states. */
+import type { Command } from '@commander-js/extra-typings';
+import type { StoredPlanStatus } from '../detector/index.js';
+import { DATA_DIR_HELP } from './ingest.js';
+import type { CliIO } from './io.js';
+import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
+
+const STATUSES: StoredPlanStatus[] = ['pending_approval', 'approved', 'recommended', 'completed', 'expired'];
+
+export interface PlanListing {
+  plan_id: string;
+  status: StoredPlanStatus;
+  mode: string;
+  created_at: string;
+  expires_at: string;
+  migrations: Record<string, number>;
+}
+
+export async function runPlans(args: { dataDir?: string; json?: boolean }, io: CliIO): Promise<number> {
+  const { plansWithStatus, recordsOfPlan } = await import('../detector/index.js');
+  const listing = await withLocalStore(args.dataDir, async (store) => {
+    const plans = (await Promise.all(STATUSES.map((s) => plansWithStatus(store.ctx, s)))).flat();
+    plans.sort((a, b) => b.created_at.localeCompare(a.created_at));
+    return Promise.all(
+      plans.map(async (p): Promise<PlanListing> => {
+        const migrations: Record<string, number> = {};
+        for (const r of await recordsOfPlan(store.ctx, p.plan_id))
+          migrations[r.status] = (migrations[r.status] ?? 0) + 1;
+        return {
+          plan_id: p.plan_id,
+          status: p.status,
+          mode: p.mode,
+          created_at: p.created_at,
+          expires_at: p.plan_expires_at,
+          migrations,
+        };
+      }),
+    );
+  });
+  if (args.json) {
+    io.stdout.write(`${JSON.stringify(listing, null, 2)}\n`);
+    return 0;
+  }
+  if (listing.length === 0) {
+    io.stdout.write('no plans stored\n');
+    return 0;
+  }
+  for (const p of listing) {
+    const states =
+      Object.entries(p.migrations)
+        .map(([s, n]) => `${n} ${s}`)
+        .join(', ') || 'no migrations';
+    io.stdout.write(
+      `${p.plan_id}  ${p.status.padEnd(16)} created ${p.created_at}  expires ${p.expires_at}  ${states}\n`,
+    );
+  }
+  return 0;
+}
+
+export function addPlansCommand(program: Command, io: CliIO, done: (status: number) => void): void {
+  program
+    .command('plans')
+    .description('list the stored plans with their status and the state of their migrations')
+    .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
+    .option('--json', 'print the plans as JSON')
+    .addHelpText('after', DETECTOR_EXIT_HELP)
+    .action(async (opts) => done(await runPlans(opts, io)));
+}

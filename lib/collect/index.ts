@@ -1,0 +1,13 @@
+export { type CollectConfig, type CollectConfigInput, collectConfigSchema, queryText } from './config.js';
+export { COLLECT_EXIT, collectAndSend, exitStatusOf } from './cycle.js';
+export { formatDuration, parseDuration } from './duration.js';
+export { InventoryUnavailableError } from './errors.js';
+export { loadCollectConfig, parseCollectConfig } from './loadConfig.js';
+export { localSink } from './localSink.js';
+export { MAPPING_DEFAULTS, type MappingRule } from './mappingConfig.js';
+export type { Inventory, InventorySource, MetricsSource, TimeRange } from './ports.js';
+export { QUERY_SPECS, type QueryName } from './queries.js';
+export { type CollectDeps, type CollectRun, collectOnce, type Phase } from './run.js';
+export { queueSink, type ReportSink, type SendOutcome } from './sink.js';
+export { formatSummary, type RunSummary } from './summary.js';
+export { type CollectorSources, connectSources, type WiringOptions } from './wiring.js';

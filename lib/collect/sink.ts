@@ -1,0 +1,35 @@
+/**
+ * Where a run's messages go: a real SQS queue here (validated first, sent in batches within the SQS
+ * limits, like `placid ingest --queue`), or the local pipeline (localSink.ts).
+ */
+import { sendToQueue } from '../cli/ingestToQueue.js';
+import type { SqsQueue } from '../queue/sqs.js';
+
+export interface SendOutcome {
+  sent: number;
+  /** `message` counts from 1, in the order of the run's messages. */
+  rejected: { message: number; reason: string }[];
+}
+
+export interface ReportSink {
+  /** Where the messages go, for the summary. */
+  readonly target: string;
+  send(bodies: readonly string[]): Promise<SendOutcome>;
+  close(): Promise<void>;
+}
+
+/** An SQS queue; `queue` is injectable for tests. */
+export function queueSink(url: string, queue?: SqsQueue): ReportSink {
+  return {
+    target: url,
+    async send(bodies) {
+      const messages = bodies.map((body, i) => ({ body, where: `message ${i + 1}` }));
+      const run = await sendToQueue(url, messages, queue);
+      return {
+        sent: run.sent,
+        rejected: run.rejected.map((r) => ({ message: Number(r.where.split(' ')[1]), reason: r.reason })),
+      };
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,29 @@
+/** An operator's approval of a plan made in approve mode: the next reconcile starts sending it. */
+import type { FleetStore } from '../store/fleetStore.js';
+import { PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
+import { getPlan, setPlanStatus } from './planItems.js';
+import type { StoredPlan } from './types.js';
+
+/**
+ * Marks `planId` approved.
+ * @throws UnknownPlanError, PlanExpiredError (also when past its expiry but not yet marked),
+ *   PlanNotPendingError (a recommendation, or already approved, completed…)
+ * @example await approvePlan(store, 'plan-3f2a…', new Date())
+ */
+export async function approvePlan(store: FleetStore, planId: string, now: Date): Promise<StoredPlan> {
+  const plan = await getPlan(store.ctx, planId);
+  if (!plan) throw new UnknownPlanError(planId);
+  if (plan.status === 'expired' || Date.parse(plan.plan_expires_at) <= now.getTime()) {
+    throw new PlanExpiredError(planId, plan.plan_expires_at);
+  }
+  if (plan.status !== 'pending_approval') throw new PlanNotPendingError(planId, plan.status);
+  const approvedAt = now.toISOString();
+  if (
+    !(await setPlanStatus(store.ctx, planId, ['pending_approval'], 'approved', { approved_at: approvedAt }))
+  ) {
+    // Changed since the read (approved by someone else, or expired by the detector).
+    const current = await getPlan(store.ctx, planId);
+    throw new PlanNotPendingError(planId, current?.status ?? 'gone');
+  }
+  return { ...plan, status: 'approved', approved_at: approvedAt };
+}

@@ -1,0 +1,26 @@
+/**
+ * The detector: the reconcile loop that turns the store's samples into plans and sends their
+ * migrations, wave by wave, to the plan queue; and the operator's approval.
+ */
+export { actOnPlans, PLAN_EXPIRED_REASON } from './advance.js';
+export { approvePlan } from './approve.js';
+export { PlanApprovalError, PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
+export { type Due, workDue } from './due.js';
+export { inspectPlans, type PlanStep } from './inspect.js';
+export { LIVE_STATUSES, livePlansInIndex } from './livePlans.js';
+export { getPlan, PLAN_RETENTION_DAYS, plansWithStatus } from './planItems.js';
+export { migrationIdFor, recordsOfPlan } from './planRecords.js';
+export { DETECTOR_LEASE, DETECTOR_LEASE_TTL_MS, reconcile } from './reconcile.js';
+export { runTriggered, type TriggeredRun } from './run.js';
+export { DETECTOR_STATE_ID, type DetectorState, readDetectorState, type TrackedPlan } from './state.js';
+export {
+  DETECT_EVENT_SOURCE,
+  DETECT_REQUESTED,
+  DETECT_SCHEDULE_INPUT,
+  DetectorEventError,
+  type DetectTrigger,
+  PLAN_APPROVED,
+  parseTrigger,
+} from './trigger.js';
+export type { DetectorDeps, DetectorLogger, ReconcileResult, StoredPlan, StoredPlanStatus } from './types.js';
+export { type WaveGate, waveGate } from './waveGate.js';

@@ -1,0 +1,124 @@
+/**
+ * The plans that may still change, as the detector state tracks them (state.ts `live_plans`):
+ * what a run needs to know about each without reading its body, the one-attribute status read
+ * that tells an approval, and the rebuild from the byStatus index.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Plan } from '../rebalance/planTypes.js';
+import type { StoreContext } from '../store/context.js';
+import { PLANS_BY_STATUS } from '../store/tables.js';
+import type { DetectorState, TrackedPlan } from './state.js';
+import type { StoredPlanStatus } from './types.js';
+
+/** The statuses that may still change; `approved` and `pending_approval` block new planning. */
+export const LIVE_STATUSES: readonly TrackedPlan['status'][] = ['approved', 'pending_approval', 'recommended'];
+
+export function trackedOf(plan: Plan): TrackedPlan {
+  return {
+    status: plan.status,
+    created_at: plan.created_at,
+    plan_expires_at: plan.expires_at,
+    moved: plan.migrations.length,
+  };
+}
+
+/** The live plans oldest first (ties by id), as runs act on them. */
+export function liveInOrder(live: Readonly<Record<string, TrackedPlan>>): [string, TrackedPlan][] {
+  return Object.entries(live).sort(
+    ([a, x], [b, y]) => x.created_at.localeCompare(y.created_at) || a.localeCompare(b),
+  );
+}
+
+/** The changes a run made to the live plans: merged into whatever state is current when written. */
+export interface LiveChanges {
+  /** Plans no longer live (completed, expired, or found so by this run). */
+  remove: string[];
+  /** New entries of plans already tracked (a status this run saw change). */
+  update: Record<string, TrackedPlan>;
+  /** Plans to start tracking (made by this run, or found in the index). */
+  add: Record<string, TrackedPlan>;
+}
+
+export const noChanges = (): LiveChanges => ({ remove: [], update: {}, add: {} });
+
+export const hasChanges = (c: LiveChanges): boolean =>
+  c.remove.length > 0 || Object.keys(c.update).length > 0 || Object.keys(c.add).length > 0;
+
+/**
+ * `state` with `changes` applied. An update of a plan another run has since removed is dropped
+ * (it ended); an added plan already tracked keeps its entry.
+ */
+export function withChanges(state: DetectorState, changes: LiveChanges): Record<string, TrackedPlan> {
+  const live = { ...(state.live_plans ?? {}) };
+  for (const id of changes.remove) delete live[id];
+  for (const [id, entry] of Object.entries(changes.update)) if (live[id]) live[id] = entry;
+  for (const [id, entry] of Object.entries(changes.add)) {
+    if (!changes.remove.includes(id)) live[id] ??= entry;
+  }
+  return live;
+}
+
+/** A plan's current status (one strongly consistent read of that attribute only), undefined when gone. */
+export async function planStatus(ctx: StoreContext, planId: string): Promise<StoredPlanStatus | undefined> {
+  const { Item } = await ctx.doc.send(
+    new GetCommand({
+      TableName: ctx.tables.plans,
+      Key: { plan_id: planId },
+      ProjectionExpression: '#st',
+      ExpressionAttributeNames: { '#st': 'status' },
+      ConsistentRead: true,
+    }),
+  );
+  return typeof Item?.status === 'string' ? (Item.status as StoredPlanStatus) : undefined;
+}
+
+/**
+ * The plans with one of `statuses` as the detector state tracks them, without their bodies (the
+ * byStatus index: eventually consistent, so a plan stored a moment ago may be missing).
+ */
+export async function livePlansInIndex(
+  ctx: StoreContext,
+  statuses: readonly TrackedPlan['status'][] = LIVE_STATUSES,
+): Promise<Record<string, TrackedPlan>> {
+  const lists = await Promise.all(statuses.map((status) => indexed(ctx, status)));
+  return Object.fromEntries(lists.flat());
+}
+
+async function indexed(ctx: StoreContext, status: TrackedPlan['status']): Promise<[string, TrackedPlan][]> {
+  const out: [string, TrackedPlan][] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ctx.doc.send(
+      new QueryCommand({
+        TableName: ctx.tables.plans,
+        IndexName: PLANS_BY_STATUS,
+        KeyConditionExpression: '#status = :status',
+        ProjectionExpression: '#id, #created, #expires, #summary.#moved',
+        ExpressionAttributeNames: {
+          '#id': 'plan_id',
+          '#status': 'status',
+          '#created': 'created_at',
+          '#expires': 'plan_expires_at',
+          '#summary': 'summary',
+          '#moved': 'moved',
+        },
+        ExpressionAttributeValues: { ':status': status },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const moved = (item.summary as { moved?: unknown } | undefined)?.moved;
+      out.push([
+        String(item.plan_id),
+        {
+          status,
+          created_at: String(item.created_at),
+          plan_expires_at: String(item.plan_expires_at),
+          moved: Number(moved ?? 0),
+        },
+      ]);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return out;
+}

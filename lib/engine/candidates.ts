@@ -1,0 +1,57 @@
+import type { HostState } from '../model/hostState.js';
+import type { FleetIndex } from './prefilter/fleetIndex.js';
+
+/**
+ * One decision's surviving hosts as positions into the fleet's own (indexed) hosts array. The
+ * pre-filter, the filters and the weighers hand these on instead of copying host lists: at 100k
+ * hosts a list of the survivors is a large object, and each fresh one costs more than the scan
+ * that fills it (new memory pages), while positions reuse one buffer per decision.
+ */
+export interface Candidates {
+  /** The fleet's hosts, in fleet order. */
+  readonly hosts: readonly HostState[];
+  readonly index: FleetIndex;
+  /** Ascending positions of the survivors in positions[0..count); stages compact it in place. */
+  readonly positions: Int32Array;
+  count: number;
+}
+
+/** The host at the `j`-th surviving position. */
+export function candidateAt(c: Candidates, j: number): HostState {
+  return c.hosts[c.positions[j]];
+}
+
+/** The survivors as a new host list (for the paths that work on host lists). */
+export function candidateHosts(c: Candidates): HostState[] {
+  const out = new Array<HostState>(c.count);
+  for (let j = 0; j < c.count; j++) out[j] = c.hosts[c.positions[j]];
+  return out;
+}
+
+/** The working memory of one decision: survivor positions and their weights. */
+export interface DecisionBuffers {
+  positions: Int32Array;
+  weights: Float64Array;
+}
+
+/**
+ * Buffers not in use. A decision awaits (async filters, claims), so decisions can overlap and each
+ * takes its own set; the set goes back when the decision ends, and the next one reuses it.
+ */
+const idle: DecisionBuffers[] = [];
+const MAX_IDLE = 4;
+
+/** Buffers for a fleet of `n` hosts; give them back with releaseBuffers. */
+export function acquireBuffers(n: number): DecisionBuffers {
+  const b = idle.pop() ?? { positions: new Int32Array(0), weights: new Float64Array(0) };
+  if (b.positions.length < n) {
+    const size = Math.max(n, b.positions.length * 2, 1024);
+    b.positions = new Int32Array(size);
+    b.weights = new Float64Array(size);
+  }
+  return b;
+}
+
+export function releaseBuffers(b: DecisionBuffers): void {
+  if (idle.length < MAX_IDLE) idle.push(b);
+}

@@ -1,0 +1,106 @@
+import type { HostColumns } from './columns.js';
+import { DISK_GB, MEMORY_MB, VCPU } from './resourceRequest.js';
+import type { AmountsByKind, ResourceFit } from './resources.js';
+
+/** The largest amount a limit records; requests above it are checked exactly. */
+export const MAX_LIMIT = 2 ** 31 - 1;
+
+/**
+ * For each host, the largest whole number of VCPU, MEMORY_MB and DISK_GB that fits it under the
+ * configured ratios and reservations (0: none fits), and whether the host is out of the running
+ * regardless of amounts (nova-compute disabled, or no inventory yet).
+ *
+ * Why: Placement's fit test reads three host figures per class; at 100k hosts those nine columns
+ * are megabytes per request, and reading them dominates the pre-filter. The fit of a whole amount
+ * n is `n <= limit`, one small read per class. Exact because the fit is monotone: `used + n` never
+ * decreases as n grows, so every amount up to the largest fitting one fits too.
+ */
+export interface FitLimits {
+  vcpu: Int32Array;
+  ram: Int32Array;
+  disk: Int32Array;
+  /** 1 when nova-compute is disabled or the host reports no inventory yet. */
+  blocked: Uint8Array;
+}
+
+export function buildFitLimits(cols: HostColumns, fit: ResourceFit): FitLimits {
+  const n = cols.vcpusTotal.length;
+  const limits: FitLimits = {
+    vcpu: new Int32Array(n),
+    ram: new Int32Array(n),
+    disk: new Int32Array(n),
+    blocked: new Uint8Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    limits.vcpu[i] = largestFit(fit, VCPU, i);
+    limits.ram[i] = largestFit(fit, MEMORY_MB, i);
+    limits.disk[i] = largestFit(fit, DISK_GB, i);
+    limits.blocked[i] = cols.disabled[i] === 1 || fit.notReady(i) ? 1 : 0;
+  }
+  return limits;
+}
+
+/**
+ * The common request in one pass over the fleet: positions of the hosts whose membership passes
+ * the aggregate rules (`groupOf` / `verdicts` of AggregateVerdicts, a verdict of -1 passing; null
+ * when there are none), that are not blocked and that fit the whole `amounts` (limitsApply, and no
+ * other class). Writes them to `out` and returns how many.
+ */
+export function collectFitting(
+  out: Int32Array,
+  limits: FitLimits,
+  amounts: AmountsByKind,
+  groupOf: Int32Array | null,
+  verdicts: Int16Array | null,
+): number {
+  const { blocked, vcpu: vcpuLimit, ram: ramLimit, disk: diskLimit } = limits;
+  const { vcpu, ram, disk } = amounts;
+  const n = blocked.length;
+  let kept = 0;
+  if (groupOf === null || verdicts === null) {
+    for (let i = 0; i < n; i++) {
+      if (blocked[i] === 0 && vcpu <= vcpuLimit[i] && ram <= ramLimit[i] && disk <= diskLimit[i])
+        out[kept++] = i;
+    }
+    return kept;
+  }
+  for (let i = 0; i < n; i++) {
+    if (verdicts[groupOf[i]] !== -1) continue;
+    if (blocked[i] === 0 && vcpu <= vcpuLimit[i] && ram <= ramLimit[i] && disk <= diskLimit[i])
+      out[kept++] = i;
+  }
+  return kept;
+}
+
+/** True when the query's VCPU, MEMORY_MB and DISK_GB amounts are whole and within the limits' range. */
+export function limitsApply(amounts: AmountsByKind): boolean {
+  return wholeAmount(amounts.vcpu) && wholeAmount(amounts.ram) && wholeAmount(amounts.disk);
+}
+
+function wholeAmount(n: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n <= MAX_LIMIT;
+}
+
+/**
+ * The largest n in 1..MAX_LIMIT with `fit.fitsKind(kind, i, n)`, or 0. The headroom estimate is
+ * right or off by rounding, so its neighbour usually settles it; otherwise a binary search does.
+ */
+function largestFit(fit: ResourceFit, kind: number, i: number): number {
+  const estimate = Math.floor(fit.headroom(kind, i));
+  const guess = estimate >= 1 ? Math.min(estimate, MAX_LIMIT) : 1;
+  let lo = 0; // fits (0 asks for nothing)
+  let hi = MAX_LIMIT + 1; // does not fit
+  if (fit.fitsKind(kind, i, guess)) {
+    if (guess === MAX_LIMIT || !fit.fitsKind(kind, i, guess + 1)) return guess;
+    lo = guess + 1;
+  } else {
+    if (guess === 1 || fit.fitsKind(kind, i, guess - 1)) return guess - 1;
+    hi = guess - 1;
+  }
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (fit.fitsKind(kind, i, mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}

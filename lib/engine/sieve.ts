@@ -1,0 +1,189 @@
+import type { HostState } from '../model/hostState.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import type { Candidates } from './candidates.js';
+import type { EngineContext } from './context.js';
+import { PASS_ALL } from './filter.js';
+import { type FilterCount, prepareStages, type Stage, wrap } from './filterHandler.js';
+import type { HostGroups } from './hostGroups.js';
+
+/**
+ * runFilters over candidate positions, for decisions that are not explained: the same survivors, in
+ * the same order, and the same per-filter counts, with no host list built. A filter that declares
+ * `groupedBy` is asked once per distinct host value (a typed-array read per host, no host object
+ * read); consecutive other filters run host by host together, as in runFilters. Compacts
+ * `candidates` in place and returns the counts.
+ */
+export async function sieveFilters(
+  filters: Parameters<typeof prepareStages>[0],
+  candidates: Candidates,
+  spec: RequestSpec,
+  ctx: EngineContext,
+): Promise<FilterCount[]> {
+  const stages = await prepareStages(filters, spec, ctx);
+  const removedBy = new Int32Array(stages.length);
+  const counts: FilterCount[] = [];
+  let start = candidates.count;
+  for (let s = 0; s < stages.length; ) {
+    const stage = stages[s];
+    let run: Stage[];
+    if (stage.state === PASS_ALL) run = [stage];
+    else {
+      const groups = groupsFor(stage, candidates);
+      if (groups) {
+        sieveGrouped(stage, groups, candidates, spec, ctx, removedBy);
+        run = [stage];
+      } else {
+        run = genericRun(stages, s, candidates);
+        sieveHostByHost(run, candidates, spec, ctx, removedBy);
+      }
+    }
+    for (const done of run) {
+      const end = start - removedBy[done.position];
+      counts.push({ filter: done.filter.name, start, end, instance_index: ctx.index });
+      if (end === 0) return counts;
+      start = end;
+    }
+    s += run.length;
+  }
+  return counts;
+}
+
+/** The stage's host groups, or null when its verdict is not declared to depend on grouped values. */
+function groupsFor(stage: Stage, candidates: Candidates): HostGroups | null {
+  let grouping = null;
+  try {
+    grouping = stage.filter.groupedBy?.(stage.state) ?? null;
+  } catch {
+    // Only a speed hint: a filter that cannot say runs host by host, where its errors surface.
+  }
+  return grouping ? candidates.index.groups(grouping) : null;
+}
+
+/** Stages from `s` on that run host by host (no groups, not PASS_ALL), stopping at the next other. */
+function genericRun(stages: readonly Stage[], s: number, candidates: Candidates): Stage[] {
+  const run = [stages[s]];
+  for (let k = s + 1; k < stages.length; k++) {
+    const next = stages[k];
+    if (next.state === PASS_ALL || groupsFor(next, candidates)) break;
+    run.push(next);
+  }
+  return run;
+}
+
+/** Every stage of `run` on one host before the next host (each host object is read once). */
+function sieveHostByHost(
+  run: readonly Stage[],
+  c: Candidates,
+  spec: RequestSpec,
+  ctx: EngineContext,
+  removedBy: Int32Array,
+): void {
+  const { hosts, positions } = c;
+  let kept = 0;
+  let j = 0;
+  let current = run[0];
+  try {
+    for (; j < c.count; j++) {
+      const i = positions[j];
+      const host = hosts[i];
+      let passed = true;
+      for (let k = 0; k < run.length; k++) {
+        current = run[k];
+        if (!current.filter.hostPasses(host, spec, current.state, ctx)) {
+          removedBy[current.position]++;
+          passed = false;
+          break;
+        }
+      }
+      if (passed) positions[kept++] = i;
+    }
+  } catch (err) {
+    throw wrap(current.filter.name, `failed on host ${hosts[positions[j]].host}`, err);
+  }
+  c.count = kept;
+}
+
+const UNKNOWN = 0;
+const PASS = 1;
+const FAIL = 2;
+
+/**
+ * One stage over grouped hosts: each group's verdict is `hostPasses` on one of its hosts. With few
+ * groups, every group is decided up front (on its first host in the fleet) and, when all pass, the
+ * candidates are not even read; otherwise each candidate's verdict is a table read, and a group not
+ * decided yet is decided on its first candidate met (so an error names the host it would name in
+ * runFilters). Synchronous, so one verdict table serves every call.
+ */
+function sieveGrouped(
+  stage: Stage,
+  groups: HostGroups,
+  c: Candidates,
+  spec: RequestSpec,
+  ctx: EngineContext,
+  removedBy: Int32Array,
+): void {
+  const { hosts, positions } = c;
+  const { groupOf } = groups;
+  const verdicts = verdictTable(groups.size);
+  if (
+    groups.size <= Math.max(EAGER_GROUPS, c.count >> 3) &&
+    decideEveryGroup(stage, groups, hosts, spec, ctx, verdicts)
+  )
+    return;
+  const n = c.count;
+  let kept = 0;
+  let j = 0;
+  try {
+    for (; j < n; j++) {
+      const i = positions[j];
+      const g = groupOf[i];
+      let v = verdicts[g];
+      if (v === UNKNOWN) {
+        v = stage.filter.hostPasses(hosts[i], spec, stage.state, ctx) ? PASS : FAIL;
+        verdicts[g] = v;
+      }
+      if (v === PASS) positions[kept++] = i;
+    }
+  } catch (err) {
+    throw wrap(stage.filter.name, `failed on host ${hosts[positions[j]].host}`, err);
+  }
+  removedBy[stage.position] += n - kept;
+  c.count = kept;
+}
+
+/** Groups decided up front whatever the candidates count, when there are at most this many. */
+const EAGER_GROUPS = 64;
+
+/**
+ * Decides every group in the verdict table from its first host in the fleet and returns true when
+ * all pass. A group whose host raises stays undecided: if one of its hosts is a candidate, the
+ * candidate loop asks again and reports the error on that candidate.
+ */
+function decideEveryGroup(
+  stage: Stage,
+  groups: HostGroups,
+  hosts: readonly HostState[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+  verdicts: Uint8Array,
+): boolean {
+  let allPass = true;
+  for (let g = 0; g < groups.size; g++) {
+    let v = UNKNOWN;
+    try {
+      v = stage.filter.hostPasses(hosts[groups.first[g]], spec, stage.state, ctx) ? PASS : FAIL;
+    } catch {
+      // left undecided (see above)
+    }
+    verdicts[g] = v;
+    if (v !== PASS) allPass = false;
+  }
+  return allPass;
+}
+
+let table = new Uint8Array(256);
+function verdictTable(size: number): Uint8Array {
+  if (table.length < size) table = new Uint8Array(Math.max(size, table.length * 2));
+  table.fill(UNKNOWN, 0, size);
+  return table;
+}

@@ -1,0 +1,159 @@
+/**
+ * Placid as the simulation runs it, all on the simulated clock: the local pipeline (dynalite, the
+ * ingest stage and the plan queue with the real plan starter as its handler), the detector's
+ * reconcile, and executions of the real state machine whose steps get the store (leases, records,
+ * steal), the engine's placement re-check over the stored fleet, and the simulated Nova,
+ * Kubernetes and Consul drivers over the world's VMs.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { SchedulerConfig } from '../config/options.js';
+import type { ReconcileResult } from '../detector/index.js';
+import type { LocalPipeline } from '../local/pipeline.js';
+import type { RebalanceSettings } from '../rebalance/settings.js';
+import type { FleetStore } from '../store/fleetStore.js';
+import type { MigrationOutcome, StepDeps } from '../workflow/ports.js';
+import { simulationDefinition } from './definitionCache.js';
+import { SimExecutions } from './executions.js';
+import type { PhaseTimer } from './phaseTimer.js';
+import { PLAN_STAGE, planStarterStage } from './planStage.js';
+import { seedFor } from './random.js';
+import type { SimSetup } from './setup.js';
+import { SimClock } from './simClock.js';
+import { WorldFleet } from './worldFleet.js';
+
+/**
+ * The store as the service runs it, but for the instance heartbeat: an unchanged instance state is
+ * rewritten (to refresh its TTL) every 6 hours instead of every 15 minutes. The retention stays a
+ * day, so the rule the store checks (heartbeat at most a quarter of it) holds; it saves the
+ * simulation ~3,000 writes an hour that change nothing it measures.
+ */
+export const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
+
+export interface PlacidStack {
+  clock: SimClock;
+  fleet: WorldFleet;
+  pipeline: LocalPipeline;
+  executions: SimExecutions;
+  outcomes: Map<string, MigrationOutcome>;
+  /** Sends report messages through the ingest stage; a rejected report is a bug here, so it throws. */
+  ingest(messages: string[]): Promise<void>;
+  reconcile(deps: {
+    store: FleetStore;
+    settings: RebalanceSettings;
+    config: SchedulerConfig;
+  }): Promise<ReconcileResult>;
+  leftovers(): Promise<{ leases: string[]; cordoned: string[]; maintenance: string[] }>;
+  close(): Promise<void>;
+}
+
+export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promise<PlacidStack> {
+  const { scenario, layout } = setup;
+  const [pipelineModule, ingestModule, runner, detector, workflow, placement] = await timer.time(
+    'setup',
+    () =>
+      Promise.all([
+        import('../local/pipeline.js'),
+        import('../local/ingestStage.js'),
+        import('../local/workflowRunner.js'),
+        import('../detector/index.js'),
+        import('../workflow/index.js'),
+        placementModules(),
+      ]),
+  );
+  const { definition } = await timer.time('synth', () => simulationDefinition());
+  const clock = new SimClock(scenario.start.getTime());
+  const now = () => new Date(clock.now());
+  const fleet = new WorldFleet(layout, scenario, clock);
+  const pipeline = await timer.time('setup', () =>
+    pipelineModule.LocalPipeline.start({
+      now,
+      clock,
+      stages: [ingestModule.ingestStage()],
+      store: STORE_TUNING,
+    }),
+  );
+  const { store } = pipeline;
+  const outcomes = new Map<string, MigrationOutcome>();
+  const recorder = workflow.storeRecorder(store.ctx, scenario.workflow.record_retention_days);
+  const deps: StepDeps = {
+    settings: scenario.workflow,
+    now,
+    leases: store,
+    records: {
+      ...recorder,
+      record: async (outcome) => {
+        outcomes.set(outcome.migration.migration_id, outcome);
+        await recorder.record(outcome);
+      },
+    },
+    steal: workflow.storeStealReader(store),
+    placement: placement.checker(store, now),
+    ...(await import('../drivers/simulated/index.js')).simulatedDrivers(fleet),
+  };
+  const executions = new SimExecutions(
+    clock,
+    deps,
+    definition,
+    runner.runWorkflow,
+    seedFor(scenario.seed, 'executions'),
+  );
+  pipeline.add(planStarterStage(executions, scenario.workflow.max_concurrent_migrations, now));
+  const planQueue = pipeline.queues(PLAN_STAGE).queue;
+  return {
+    clock,
+    fleet,
+    pipeline,
+    executions,
+    outcomes,
+    ingest: async (messages) => {
+      const { queue, deadLetter } = pipeline.queues(ingestModule.INGEST_STAGE);
+      const sent = await queue.sendBatch(messages);
+      const drained = await queue.drain({ waitForInvisible: false });
+      const rejected = deadLetter.messages();
+      if (sent.failed.length > 0 || rejected.length > 0 || drained.handlerErrors.length > 0) {
+        const why = sent.failed[0]?.message ?? rejected[0]?.attributes ?? drained.handlerErrors[0];
+        throw new Error(`a simulated report was not stored: ${JSON.stringify(why)}`);
+      }
+    },
+    reconcile: (d) => detector.reconcile({ ...d, planQueue, now, runId: 'simulation' }),
+    leftovers: async () => ({
+      leases: await heldLeases(store, clock.now()),
+      cordoned: [...fleet.nodes].filter(([, n]) => n.cordoned).map(([name]) => name),
+      maintenance: [...fleet.maintenance].filter(([, reason]) => reason !== null).map(([node]) => node),
+    }),
+    close: () => pipeline.close(),
+  };
+}
+
+/** The engine's re-check of a destination against the stored fleet, as the workflow Lambda does. */
+async function placementModules() {
+  const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] =
+    await Promise.all([
+      import('../engine/registry.js'),
+      import('../config/options.js'),
+      import('../schedule/snapshot.js'),
+      import('../workflow/placementCheck.js'),
+    ]);
+  return {
+    checker: (store: FleetStore, now: () => Date) =>
+      enginePlacementChecker({
+        store,
+        snapshot: new FleetSnapshot(store),
+        scheduler: createScheduler(defaultConfig()),
+        now,
+      }),
+  };
+}
+
+async function heldLeases(store: FleetStore, now: number): Promise<string[]> {
+  const held: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.ctx.doc.send(
+      new ScanCommand({ TableName: store.ctx.tables.leases, ExclusiveStartKey: startKey }),
+    );
+    for (const item of page.Items ?? []) if (Number(item.lease_until) > now) held.push(String(item.name));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return held.sort();
+}

@@ -1,0 +1,156 @@
+/**
+ * Sample pages: one samples item per compute node and report message, holding the node's own
+ * samples and those of the instances reported on it in the same message. A report then costs a
+ * write per node instead of one per sample (docs/store.md, "Samples").
+ *
+ * A page's sort key is `<newest sample ts>#<hash of the page's content>`, so a redelivered message
+ * rewrites the same items, and two messages about one node never overwrite each other's samples.
+ * A page spans at most MAX_PAGE_SPAN_MS of samples (readers widen their key range by that much) and
+ * carries at most MAX_PAGE_BYTES of sample JSON (DynamoDB's item limit is 400 KB).
+ */
+import { createHash } from 'node:crypto';
+import type { HostSample, HypervisorReport, InstanceReport, InstanceSample } from '../model/reports.js';
+import { epochSeconds } from './context.js';
+
+export const MAX_PAGE_SPAN_MS = 60 * 60_000;
+export const MAX_PAGE_BYTES = 128 * 1024;
+
+export interface NodeRef {
+  host: string;
+  nodename: string;
+}
+
+/** A samples item as stored. */
+export interface SamplePage {
+  entity: string;
+  /** `<newest sample ts>#<12 hex digits of sha-256 over the content>`. */
+  ts: string;
+  /** The oldest sample's ts: readers skip pages that start after their window. */
+  first_ts: string;
+  /** JSON array of the node's own samples, oldest first; absent when it has none in this page. */
+  host_samples?: string;
+  /** uuid → JSON array of that instance's samples, oldest first; absent when there are none. */
+  vm_samples?: Record<string, string>;
+  /** Epoch seconds: sample retention after the newest sample. */
+  expires_at: number;
+}
+
+/** A page to write and the number of samples it carries. */
+export interface PageWrite {
+  item: SamplePage;
+  samples: number;
+}
+
+export interface PageLimits {
+  maxSpanMs: number;
+  maxBytes: number;
+}
+
+const DEFAULT_LIMITS: PageLimits = { maxSpanMs: MAX_PAGE_SPAN_MS, maxBytes: MAX_PAGE_BYTES };
+
+/** The partition key of a node's pages; components are URI-encoded so `/` in a name cannot collide. */
+export function nodeEntityKey(node: NodeRef): string {
+  return `host/${encodeURIComponent(node.host)}/${encodeURIComponent(node.nodename)}`;
+}
+
+/** One sample and whose it is: '' for the node itself, else an instance uuid. */
+interface Entry {
+  owner: string;
+  sample: HostSample | InstanceSample;
+  bytes: number;
+}
+
+/** The pages of one message: its samples grouped by compute node, each group split by span and size. */
+export function messagePages(
+  hypervisors: readonly HypervisorReport[],
+  instances: readonly InstanceReport[],
+  retentionSeconds: number,
+  limits: PageLimits = DEFAULT_LIMITS,
+): PageWrite[] {
+  const byNode = new Map<string, Entry[]>();
+  const add = (node: NodeRef, owner: string, samples: readonly (HostSample | InstanceSample)[]) => {
+    if (samples.length === 0) return;
+    const key = nodeEntityKey(node);
+    const entries = byNode.get(key) ?? [];
+    for (const sample of samples) entries.push({ owner, sample, bytes: JSON.stringify(sample).length + 1 });
+    byNode.set(key, entries);
+  };
+  for (const h of hypervisors) add(h, '', h.samples);
+  for (const i of instances) add(i, i.uuid, i.samples);
+  const pages: PageWrite[] = [];
+  for (const [entity, entries] of byNode) {
+    for (const chunk of chunks(entries, limits)) {
+      pages.push({ item: page(entity, chunk, retentionSeconds), samples: chunk.length });
+    }
+  }
+  return pages;
+}
+
+/** Splits a node's samples, in time order, into runs within the span and size limits. */
+function chunks(entries: Entry[], limits: PageLimits): Entry[][] {
+  const sorted = [...entries].sort((a, b) => compare(a.sample.ts, b.sample.ts) || compare(a.owner, b.owner));
+  const out: Entry[][] = [];
+  let current: Entry[] = [];
+  let owners = new Set<string>();
+  let start = 0;
+  let bytes = 0;
+  // An owner's first sample in a page also pays for its map key.
+  const cost = (e: Entry) => e.bytes + (owners.has(e.owner) ? 0 : e.owner.length + 8);
+  for (const entry of sorted) {
+    const t = Date.parse(entry.sample.ts);
+    if (current.length > 0 && (t - start > limits.maxSpanMs || bytes + cost(entry) > limits.maxBytes)) {
+      out.push(current);
+      current = [];
+      owners = new Set();
+      bytes = 0;
+    }
+    if (current.length === 0) start = t;
+    bytes += cost(entry);
+    owners.add(entry.owner);
+    current.push(entry);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+function page(entity: string, entries: Entry[], retentionSeconds: number): SamplePage {
+  const byOwner = new Map<string, (HostSample | InstanceSample)[]>();
+  for (const { owner, sample } of entries) {
+    const list = byOwner.get(owner);
+    if (list) list.push(sample);
+    else byOwner.set(owner, [sample]);
+  }
+  const own = byOwner.get('');
+  byOwner.delete('');
+  const vms = [...byOwner.keys()].sort(compare).map((uuid) => [uuid, JSON.stringify(byOwner.get(uuid))]);
+  const host_samples = own ? JSON.stringify(own) : undefined;
+  const digest = createHash('sha256')
+    .update(`${entity}\n${host_samples ?? ''}\n${JSON.stringify(vms)}`)
+    .digest('hex')
+    .slice(0, 12);
+  const newest = entries[entries.length - 1].sample.ts;
+  return {
+    entity,
+    ts: `${newest}#${digest}`,
+    first_ts: entries[0].sample.ts,
+    ...(host_samples ? { host_samples } : {}),
+    ...(vms.length > 0 ? { vm_samples: Object.fromEntries(vms) } : {}),
+    expires_at: epochSeconds(Date.parse(newest)) + retentionSeconds,
+  };
+}
+
+/** The samples a page holds, as stored (each with its ts). */
+export function pageContent(item: Record<string, unknown>): {
+  host: HostSample[];
+  instances: Map<string, InstanceSample[]>;
+} {
+  const host = typeof item.host_samples === 'string' ? (JSON.parse(item.host_samples) as HostSample[]) : [];
+  const instances = new Map<string, InstanceSample[]>();
+  const vms = (item.vm_samples ?? {}) as Record<string, string>;
+  for (const [uuid, json] of Object.entries(vms)) instances.set(uuid, JSON.parse(json) as InstanceSample[]);
+  return { host, instances };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

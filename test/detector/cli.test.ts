@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { putPlan } from '../../lib/detector/planItems.js';
+import { newestReportAt } from '../../lib/ingest/index.js';
+import { openLocalStore } from '../../lib/local/localStore.js';
+import type { Plan } from '../../lib/rebalance/planTypes.js';
+import { generateFleet } from '../../lib/sim/fleet.js';
+import { runCli, tempFiles } from '../cli/runCli.js';
+import { SHAPE } from './harness.js';
+
+// The CLI runs on the wall clock, so the fleet reports now.
+const files = tempFiles('placid-detector-cli-');
+const dataDir = `${files.dir}/store`;
+const config = files.write('approve.json', { rebalance: { mode: 'approve' } });
+let planId: string;
+
+beforeAll(async () => {
+  const local = await openLocalStore({ dataDir });
+  try {
+    const fleet = generateFleet({ ...SHAPE, now: new Date() });
+    await local.store.putReports(fleet);
+    await local.store.noteIngested(newestReportAt(fleet));
+    const stale = {
+      plan_id: 'plan-stale',
+      mode: 'approve',
+      status: 'pending_approval',
+      created_at: '2026-01-01T10:00:00.000Z',
+      expires_at: '2026-01-01T10:30:00.000Z',
+      migrations: [],
+      skipped: [],
+      waves: [],
+      summary: { moved: 0, waves: 0 },
+    };
+    await putPlan(local.store.ctx, stale as unknown as Plan);
+  } finally {
+    await local.close();
+  }
+});
+
+describe('placid detect, plans and approve on the local store', () => {
+  beforeAll(async () => {
+    const run = await runCli(['detect', '--data-dir', dataDir, '--config', config, '--json']);
+    planId = JSON.parse(run.stdout).plan.plan_id;
+  });
+
+  it('lists the plan detect made as pending approval, with its planned migrations', async () => {
+    // Act
+    const run = await runCli(['plans', '--data-dir', dataDir, '--json']);
+    // Assess
+    expect(run.status).toBe(0);
+    const listed = JSON.parse(run.stdout).find((p: { plan_id: string }) => p.plan_id === planId);
+    expect(listed.status).toBe('pending_approval');
+    expect(listed.migrations.planned).toBeGreaterThan(0);
+  });
+
+  it('approves it, and the next detect sends its first wave', async () => {
+    // Act
+    const approve = await runCli(['approve', planId, '--data-dir', dataDir]);
+    const detect = await runCli(['detect', '--data-dir', dataDir, '--config', config]);
+    // Assess
+    expect(approve.status).toBe(0);
+    expect(approve.stdout).toContain(`approved ${planId}`);
+    expect(detect.stdout).toMatch(/^sent /m);
+  });
+
+  it.each([
+    ['an unknown plan id', 'plan-nope', /no plan plan-nope/],
+    ['an expired plan', 'plan-stale', /plan plan-stale expired at 2026-01-01T10:30:00.000Z/],
+  ])('exits 2 on %s, naming the plan', async (_case, id, message) => {
+    // Act
+    const run = await runCli(['approve', id, '--data-dir', dataDir]);
+    // Assess
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('exits 2 when there is no store at --data-dir', async () => {
+    // Act
+    const run = await runCli(['plans', '--data-dir', `${files.dir}/nowhere`]);
+    // Assess
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('no local fleet store');
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Candidates } from '../../lib/engine/candidates.js';
+import { defineFilter, type HostFilter } from '../../lib/engine/filter.js';
+import { Fleet } from '../../lib/engine/fleet.js';
+import type { HostGrouping } from '../../lib/engine/hostGroups.js';
+import { fleetIndex } from '../../lib/engine/prefilter/fleetIndex.js';
+import { sieveFilters } from '../../lib/engine/sieve.js';
+import type { HostState } from '../../lib/model/hostState.js';
+import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factories.js';
+
+const BY_TYPE: HostGrouping = { id: 'test:hypervisor_type', keys: [(h) => h.hypervisor_type] };
+
+/** A filter grouped by hypervisor type that passes `passing` types and records whom it was asked. */
+function byType(passing: string[], asked: string[], raises?: string): HostFilter<unknown> {
+  return defineFilter<unknown>({
+    name: 'ByType',
+    hostPasses: (host) => {
+      asked.push(host.host);
+      if (host.hypervisor_type === raises) throw new Error('cannot read this host');
+      return passing.includes(host.hypervisor_type ?? '');
+    },
+    groupedBy: () => BY_TYPE,
+  });
+}
+
+/** `types` as hosts h0, h1, ... of one fleet, with the given positions as candidates. */
+function candidatesOf(types: string[], positions: number[]): Candidates {
+  const hosts = Fleet.from(
+    types.map((t, i) => makeHost({ host: `h${i}`, nodename: `h${i}`, hypervisor_type: t })),
+  ).hosts;
+  return { hosts, index: fleetIndex(hosts), positions: Int32Array.from(positions), count: positions.length };
+}
+
+const survivors = (c: Candidates): string[] =>
+  Array.from(c.positions.subarray(0, c.count), (i) => c.hosts[i].host);
+const ctxOf = (c: Candidates) => ({
+  ...makeContext(makeConfig()),
+  fleet: Fleet.from(c.hosts as HostState[]),
+});
+
+describe('sieveFilters', () => {
+  it('asks a grouped filter once per distinct value, not once per host', async () => {
+    // Prepare
+    const asked: string[] = [];
+    const c = candidatesOf(['kvm', 'xen', 'kvm', 'kvm', 'xen'], [0, 1, 2, 3, 4]);
+    // Act
+    await sieveFilters([byType(['kvm'], asked)], c, makeSpec(), ctxOf(c));
+    // Assess
+    expect(asked).toHaveLength(2);
+    expect(survivors(c)).toEqual(['h0', 'h2', 'h3']);
+  });
+
+  it('counts what a grouped filter removed, as Nova logs it', async () => {
+    // Prepare
+    const c = candidatesOf(['kvm', 'xen', 'kvm'], [0, 1, 2]);
+    // Act
+    const counts = await sieveFilters([byType(['kvm'], [])], c, makeSpec(), ctxOf(c));
+    // Assess
+    expect(counts).toEqual([{ filter: 'ByType', start: 3, end: 2, instance_index: 0 }]);
+  });
+
+  it('keeps every candidate without reading them when every group passes', async () => {
+    // Prepare
+    const c = candidatesOf(['kvm', 'xen', 'kvm'], [0, 2]);
+    // Act
+    const counts = await sieveFilters([byType(['kvm', 'xen'], [])], c, makeSpec(), ctxOf(c));
+    // Assess
+    expect(survivors(c)).toEqual(['h0', 'h2']);
+    expect(counts[0]).toMatchObject({ start: 2, end: 2 });
+  });
+
+  it('names the first candidate of a group whose verdict raises, not a host outside the candidates', async () => {
+    // Prepare
+    const c = candidatesOf(['lxc', 'kvm', 'lxc'], [1, 2]);
+    // Act
+    const run = sieveFilters([byType(['kvm'], [], 'lxc')], c, makeSpec(), ctxOf(c));
+    // Assess
+    await expect(run).rejects.toThrow(/ByType: failed on host h2: cannot read this host/);
+  });
+
+  it('ignores the raising group when none of its hosts is a candidate', async () => {
+    // Prepare
+    const c = candidatesOf(['lxc', 'kvm', 'kvm'], [1, 2]);
+    // Act
+    await sieveFilters([byType(['kvm'], [], 'lxc')], c, makeSpec(), ctxOf(c));
+    // Assess
+    expect(survivors(c)).toEqual(['h1', 'h2']);
+  });
+
+  it('runs ungrouped filters host by host and stops counting at the first that leaves none', async () => {
+    // Prepare
+    const c = candidatesOf(['kvm', 'xen'], [0, 1]);
+    const none = defineFilter({ name: 'None', hostPasses: () => false });
+    const after = defineFilter({ name: 'After', hostPasses: () => true });
+    // Act
+    const counts = await sieveFilters([none, after], c, makeSpec(), ctxOf(c));
+    // Assess
+    expect(counts).toEqual([{ filter: 'None', start: 2, end: 0, instance_index: 0 }]);
+    expect(c.count).toBe(0);
+  });
+});
