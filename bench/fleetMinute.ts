@@ -17,7 +17,7 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import { newestReportAt } from '../lib/ingest/batchPages.js';
+import { newestReportAt } from '../lib/ingest/batchWrites.js';
 import { ingestBatch } from '../lib/ingest/ingestBatch.js';
 import { KnownHosts } from '../lib/ingest/knownHosts.js';
 import { openLocalStore } from '../lib/local/localStore.js';

@@ -2,7 +2,7 @@
  * The collector Lambda's settings, from its environment (set by lib/infra/collector.ts): the config
  * as JSON, the ingest queue, and the Secrets Manager names of the secrets the config refers to.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CollectConfig } from '../../lib/collect/config.js';
 import { parseCollectConfig } from '../../lib/collect/loadConfig.js';
 import { ConfigError } from '../../lib/model/errors.js';

@@ -2,7 +2,7 @@
  * The detector Lambda's settings, from its environment (set by the CDK stack), read once at cold
  * start: a bad value fails loudly with the variable and the option named.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseJsonConfig, resolveConfig } from '../../lib/config/load.js';
 import { defaultConfig, OPTIONS, type SchedulerConfig } from '../../lib/config/options.js';
 import { defaultsFor } from '../../lib/config/table.js';

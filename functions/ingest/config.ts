@@ -3,7 +3,7 @@
  * module load: a misconfigured function fails its cold start with every problem named, instead of
  * failing each message later.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TableNames, tableNamesFromEnv } from '../../lib/store/tables.js';
 import { parseEnv } from '../shared/env.js';
 
@@ -37,6 +37,7 @@ const ingestEnv = z.object({
   PLACID_TABLE_HOSTS: tableName,
   PLACID_TABLE_INSTANCES: tableName,
   PLACID_TABLE_SAMPLES: tableName,
+  PLACID_TABLE_LEASES: tableName,
   /** Only for local runs against dynalite or DynamoDB Local. */
   [INGEST_ENV.dynamoEndpoint]: z.url({ error: 'must be a URL such as http://127.0.0.1:8000' }).optional(),
 });

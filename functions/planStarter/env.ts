@@ -1,5 +1,5 @@
 /** The plan starter's settings, from its environment (set by lib/infra/workflow.ts). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv } from '../shared/env.js';
 
 export const PLAN_STARTER_ENV = {

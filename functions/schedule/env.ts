@@ -3,7 +3,7 @@
  * a ConfigError that names every bad variable, so a misconfigured Lambda fails its first cold start
  * loudly instead of failing each request.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TableNames, tableNamesFromEnv } from '../../lib/store/tables.js';
 import { parseEnv } from '../shared/env.js';
 

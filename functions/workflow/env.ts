@@ -2,7 +2,7 @@
  * The workflow-steps Lambda's settings, from its environment (set by lib/infra/workflow.ts), read
  * once at cold start: a misconfigured function fails loudly with every problem named.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TableNames, tableNamesFromEnv } from '../../lib/store/tables.js';
 import type { DriverSecretNames } from '../../lib/workflow/drivers.js';
 import { type WorkflowSettings, workflowSettingsFromEnv } from '../../lib/workflow/settings.js';

@@ -4,7 +4,7 @@
  * so a typo cannot silently fall back to a default. Secrets are never in this file: it names them,
  * and they come from the environment, a secrets file or AWS Secrets Manager (docs/collect.md).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { durationField, formatDuration } from './duration.js';
 import { MAPPING_DEFAULTS, mappingRule } from './mappingConfig.js';
 import { QUERY_NAMES, QUERY_SPECS, type QueryName } from './queries.js';

@@ -1,5 +1,5 @@
 /** Durations in the config, written as Prometheus writes them: `90s`, `5m`, `1h30m`, `500ms`. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const PART = /(\d+)(ms|s|m|h|d)/g;

@@ -3,7 +3,7 @@
  * a :port suffix, or the first group of `regex`) and look it up as the VM's uuid / name / address,
  * or the host's name / nodename / IP". The first rule that finds something wins.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EntityKind } from './queries.js';
 
 export const VM_KEYS = ['uuid', 'name', 'address'] as const;

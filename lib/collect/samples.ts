@@ -5,22 +5,9 @@
  */
 import type { Lookup, MetricTable } from './metricTable.js';
 import type { QueryName } from './queries.js';
+import { assemble, type Field, type GapReason, PRIORITY, type SampleSet } from './steps.js';
 
-export type GapReason = 'source_error' | 'counter_reset' | 'invalid_value' | 'no_data';
-
-export interface DataGap {
-  from: string;
-  to: string;
-  reason: GapReason;
-  metrics: string[];
-}
-
-export interface Sample {
-  ts: string;
-  steal_percent: number;
-  cpu_percent: number;
-  load5: number;
-}
+export type { DataGap, GapReason, Sample, SampleSet } from './steps.js';
 
 /** Stolen and busy vCPUs of a VM at a step, for a host's steal from its VMs. */
 export interface VmDemand {
@@ -28,15 +15,6 @@ export interface VmDemand {
   busy: number;
 }
 
-export interface SampleSet {
-  samples: Sample[];
-  gaps: DataGap[];
-}
-
-type Field = { value: number } | { reason: GapReason };
-
-// When several fields are missing for different reasons, the gap names the most telling one.
-const PRIORITY: GapReason[] = ['source_error', 'counter_reset', 'invalid_value', 'no_data'];
 /** Rates extrapolated by Prometheus can overshoot by a hair; beyond this a value is invalid. */
 const PERCENT_TOLERANCE = 1;
 
@@ -143,42 +121,4 @@ function percent(v: number): number | undefined {
 
 function load(v: number): number | undefined {
   return Number.isFinite(v) && v >= 0 ? v : undefined;
-}
-
-interface Step {
-  t: number;
-  fields: Record<'steal_percent' | 'cpu_percent' | 'load5', Field>;
-}
-
-function assemble(steps: readonly Step[]): SampleSet {
-  const samples: Sample[] = [];
-  const gaps: (DataGap & { key: string })[] = [];
-  let open: (DataGap & { key: string }) | undefined;
-  for (const { t, fields } of steps) {
-    const ts = new Date(t).toISOString();
-    const missing = Object.entries(fields).filter(
-      (entry): entry is [string, { reason: GapReason }] => !('value' in entry[1]),
-    );
-    if (missing.length === 0) {
-      const f = fields as Record<keyof Step['fields'], { value: number }>;
-      samples.push({
-        ts,
-        steal_percent: f.steal_percent.value,
-        cpu_percent: f.cpu_percent.value,
-        load5: f.load5.value,
-      });
-      open = undefined;
-      continue;
-    }
-    const reason = PRIORITY.find((r) => missing.some(([, m]) => m.reason === r)) ?? 'no_data';
-    const metrics = missing.map(([name]) => name);
-    const key = `${reason}:${metrics.join(',')}`;
-    if (open && open.key === key) {
-      open.to = ts;
-    } else {
-      open = { from: ts, to: ts, reason, metrics, key };
-      gaps.push(open);
-    }
-  }
-  return { samples, gaps: gaps.map(({ key: _key, ...gap }) => gap) };
 }

@@ -5,7 +5,7 @@
  * Manager; they stay in the clients' private fields and never reach a log line.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   envSecrets,
   fileSecrets,

@@ -33,7 +33,11 @@ export interface AdvanceResult {
 }
 
 /** Acts on the inspected plans in order; `changes` says how the live plans changed. */
-export async function actOnPlans(deps: DetectorDeps, steps: readonly PlanStep[], now: Date): Promise<AdvanceResult> {
+export async function actOnPlans(
+  deps: DetectorDeps,
+  steps: readonly PlanStep[],
+  now: Date,
+): Promise<AdvanceResult> {
   const ctx = deps.store.ctx;
   const changes = noChanges();
   const result: AdvanceResult = { sent: [], expired: [], completed: [], ended: [], changes };
@@ -51,7 +55,7 @@ export async function actOnPlans(deps: DetectorDeps, steps: readonly PlanStep[],
       await advanceApproved(deps, plan, now, result, step.records);
       // Finished is final even when another run marked it completed first.
       if (step.kind === 'complete') changes.remove.push(id);
-      else changes.update[id] = step.plan;
+      else if (step.changed) changes.update[id] = step.plan;
     } else if (step.blocks) {
       result.inProgress ??= { plan_id: id };
       result.waiting ??= step.waiting;

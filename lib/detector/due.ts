@@ -24,7 +24,9 @@ export async function workDue(deps: DetectorDeps, state: DetectorState, now: Dat
   const steps = await inspectPlans(deps, state.live_plans, now);
   if (steps.some((s) => s.work)) return { steps, untracked: false };
   const blocking = steps.find((s) => s.blocks);
-  if (blocking) return { steps, untracked: false, idle: blocking.waiting };
+  if (blocking) {
+    return { steps, untracked: false, idle: blocking.waiting ?? `plan ${blocking.plan_id} in progress` };
+  }
   return { steps, untracked: false, ...(await detectionDue(deps, state, now)) };
 }
 

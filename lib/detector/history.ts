@@ -21,7 +21,10 @@ const HOUR_MS = 3_600_000;
 export type CandidateVm = Pick<InstanceReport, 'uuid' | 'last_migrated_at'>;
 
 /** VMs on hosts with at least one suffering VM: the planner's candidates (victims and neighbours). */
-export function candidateVms(detection: DetectionReport, instances: readonly InstanceReport[]): CandidateVm[] {
+export function candidateVms(
+  detection: DetectionReport,
+  instances: readonly InstanceReport[],
+): CandidateVm[] {
   const relieved = new Set(detection.hosts.filter((h) => h.victims.length > 0).map((h) => h.host));
   return instances
     .filter((vm) => relieved.has(vm.host))

@@ -4,8 +4,8 @@
  */
 export { actOnPlans, PLAN_EXPIRED_REASON } from './advance.js';
 export { approvePlan } from './approve.js';
-export { PlanApprovalError, PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
 export { type Due, workDue } from './due.js';
+export { PlanApprovalError, PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
 export { inspectPlans, type PlanStep } from './inspect.js';
 export { LIVE_STATUSES, livePlansInIndex } from './livePlans.js';
 export { getPlan, PLAN_RETENTION_DAYS, plansWithStatus } from './planItems.js';

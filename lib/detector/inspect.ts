@@ -24,6 +24,8 @@ export interface PlanStep {
   work: boolean;
   /** The plan is being approved or executed: no new plan meanwhile. */
   blocks: boolean;
+  /** Its status changed since the state was written (approved since): the state must say so. */
+  changed?: boolean;
   waiting?: string;
   /** An approved plan's records, as read. */
   records?: MigrationRecordItem[];
@@ -38,7 +40,12 @@ export function inspectPlans(
   return Promise.all(liveInOrder(live).map(([id, plan]) => inspectPlan(deps, id, plan, now)));
 }
 
-async function inspectPlan(deps: DetectorDeps, id: string, tracked: TrackedPlan, now: Date): Promise<PlanStep> {
+async function inspectPlan(
+  deps: DetectorDeps,
+  id: string,
+  tracked: TrackedPlan,
+  now: Date,
+): Promise<PlanStep> {
   const step = { plan_id: id, plan: tracked };
   if (Date.parse(tracked.plan_expires_at) <= now.getTime()) {
     return { ...step, kind: 'expire', work: true, blocks: false };
@@ -56,7 +63,7 @@ async function inspectPlan(deps: DetectorDeps, id: string, tracked: TrackedPlan,
   const plan: TrackedPlan = { ...tracked, status: 'approved' };
   const seenApproved = tracked.status !== 'approved';
   const records = await recordsOfPlan(deps.store.ctx, id);
-  const approved = { plan_id: id, plan, records };
+  const approved = { plan_id: id, plan, records, changed: seenApproved };
   if (records.length < plan.moved) {
     // The index lags the writes: finishing now would complete a plan that never ran.
     const waiting = `plan ${id} in progress: its records are not all visible yet`;

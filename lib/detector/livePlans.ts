@@ -11,7 +11,11 @@ import type { DetectorState, TrackedPlan } from './state.js';
 import type { StoredPlanStatus } from './types.js';
 
 /** The statuses that may still change; `approved` and `pending_approval` block new planning. */
-export const LIVE_STATUSES: readonly TrackedPlan['status'][] = ['approved', 'pending_approval', 'recommended'];
+export const LIVE_STATUSES: readonly TrackedPlan['status'][] = [
+  'approved',
+  'pending_approval',
+  'recommended',
+];
 
 export function trackedOf(plan: Plan): TrackedPlan {
   return {

@@ -19,14 +19,18 @@ import type { DetectorDeps, ReconcileResult } from './types.js';
 
 export const DEFAULT_READ_CONCURRENCY = 16;
 
-type PlanOutcome = Pick<ReconcileResult, 'plan' | 'sent' | 'idle' | 'suffering'>;
+type PlanOutcome = Pick<ReconcileResult, 'plan' | 'sent' | 'idle' | 'suffering' | 'considered'>;
 
-/** `state` as read at the start of the run; `settleUntil` its settle time, maybe moved on by this run. */
+/**
+ * `state` as read at the start of the run; `settleUntil` its settle time, maybe moved on by this
+ * run; `watermark` the ingest watermark if the caller has just read it (else it is read here).
+ */
 export async function planIfNeeded(
   deps: DetectorDeps,
   now: Date,
   state: DetectorState,
   settleUntil: string | null,
+  watermark?: string | null,
 ): Promise<PlanOutcome> {
   const ctx = deps.store.ctx;
   const concurrency = deps.readConcurrency ?? DEFAULT_READ_CONCURRENCY;
@@ -37,7 +41,7 @@ export async function planIfNeeded(
   }
   // The ingest watermark, not the hosts' reported_at: an unchanged host state is not rewritten, so
   // host items no longer tell when the last report arrived. Checked first: an idle run reads no hosts.
-  const newest = await deps.store.ingestWatermark();
+  const newest = watermark !== undefined ? watermark : await deps.store.ingestWatermark();
   if (newest === null) return idle('no report ingested yet');
   if (state.newest_report_at !== null && newest <= state.newest_report_at) {
     return idle(`no report newer than the last detection's (${state.newest_report_at})`);
@@ -94,7 +98,8 @@ export async function planIfNeeded(
   });
   if (plan.migrations.length === 0) {
     await save();
-    return { ...idle(`${suffering} suffering VM(s), no migration planned (${skipCounts(plan)})`), suffering };
+    const reason = `${suffering} suffering VM(s), no migration planned (${skipCounts(plan)})`;
+    return { ...idle(reason), suffering, considered: plan };
   }
   const fingerprint = fingerprintOf(plan);
   const last = state.recommended;

@@ -7,8 +7,9 @@
  * twice; every state write is version-checked.
  */
 import { randomUUID } from 'node:crypto';
+import type { MigrationInput } from '../workflow/input.js';
 import { actOnPlans } from './advance.js';
-import { detectionDue, type Due, workDue } from './due.js';
+import { type Due, detectionDue, workDue } from './due.js';
 import { inspectPlans, type PlanStep } from './inspect.js';
 import { hasChanges, type LiveChanges, livePlansInIndex, trackedOf, withChanges } from './livePlans.js';
 import { planIfNeeded } from './newPlan.js';
@@ -19,7 +20,12 @@ export const DETECTOR_LEASE = 'placid-detector';
 /** Longer than a run takes (keep the Lambda's timeout under it), short enough that a crashed run blocks little. */
 export const DETECTOR_LEASE_TTL_MS = 2 * 60_000;
 
-const idleResult = (idle: string | undefined): ReconcileResult => ({ plan: null, sent: [], expired: [], idle });
+const idleResult = (idle: string | undefined): ReconcileResult => ({
+  plan: null,
+  sent: [],
+  expired: [],
+  idle,
+});
 
 export async function reconcile(deps: DetectorDeps): Promise<ReconcileResult> {
   const now = deps.now();
@@ -43,40 +49,42 @@ export async function reconcile(deps: DetectorDeps): Promise<ReconcileResult> {
 
 async function work(deps: DetectorDeps, now: Date, read: DetectorState, due: Due): Promise<ReconcileResult> {
   let state = read;
-  let steps = due.steps;
-  if (due.untracked) ({ state, steps } = await trackIndexed(deps, state, now));
-  const advanced = await actOnPlans(deps, steps, now);
-  state = await saveAdvance(deps, state, advanced.changes, advanced.ended.length > 0, now);
-  const base = { expired: advanced.expired, completed: advanced.completed };
-  const waiting = (id: string, reason?: string) => reason ?? `plan ${id} in progress`;
-  if (advanced.inProgress) {
-    return { ...base, plan: null, sent: advanced.sent, idle: waiting(advanced.inProgress.plan_id, advanced.waiting) };
-  }
-  const detection = await detectionDue(deps, state, now, due.watermark);
-  if (detection.idle !== undefined) return { ...base, plan: null, sent: advanced.sent, idle: detection.idle };
-  if (!due.untracked) {
-    // A run that died between storing its plan and tracking it left it only in the index.
+  const done = {
+    plan: null,
+    sent: [] as MigrationInput[],
+    expired: [] as string[],
+    completed: [] as string[],
+  };
+  /** Acts on `steps`, keeps what happened; what the plan in progress waits for, if one is. */
+  const advance = async (steps: readonly PlanStep[]): Promise<string | undefined> => {
+    const r = await actOnPlans(deps, steps, now);
+    state = await saveAdvance(deps, state, r.changes, r.ended.length > 0, now);
+    done.sent.push(...r.sent);
+    done.expired.push(...r.expired);
+    done.completed.push(...r.completed);
+    return r.inProgress && (r.waiting ?? `plan ${r.inProgress.plan_id} in progress`);
+  };
+  const untracked = async (): Promise<PlanStep[]> => {
     const found = await trackIndexed(deps, state, now);
-    if (found.steps.length > 0) {
-      const adopted = await actOnPlans(deps, found.steps, now);
-      state = await saveAdvance(deps, found.state, adopted.changes, adopted.ended.length > 0, now);
-      base.expired.push(...adopted.expired);
-      base.completed.push(...adopted.completed);
-      advanced.sent.push(...adopted.sent);
-      if (adopted.inProgress) {
-        return { ...base, plan: null, sent: advanced.sent, idle: waiting(adopted.inProgress.plan_id, adopted.waiting) };
-      }
-    } else state = found.state;
-  }
-  const made = await planIfNeeded(deps, now, state, state.settle_until);
+    state = found.state;
+    return found.steps;
+  };
+  let waiting = await advance(due.untracked ? await untracked() : due.steps);
+  if (waiting) return { ...done, idle: waiting };
+  const detection = await detectionDue(deps, state, now, due.watermark);
+  if (detection.idle !== undefined) return { ...done, idle: detection.idle };
+  // A run that died between storing its plan and tracking it left the plan only in the index.
+  if (!due.untracked) waiting = await advance(await untracked());
+  if (waiting) return { ...done, idle: waiting };
+  const made = await planIfNeeded(deps, now, state, state.settle_until, detection.watermark);
   if (made.plan) {
-    const plan = made.plan;
+    const add = { [made.plan.plan_id]: trackedOf(made.plan) };
     await updateDetectorState(deps.store.ctx, (s) => ({
       ...s,
-      live_plans: withChanges(s, { remove: [], update: {}, add: { [plan.plan_id]: trackedOf(plan) } }),
+      live_plans: withChanges(s, { remove: [], update: {}, add }),
     }));
   }
-  return { ...base, ...made, sent: [...advanced.sent, ...made.sent] };
+  return { ...done, ...made, sent: [...done.sent, ...made.sent] };
 }
 
 /** Starts tracking the live plans the byStatus index shows and the state does not; their steps. */
@@ -89,7 +97,8 @@ async function trackIndexed(
   const tracked = state.live_plans ?? {};
   const add = Object.fromEntries(Object.entries(indexed).filter(([id]) => !tracked[id]));
   if (Object.keys(add).length === 0 && state.live_plans !== null) return { state, steps: [] };
-  for (const id of Object.keys(add)) deps.logger?.warn('live plan was not tracked; tracking it', { plan_id: id });
+  for (const id of Object.keys(add))
+    deps.logger?.warn('live plan was not tracked; tracking it', { plan_id: id });
   const written = await updateDetectorState(
     deps.store.ctx,
     (s) => ({ ...s, live_plans: withChanges(s, { remove: [], update: {}, add }) }),
@@ -106,14 +115,17 @@ async function saveAdvance(
   ended: boolean,
   now: Date,
 ): Promise<DetectorState> {
-  const settle = ended ? new Date(now.getTime() + deps.settings.sustain_minutes * 60_000).toISOString() : null;
+  const settle = ended
+    ? new Date(now.getTime() + deps.settings.sustain_minutes * 60_000).toISOString()
+    : null;
   if (!(changes && hasChanges(changes)) && settle === null) return state;
   return updateDetectorState(
     deps.store.ctx,
     (s) => ({
       ...s,
       live_plans: changes ? withChanges(s, changes) : s.live_plans,
-      settle_until: settle !== null && (s.settle_until === null || settle > s.settle_until) ? settle : s.settle_until,
+      settle_until:
+        settle !== null && (s.settle_until === null || settle > s.settle_until) ? settle : s.settle_until,
     }),
     state,
   );

@@ -7,9 +7,9 @@
  * one item (and the ingest watermark) that it has nothing to do.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PlacidError } from '../model/errors.js';
 import type { Plan } from '../rebalance/planTypes.js';
 import type { StoreContext } from '../store/context.js';
-import { PlacidError } from '../model/errors.js';
 import { isConditionFailed } from '../store/retry.js';
 
 export const DETECTOR_STATE_ID = '#detector-state';

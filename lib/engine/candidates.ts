@@ -16,11 +16,6 @@ export interface Candidates {
   count: number;
 }
 
-/** The host at the `j`-th surviving position. */
-export function candidateAt(c: Candidates, j: number): HostState {
-  return c.hosts[c.positions[j]];
-}
-
 /** The survivors as a new host list (for the paths that work on host lists). */
 export function candidateHosts(c: Candidates): HostState[] {
   const out = new Array<HostState>(c.count);

@@ -25,5 +25,6 @@ export { aggregateMetadata, aggregateNumber, aggregateValues } from './aggregate
 export type { EngineContext } from './context.js';
 export { PluginError } from './errors.js';
 export { defineFilter, type HostFilter, PASS_ALL, type PassAll } from './filter.js';
+export { BY_AGGREGATES, type HostGrouping } from './hostGroups.js';
 export { ALL_ZERO, type AllZero, defineWeigher, type HostWeigher } from './weigher.js';
 export { configMultiplier } from './weighers/multiplier.js';

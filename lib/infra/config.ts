@@ -4,7 +4,7 @@
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DETECTOR_LEASE_TTL_MS } from '../detector/reconcile.js';
 import { ConfigError } from '../model/errors.js';
 import { rebalanceSetting, schedulerConfigSetting, workflowSettingsSetting } from './contextJson.js';

@@ -3,7 +3,7 @@
  * settings). cdk.json gives them as objects, `-c key=value` as JSON text; either way they are checked
  * here with the very validators the Lambdas run at cold start, so a bad option fails `cdk synth`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ConfigDocument, resolveConfig } from '../config/load.js';
 import { REBALANCE_OPTIONS } from '../rebalance/options.js';
 import { parseRebalanceSettings } from '../rebalance/settings.js';

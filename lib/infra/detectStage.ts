@@ -26,7 +26,8 @@ export const DETECTOR_SILENT_MINUTES = 5;
  * Exactly the calls lib/detector makes: lists hosts and instances (Scan), reads each node's sample
  * window (Query); reads past moves for cooldowns and a plan's records (Query, also by plan index);
  * writes plans and the detector's state item (Get, Put, Update; Query by status) and migration
- * records (conditional Put, status Update); takes and releases its lease (Update).
+ * records (conditional Put, status Update); takes and releases its lease (Update) and reads the
+ * ingest watermark (Get).
  */
 export const DETECT_TABLE_ACCESS: TableAccess = {
   hosts: ['Scan'],
@@ -34,7 +35,7 @@ export const DETECT_TABLE_ACCESS: TableAccess = {
   samples: ['Query'],
   plans: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
   migrations: ['Query', 'PutItem', 'UpdateItem'],
-  leases: ['UpdateItem'],
+  leases: ['GetItem', 'UpdateItem'],
 };
 
 export interface DetectStageProps {

@@ -1,3 +1,4 @@
+export { PlacidCollector, type PlacidCollectorProps } from './collector.js';
 export { CONTEXT_PREFIX, configFromContext, type PlacidConfig, parseConfig, SETTINGS } from './config.js';
 export { DETECT_EVENTS } from './detectEvents.js';
 export { DetectStage } from './detectStage.js';

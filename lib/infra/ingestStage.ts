@@ -20,6 +20,8 @@ export const INGEST_TABLE_ACCESS: TableAccess = {
   hosts: ['GetItem', 'UpdateItem'],
   instances: ['GetItem', 'PutItem'],
   samples: ['BatchWriteItem'],
+  /** The ingest watermark item (one conditional update per batch). */
+  leases: ['UpdateItem'],
 };
 
 export interface IngestStageProps {

@@ -1,6 +1,6 @@
 /** The ingest stage's public API. */
 
-export { type AcceptedMessage, newestReportAt } from './batchPages.js';
+export { type AcceptedMessage, newestReportAt } from './batchWrites.js';
 export {
   type IngestBatchResult,
   type IngestDeps,

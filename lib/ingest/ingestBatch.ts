@@ -9,7 +9,7 @@ import { parseReportMessage, type ReportMessage } from '../model/reports.js';
 import type { MessageQueue } from '../queue/port.js';
 import { type BatchLogger, type BatchOutcome, processSqsBatch } from '../queue/processBatch.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import { type AcceptedMessage, failAfterwards, newestReportAt, writeBatchWide } from './batchPages.js';
+import { type AcceptedMessage, failAfterwards, newestReportAt, writeBatchWide } from './batchWrites.js';
 import { KnownHosts, unknownHostIssues } from './knownHosts.js';
 import { reportsInBody } from './reportCount.js';
 
@@ -62,7 +62,7 @@ export interface IngestBatchResult extends BatchOutcome {
  * Storing is idempotent, so a redelivered message changes nothing.
  *
  * States are written message by message; the sample pages of every stored message then go out
- * together (BatchWriteItem, 25 a call), then the ingest watermark once (batchPages.ts). A message
+ * together (BatchWriteItem, 25 a call), then the ingest watermark once (batchWrites.ts). A message
  * counts as done only when all three are written.
  *
  * @example

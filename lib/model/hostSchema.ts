@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from './errors.js';
 import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
 import { canonicalImageProperties } from './imageMeta.js';

@@ -1,5 +1,5 @@
 /** The JSON Schema of report messages, generated from the zod validators (never edited by hand). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { reportMessageInput } from './reportSchema.js';
 
 /** Where the committed schema lives, relative to the package root. */

@@ -3,7 +3,7 @@
  * types, formats and caps. Checks that need the whole message or the clock (duplicates, skew) live
  * in reportChecks.ts, so these schemas stay reusable for the JSON Schema export.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { hostStateInput } from './hostSchema.js';
 
 export const REPORT_SCHEMA_VERSION = 1;

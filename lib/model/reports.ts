@@ -3,7 +3,7 @@
  * A message is accepted or rejected as a whole, so a rejected one can go to the dead-letter queue
  * with every problem listed (field path and what is wrong).
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type Issue, ValidationError } from './errors.js';
 import { toHostState } from './hostSchema.js';
 import type { HostState } from './hostState.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { canonicalImageProperties } from './imageMeta.js';
 import type { RequestSpec } from './requestSpec.js';
 import { nonNegative, novaString, parseWith } from './schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from './errors.js';
 import { formatPath } from './path.js';
 

@@ -5,7 +5,7 @@
  * for cooldown and ping-pong) and `previously_suffering` (the last run's suffering VMs, for
  * hysteresis) complete it. Every error names the file and the field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Fleet } from '../engine/fleet.js';
 import { type Issue, ValidationError } from '../model/errors.js';
 import { isoTimestamp, REPORT_SCHEMA_VERSION } from '../model/reportSchema.js';

@@ -4,7 +4,7 @@
  * number of them (picked at random among the big VMs, on different hosts, starting at random times
  * of the run unless `start` is given) or lists them one by one (on a host, of a kind of service).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Issue, ValidationError } from '../model/errors.js';
 import { formatPath } from '../model/path.js';
 import { localTime } from './scenarioSchema.js';

@@ -4,7 +4,7 @@
  * peaking at 09:00, 12:00 and 20:00, and ten noisy neighbours. `noisy_neighbours`, `rebalance`
  * and `workflow` are checked by scenario.ts (they need the fleet's names or their own validators).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const HHMM = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 export const localTime = z.string().regex(HHMM, 'must be a local time HH:MM (24-hour clock), e.g. 09:00');

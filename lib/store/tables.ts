@@ -86,7 +86,8 @@ export const TABLES = {
   },
   samples: {
     logicalName: 'samples',
-    purpose: "Steal/load sample pages: one item per compute node and report message, its VMs' samples included (immutable, expire by TTL)",
+    purpose:
+      "Steal/load sample pages: one item per compute node and report message, its VMs' samples included (immutable, expire by TTL)",
     partitionKey: S('entity'),
     sortKey: S('ts'),
     globalSecondaryIndexes: [],

@@ -3,7 +3,7 @@
  * it and starts one execution per message, and it is the state machine's execution input.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from '../model/errors.js';
 import { parseWith } from '../model/schema.js';
 import { InvalidMigrationInputError } from './errors.js';

@@ -72,7 +72,12 @@ export interface PlacementChecker {
 }
 
 /** Mean steal of the VM on `host` (default: its stored node) over the window, or null without samples. */
-export type StealReader = (instanceUuid: string, from: Date, to: Date, host?: string) => Promise<number | null>;
+export type StealReader = (
+  instanceUuid: string,
+  from: Date,
+  to: Date,
+  host?: string,
+) => Promise<number | null>;
 
 export interface StepDeps {
   settings: WorkflowSettings;

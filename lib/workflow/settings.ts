@@ -2,7 +2,7 @@
  * The workflow's tunables. The Lambda reads them from one JSON environment variable (set by the
  * CDK construct), the CLI from its options; both validate with the same schema.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, ValidationError } from '../model/errors.js';
 import { parseWith } from '../model/schema.js';
 import { type BlackoutWindow, isValidTimeZone, parseBlackoutWindow } from '../rebalance/blackout.js';

@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../lib/cli/main.js';
 import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import { runCli } from '../cli/runCli.js';
@@ -66,6 +67,22 @@ describe('placid collect runs', () => {
     expect(run.stdout).toContain('VMs with no series: 4');
     // No terminal here: no progress line.
     expect(run.stderr).toBe('');
+  });
+
+  it('shows progress on stderr when it is a terminal, and clears the line', async () => {
+    vi.stubEnv('CI', '');
+    const files = await setup();
+    let stderr = '';
+    const io = {
+      stdout: { write: () => true },
+      stderr: { isTTY: true, write: (s: string) => (stderr += s) },
+    };
+    const status = await main(['collect', '--config', files.configPath, '--data-dir', files.dataDir], io);
+    vi.unstubAllEnvs();
+    expect(status).toBe(0);
+    // Eight distinct queries: node_load5 and the node_cpu resets serve both VMs and hosts.
+    expect(stderr).toContain('collect: queries 8/8');
+    expect(stderr.endsWith('\r\x1b[2K')).toBe(true);
   });
 
   it('exits 4 and sends nothing when the Nova inventory cannot be read', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryText } from '../../lib/collect/config.js';
 import { formatDuration, parseDuration } from '../../lib/collect/duration.js';
-import { parseCollectConfig } from '../../lib/collect/loadConfig.js';
+import { loadCollectConfig, parseCollectConfig } from '../../lib/collect/loadConfig.js';
 import { QUERY_SPECS } from '../../lib/collect/queries.js';
 import { ConfigError, ValidationError } from '../../lib/model/errors.js';
 
@@ -111,5 +111,12 @@ describe('durations', () => {
     [1500, '1500ms'],
   ])('writes %d ms as %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
+  });
+});
+
+describe('examples/collect.yaml', () => {
+  it('is a valid config', async () => {
+    const config = await loadCollectConfig(new URL('../../examples/collect.yaml', import.meta.url).pathname);
+    expect(config.mapping.host[0]).toEqual({ label: 'instance', match: 'host', regex: '^([^.:]+)' });
   });
 });

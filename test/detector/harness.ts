@@ -12,7 +12,7 @@ import { type FleetShape, generateFleet } from '../../lib/sim/fleet.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import type { MigrationInput } from '../../lib/workflow/input.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
-import { markMigrationRunning, putMigrationRecord } from '../../lib/workflow/records.js';
+import { markMigrated, markMigrationRunning, putMigrationRecord } from '../../lib/workflow/records.js';
 import type { MigrationStatus } from '../../lib/workflow/state.js';
 import { type StoreHarness, startStore, storeWithOwnTables } from '../store/fixtures.js';
 
@@ -63,11 +63,12 @@ export async function openHarness(
     sentMessages(): MigrationInput[] {
       return queue.messages().map((m) => JSON.parse(m.body) as MigrationInput);
     },
-    /** What the workflow writes for these migrations: running, then the outcome. */
+    /** What the workflow writes for these migrations: running, the outcome, and a success's last-migrated time. */
     async finish(messages: readonly MigrationInput[], status: MigrationStatus = 'succeeded') {
       for (const m of messages) {
         await markMigrationRunning(store.ctx, m, now.toISOString(), 30);
         await putMigrationRecord(store.ctx, outcome(m, now, status), 30);
+        if (status === 'succeeded') await markMigrated(store.ctx, m.instance_uuid, now.toISOString());
       }
     },
   };

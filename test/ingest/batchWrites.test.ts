@@ -1,5 +1,5 @@
 /**
- * The batch-wide writes of one SQS batch (lib/ingest/batchPages.ts): every message's sample pages
+ * The batch-wide writes of one SQS batch (lib/ingest/batchWrites.ts): every message's sample pages
  * in as few BatchWriteItem calls as fit, the ingest watermark once, and partial batch responses
  * that fail only the messages whose writes did not land.
  */

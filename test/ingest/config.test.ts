@@ -9,6 +9,7 @@ const ENV = {
   PLACID_TABLE_HOSTS: 'prod-hosts',
   PLACID_TABLE_INSTANCES: 'prod-instances',
   PLACID_TABLE_SAMPLES: 'prod-samples',
+  PLACID_TABLE_LEASES: 'prod-leases',
 };
 
 describe('loadIngestConfig', () => {
@@ -67,7 +68,7 @@ describe('loadIngestConfig', () => {
     const act = () => loadIngestConfig({ AWS_REGION: 'eu-west-1' });
     // Assess
     expect(act).toThrow(
-      /PLACID_DEAD_LETTER_QUEUE_URL is required.*; PLACID_TABLE_HOSTS is required.*; PLACID_TABLE_INSTANCES is required.*; PLACID_TABLE_SAMPLES is required/,
+      /PLACID_DEAD_LETTER_QUEUE_URL is required.*; PLACID_TABLE_HOSTS is required.*; PLACID_TABLE_INSTANCES is required.*; PLACID_TABLE_SAMPLES is required.*; PLACID_TABLE_LEASES is required/,
     );
   });
 });

@@ -29,6 +29,7 @@ describe('the ingest Lambda handler', () => {
     vi.stubEnv('PLACID_TABLE_HOSTS', local.tableNames.hosts);
     vi.stubEnv('PLACID_TABLE_INSTANCES', local.tableNames.instances);
     vi.stubEnv('PLACID_TABLE_SAMPLES', local.tableNames.samples);
+    vi.stubEnv('PLACID_TABLE_LEASES', local.tableNames.leases);
     vi.stubEnv('PLACID_TABLE_LEASES', local.tableNames.leases); // the ingest watermark
     vi.stubEnv('PLACID_DYNAMODB_ENDPOINT', local.endpoint);
     vi.resetModules();

@@ -49,9 +49,9 @@ describe('unchanged host states', () => {
     ['usage', { vcpus_used: 3 }],
     ['the instance list', { instances: ['vm-new'] }],
     ['the availability zone', { availability_zone: 'az2' }],
-  ])('writes a newer report that changes %s at once', async (_what, change) => {
+  ])('writes a newer report that changes %s at once', async (what, change) => {
     // Prepare
-    const host = `changed-${_what.replace(/ /g, '-')}`;
+    const host = `changed-${what.replace(/ /g, '-')}`;
     await h.store.putHostReport(report(host, -10, 2));
     // Act
     const outcome = await h.store.putHostReport(report(host, -9, 2, change));

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../../model/errors.js';
 import { parseWith } from '../../model/schema.js';
 import { type ClusterAccess, kubeConfigAccess, tokenAccess } from './access.js';

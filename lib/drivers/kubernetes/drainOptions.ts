@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseWith } from '../../model/schema.js';
 
 const positiveMs = z.number().int().positive();

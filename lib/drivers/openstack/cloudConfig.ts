@@ -3,7 +3,7 @@
  * `interface`), the format operators already have, into typed `CloudCredentials`. Bad input gets a
  * ValidationError naming each field; the error never contains a field's value.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Issue, ValidationError } from '../../model/errors.js';
 import type { CloudCredentials, DomainRef, KeystoneAuth, UserRef } from './auth.js';
 

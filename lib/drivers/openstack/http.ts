@@ -3,7 +3,7 @@
  * the whole exchange (body included), and every failure turned into a typed error that names the
  * call but carries no credentials.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   apiErrorFor,
   type CallSite,

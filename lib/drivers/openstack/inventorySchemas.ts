@@ -3,7 +3,7 @@
  * os-server-groups) and Placement's provider calls. Fields that a microversion dropped or added are
  * optional, so one schema reads every supported version; output types are camelCase.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { migrationRecordsSchema } from './schemas.js';
 
 const nullableString = z

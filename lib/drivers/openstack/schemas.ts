@@ -2,7 +2,7 @@
  * zod schemas for the Keystone v3 and Nova response bodies Placid reads. They accept extra fields
  * (APIs add fields in later microversions) and turn Nova's wire names into camelCase domain types.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const endpointSchema = z.object({
   interface: z.string(),

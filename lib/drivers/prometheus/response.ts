@@ -2,7 +2,7 @@
  * The Prometheus HTTP API's answer to /api/v1/query and /api/v1/query_range, validated, with the
  * sample values (sent as strings: "1.5", "NaN", "+Inf") turned into numbers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PrometheusApiError, PrometheusResponseError } from './errors.js';
 
 /** One series: its labels and its points in time order (`t` in epoch ms). */

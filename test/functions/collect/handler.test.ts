@@ -5,7 +5,7 @@ import { COLLECT_ENV, readCollectEnv } from '../../../functions/collect/env.js';
 import { CollectRunFailedError, collect, mappedSecrets } from '../../../functions/collect/handler.js';
 import { connectSources } from '../../../lib/collect/wiring.js';
 import type { SecretsProvider } from '../../../lib/drivers/credentials.js';
-import type { FakeOpenStack } from '../../../lib/local/fakes/openstack/server.js';
+import { FAKE_ADMIN, type FakeOpenStack } from '../../../lib/local/fakes/openstack/server.js';
 import { ConfigError } from '../../../lib/model/errors.js';
 import { startCloud } from '../../collect/cloudFixture.js';
 import { startFakeApi, success } from '../../drivers/prometheus/fakeApi.js';
@@ -23,7 +23,10 @@ afterEach(async () => {
 
 function envFor(prometheusUrl: string) {
   return {
-    [COLLECT_ENV.config]: JSON.stringify({ prometheus: { url: prometheusUrl }, openstack: { max_attempts: 1 } }),
+    [COLLECT_ENV.config]: JSON.stringify({
+      prometheus: { url: prometheusUrl },
+      openstack: { max_attempts: 1 },
+    }),
     [COLLECT_ENV.queueUrl]: QUEUE,
     [COLLECT_ENV.secretIds]: JSON.stringify({ openstack: 'placid/openstack' }),
   };
@@ -42,9 +45,13 @@ function secretStore(cloudEntry: object): SecretsProvider & { asked: string[] } 
 }
 
 async function sourcesFor(env: ReturnType<typeof readCollectEnv>, c: FakeOpenStack) {
-  const { FAKE_ADMIN } = await import('../../../lib/local/fakes/openstack/server.js');
   const store = secretStore({
-    auth: { auth_url: c.authUrl, user_id: FAKE_ADMIN.id, password: FAKE_ADMIN.password, project_id: FAKE_ADMIN.projectId },
+    auth: {
+      auth_url: c.authUrl,
+      user_id: FAKE_ADMIN.id,
+      password: FAKE_ADMIN.password,
+      project_id: FAKE_ADMIN.projectId,
+    },
   });
   const sources = await connectSources(env.config, { secrets: mappedSecrets(env.secretIds, store) });
   return { sources, store };
@@ -62,7 +69,11 @@ describe('collector Lambda', () => {
 
   it.each([
     ['no config', { [COLLECT_ENV.queueUrl]: QUEUE }, COLLECT_ENV.config],
-    ['secret names that are not JSON', { ...envFor('http://p:9090'), [COLLECT_ENV.secretIds]: '{' }, COLLECT_ENV.secretIds],
+    [
+      'secret names that are not JSON',
+      { ...envFor('http://p:9090'), [COLLECT_ENV.secretIds]: '{' },
+      COLLECT_ENV.secretIds,
+    ],
   ])('fails its cold start on %s, naming the variable', (_what, env, variable) => {
     expect(() => readCollectEnv(env)).toThrow(ConfigError);
     expect(() => readCollectEnv(env)).toThrow(variable);
