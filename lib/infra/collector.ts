@@ -5,30 +5,19 @@
  * (`openstack.secret`, `prometheus.auth.secret`) are Secrets Manager secrets passed in here,
  * readable by this function only. Not part of PlacidStack: add it (docs/collect.md) when wanted.
  */
-import { join } from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import {
-  ApplicationLogLevel,
-  Architecture,
-  LoggingFormat,
-  Runtime,
-  SystemLogLevel,
-  Tracing,
-} from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Role } from 'aws-cdk-lib/aws-iam';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { COLLECT_ENV } from '../../functions/collect/env.js';
 import { type CollectConfigInput, collectConfigSchema } from '../collect/config.js';
 import { ConfigError } from '../model/errors.js';
-import { METRICS } from './runtimeEnv.js';
-import { ESM_REQUIRE_SHIM, NEVER_LOADED_ON_LAMBDA, PROJECT_ROOT } from './serviceFunction.js';
+import { ServiceFunction } from './serviceFunction.js';
 
 export interface PlacidCollectorProps {
   /** The operator's VPC: the function needs a route to Prometheus and to Keystone/Nova/Placement. */
@@ -56,66 +45,32 @@ export interface PlacidCollectorProps {
 const MAX_CONFIG_BYTES = 3_000;
 
 export class PlacidCollector extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: ServiceFunction;
   readonly rule: Rule;
 
   constructor(scope: Construct, id: string, props: PlacidCollectorProps) {
     super(scope, id);
     const config = checkedConfig(props);
     const timeout = props.timeout ?? Duration.seconds(50);
-    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention ?? RetentionDays.ONE_MONTH });
-    const role = new Role(this, 'FunctionRole', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Runs the Placid collector',
-    });
-    logGroup.grantWrite(role);
-    // With its own role, a function in a VPC does not get this from CDK; Lambda needs it for the ENIs.
-    role.addManagedPolicy(
-      ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaVPCAccessExecutionRole'),
-    );
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: join(PROJECT_ROOT, 'functions/collect/handler.ts'),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    this.function = new ServiceFunction(this, 'Function', {
+      entry: 'functions/collect/handler.ts',
+      serviceName: 'placid-collect',
       description: 'Placid collector: Prometheus metrics and Nova inventory into report messages',
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
       timeout,
       memorySize: props.memorySize ?? 512,
-      tracing: Tracing.ACTIVE,
-      role,
-      logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      applicationLogLevelV2: ApplicationLogLevel.INFO,
-      systemLogLevelV2: SystemLogLevel.WARN,
+      logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
       vpc: props.vpc,
       vpcSubnets: props.vpcSubnets,
       securityGroups: props.securityGroups,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: 'placid-collect',
-        POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,
-        POWERTOOLS_LOG_LEVEL: 'INFO',
         [COLLECT_ENV.config]: config,
         [COLLECT_ENV.queueUrl]: props.ingestQueue.queueUrl,
         [COLLECT_ENV.secretIds]: Stack.of(this).toJsonString(
           Object.fromEntries(Object.entries(props.secrets).map(([name, s]) => [name, s.secretName])),
         ),
       },
-      // The same bundling as every ServiceFunction (serviceFunction.ts), which has no VPC settings.
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node20',
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        keepNames: true,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_SHIM,
-        externalModules: NEVER_LOADED_ON_LAMBDA,
-      },
     });
+    const role = this.function.role as Role;
     props.ingestQueue.grantSendMessages(role);
     for (const secret of Object.values(props.secrets)) secret.grantRead(role);
     this.rule = new Rule(this, 'Schedule', {

@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import type { Duration } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   ApplicationLogLevel,
   Architecture,
@@ -67,6 +68,10 @@ export interface ServiceFunctionProps {
   readonly environment?: Record<string, string>;
   /** Concurrency reserved for (and capping) the function; unreserved when absent. */
   readonly reservedConcurrentExecutions?: number;
+  /** Run inside this VPC (the collector, which must reach Prometheus and Nova). */
+  readonly vpc?: IVpc;
+  readonly vpcSubnets?: SubnetSelection;
+  readonly securityGroups?: ISecurityGroup[];
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -78,6 +83,12 @@ export class ServiceFunction extends NodejsFunction {
       description: `Runs ${props.serviceName}`,
     });
     logGroup.grantWrite(role);
+    // With its own role, a function in a VPC does not get this from CDK; Lambda needs it for the ENIs.
+    if (props.vpc) {
+      role.addManagedPolicy(
+        ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaVPCAccessExecutionRole'),
+      );
+    }
     super(scope, id, {
       entry: join(PROJECT_ROOT, props.entry),
       handler: props.handler ?? 'handler',
@@ -95,6 +106,9 @@ export class ServiceFunction extends NodejsFunction {
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel.INFO,
       systemLogLevelV2: SystemLogLevel.WARN,
+      vpc: props.vpc,
+      vpcSubnets: props.vpcSubnets,
+      securityGroups: props.securityGroups,
       environment: {
         // sourceMap alone does not turn this on (STACK.md pitfall 8).
         NODE_OPTIONS: '--enable-source-maps',

@@ -29,7 +29,7 @@ describe('loadIngestConfig', () => {
     // Act
     const config = loadIngestConfig(ENV);
     // Assess
-    expect(config.tables.leases).toBe('placid-leases');
+    expect(config.tables.decisions).toBe('placid-decisions');
   });
 
   it.each([
