@@ -1,24 +1,13 @@
 /** A plan for people: what it is, the migrations wave by wave with their reasons, then the skipped VMs by reason. */
 import { clock, gibibytes, pct, seconds } from '../rebalance/format.js';
 import type { Plan, PlannedMigration, SkipCode, SkippedVm } from '../rebalance/planTypes.js';
+import { SKIP_TITLES } from '../rebalance/skipTitles.js';
 import { columns, plural } from './format.js';
 
 const MODE: Record<Plan['mode'], string> = {
   recommend: 'recommend mode: a dry run, nothing is executed',
   approve: 'approve mode: waits for `placid approve PLAN_ID`',
   auto: 'auto mode: approved as made',
-};
-
-const SKIP_TITLES: Record<SkipCode, string> = {
-  recovers_without_moving: 'Recover without moving',
-  no_destination: 'No destination',
-  cooldown: 'Cooling down',
-  budget: 'Over the migration budget',
-  blackout: 'Blackout window',
-  too_little_benefit: 'Too little benefit',
-  block_migration_too_large: 'Block migration too large',
-  not_converging: 'Would not converge',
-  no_data: 'No usable data',
 };
 
 export function formatPlan(plan: Plan): string {

@@ -36,7 +36,7 @@ describe('placid plan', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Plan plan-[0-9a-f]{20} \(recommend mode: a dry run, nothing is executed\)/);
     expect(run.stdout).toContain('Wave 1: starts 12:00:00Z');
-    expect(run.stdout).toContain('  Recover without moving (2)');
+    expect(run.stdout).toContain('  Recovers without moving (2)');
   });
 
   it('exits 0 with an empty plan when nothing needs moving', async () => {

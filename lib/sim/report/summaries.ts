@@ -1,4 +1,6 @@
 /** Digests of the result that both renderers show: hottest hosts and decision counts. */
+
+import { SKIP_TITLES } from '../../rebalance/skipTitles.js';
 import type { SimulationResult, StealHeatmap } from '../result.js';
 
 export interface HostSteal {
@@ -28,18 +30,7 @@ function digest(values: readonly number[]): { mean: number; peak: number } {
 }
 
 /** Readable names for the decision codes; an unknown code is shown as it is. */
-const DECISION_TITLES: Record<string, string> = {
-  moved: 'Moved',
-  recovers_without_moving: 'Recovers without moving',
-  no_destination: 'No destination',
-  cooldown: 'Cooling down',
-  budget: 'Over the migration budget',
-  blackout: 'Blackout window',
-  too_little_benefit: 'Too little benefit',
-  block_migration_too_large: 'Block migration too large',
-  not_converging: 'Would not converge',
-  no_data: 'No usable data',
-};
+const DECISION_TITLES: Record<string, string> = { moved: 'Moved', ...SKIP_TITLES };
 
 export function decisionTitle(code: string): string {
   return Object.hasOwn(DECISION_TITLES, code) ? DECISION_TITLES[code] : code;
