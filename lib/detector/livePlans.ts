@@ -6,6 +6,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Plan } from '../rebalance/planTypes.js';
 import type { StoreContext } from '../store/context.js';
+import { allItems } from '../store/paginate.js';
 import { PLANS_BY_STATUS } from '../store/tables.js';
 import type { DetectorState, TrackedPlan } from './state.js';
 import type { StoredPlanStatus } from './types.js';
@@ -89,10 +90,8 @@ export async function livePlansInIndex(
 }
 
 async function indexed(ctx: StoreContext, status: TrackedPlan['status']): Promise<[string, TrackedPlan][]> {
-  const out: [string, TrackedPlan][] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ctx.doc.send(
+  const items = await allItems((startKey) =>
+    ctx.doc.send(
       new QueryCommand({
         TableName: ctx.tables.plans,
         IndexName: PLANS_BY_STATUS,
@@ -109,20 +108,16 @@ async function indexed(ctx: StoreContext, status: TrackedPlan['status']): Promis
         ExpressionAttributeValues: { ':status': status },
         ExclusiveStartKey: startKey,
       }),
-    );
-    for (const item of page.Items ?? []) {
-      const moved = (item.summary as { moved?: unknown } | undefined)?.moved;
-      out.push([
-        String(item.plan_id),
-        {
-          status,
-          created_at: String(item.created_at),
-          plan_expires_at: String(item.plan_expires_at),
-          moved: Number(moved ?? 0),
-        },
-      ]);
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+    ),
+  );
+  return items.map((item) => {
+    const moved = (item.summary as { moved?: unknown } | undefined)?.moved;
+    const entry: TrackedPlan = {
+      status,
+      created_at: String(item.created_at),
+      plan_expires_at: String(item.plan_expires_at),
+      moved: Number(moved ?? 0),
+    };
+    return [String(item.plan_id), entry] as [string, TrackedPlan];
+  });
 }

@@ -7,11 +7,11 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Plan } from '../rebalance/planTypes.js';
 import { epochSeconds, type StoreContext } from '../store/context.js';
+import { allItems } from '../store/paginate.js';
 import { isConditionFailed } from '../store/retry.js';
 import { PLANS_BY_STATUS } from '../store/tables.js';
 import { setExpression } from '../workflow/recordItem.js';
 import type { StoredPlan, StoredPlanStatus } from './types.js';
-
 /** Plans (and their records) stay readable this long after they expire. */
 export const PLAN_RETENTION_DAYS = 30;
 const INLINE_BODY_BYTES = 64 * 1024;
@@ -57,10 +57,8 @@ export async function getPlan(ctx: StoreContext, planId: string): Promise<Stored
 
 /** Plans with `status`, oldest first. The index is eventually consistent: callers re-read by id before acting. */
 export async function plansWithStatus(ctx: StoreContext, status: StoredPlanStatus): Promise<StoredPlan[]> {
-  const out: StoredPlan[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await ctx.doc.send(
+  const items = await allItems((startKey) =>
+    ctx.doc.send(
       new QueryCommand({
         TableName: ctx.tables.plans,
         IndexName: PLANS_BY_STATUS,
@@ -69,11 +67,9 @@ export async function plansWithStatus(ctx: StoreContext, status: StoredPlanStatu
         ExpressionAttributeValues: { ':status': status },
         ExclusiveStartKey: startKey,
       }),
-    );
-    for (const item of page.Items ?? []) out.push(planFromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+    ),
+  );
+  return items.map((item) => planFromItem(item));
 }
 
 /**

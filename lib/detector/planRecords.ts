@@ -9,6 +9,7 @@ import type { Plan, PlannedMigration } from '../rebalance/planTypes.js';
 import { mapLimit } from '../store/concurrency.js';
 import { epochSeconds, type StoreContext } from '../store/context.js';
 import type { StoredInstance } from '../store/instances.js';
+import { allItems } from '../store/paginate.js';
 import { isConditionFailed } from '../store/retry.js';
 import { MIGRATIONS_BY_PLAN } from '../store/tables.js';
 import type { MigrationInput } from '../workflow/input.js';
@@ -99,10 +100,8 @@ export async function putPlannedRecords(
 
 /** Every record of a plan (the byPlan index: eventually consistent, so a status may lag a little). */
 export async function recordsOfPlan(ctx: StoreContext, planId: string): Promise<MigrationRecordItem[]> {
-  const out: MigrationRecordItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ctx.doc.send(
+  const items = await allItems<MigrationRecordItem>((startKey) =>
+    ctx.doc.send(
       new QueryCommand({
         TableName: ctx.tables.migrations,
         IndexName: MIGRATIONS_BY_PLAN,
@@ -111,11 +110,9 @@ export async function recordsOfPlan(ctx: StoreContext, planId: string): Promise<
         ExpressionAttributeValues: { ':plan': planId },
         ExclusiveStartKey: startKey,
       }),
-    );
-    out.push(...((page.Items ?? []) as MigrationRecordItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+    ),
+  );
+  return items;
 }
 
 /**

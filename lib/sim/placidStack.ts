@@ -11,6 +11,7 @@ import type { ReconcileResult } from '../detector/index.js';
 import type { LocalPipeline } from '../local/pipeline.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { FleetStore } from '../store/fleetStore.js';
+import { allItems } from '../store/paginate.js';
 import type { MigrationOutcome, StepDeps } from '../workflow/ports.js';
 import { simulationDefinition } from './definitionCache.js';
 import { SimExecutions } from './executions.js';
@@ -146,14 +147,9 @@ async function placementModules() {
 }
 
 async function heldLeases(store: FleetStore, now: number): Promise<string[]> {
-  const held: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.ctx.doc.send(
-      new ScanCommand({ TableName: store.ctx.tables.leases, ExclusiveStartKey: startKey }),
-    );
-    for (const item of page.Items ?? []) if (Number(item.lease_until) > now) held.push(String(item.name));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const items = await allItems((startKey) =>
+    store.ctx.doc.send(new ScanCommand({ TableName: store.ctx.tables.leases, ExclusiveStartKey: startKey })),
+  );
+  const held = items.filter((item) => Number(item.lease_until) > now).map((item) => String(item.name));
   return held.sort();
 }

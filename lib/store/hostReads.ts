@@ -3,6 +3,7 @@ import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreContext } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { hostFromItem, type StoredHost } from './hostItems.js';
+import { allItems } from './paginate.js';
 import { HOST_CHANGE_SHARDS, HOSTS_BY_CHANGE } from './tables.js';
 
 type Item = Record<string, unknown>;
@@ -28,16 +29,12 @@ export async function getHost(
 
 /** Every stored host, read page by page (`pageSize` items per Scan call). */
 export async function listHosts(ctx: StoreContext, pageSize = 500): Promise<StoredHost[]> {
-  const hosts: StoredHost[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await ctx.doc.send(
+  const items = await allItems((startKey) =>
+    ctx.doc.send(
       new ScanCommand({ TableName: ctx.tables.hosts, Limit: pageSize, ExclusiveStartKey: startKey }),
-    );
-    for (const item of page.Items ?? []) hosts.push(hostFromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return hosts;
+    ),
+  );
+  return items.map((item) => hostFromItem(item));
 }
 
 /**
@@ -58,10 +55,8 @@ export async function hostsChangedSince(ctx: StoreContext, cursor?: string): Pro
 }
 
 async function queryShard(ctx: StoreContext, shard: string, from: number): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await ctx.doc.send(
+  const items = await allItems((startKey) =>
+    ctx.doc.send(
       new QueryCommand({
         TableName: ctx.tables.hosts,
         IndexName: HOSTS_BY_CHANGE,
@@ -70,9 +65,7 @@ async function queryShard(ctx: StoreContext, shard: string, from: number): Promi
         ExpressionAttributeValues: { ':shard': shard, ':from': from },
         ExclusiveStartKey: startKey,
       }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+    ),
+  );
   return items;
 }

@@ -5,6 +5,7 @@
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { InstanceReport } from '../model/reports.js';
 import { epochSeconds, type StoreContext } from './context.js';
+import { allItems } from './paginate.js';
 import { INSTANCES_BY_HOST } from './tables.js';
 
 type Item = Record<string, unknown>;
@@ -51,17 +52,8 @@ export async function listInstances(ctx: StoreContext): Promise<StoredInstance[]
   );
 }
 
-type Page = { Items?: Item[]; LastEvaluatedKey?: Item };
-
-async function readAll(read: (startKey?: Item) => Promise<Page>): Promise<StoredInstance[]> {
-  const out: StoredInstance[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await read(startKey);
-    for (const item of page.Items ?? []) out.push(instanceFromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+async function readAll(read: Parameters<typeof allItems>[0]): Promise<StoredInstance[]> {
+  return (await allItems(read)).map((item) => instanceFromItem(item));
 }
 
 // DynamoDB deletes expired items up to days late, and dynalite never does: readers check themselves.

@@ -6,6 +6,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HostSample, InstanceSample } from '../model/reports.js';
 import { epochSeconds, type StoreContext } from './context.js';
+import { allItems } from './paginate.js';
 import { MAX_PAGE_SPAN_MS, type NodeRef, nodeEntityKey, pageContent } from './samplePages.js';
 
 export type SampleEntity =
@@ -82,10 +83,8 @@ async function queryPages(
   to: Date,
 ): Promise<Record<string, unknown>[]> {
   if (from.getTime() > to.getTime()) return [];
-  const out: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ctx.doc.send(
+  const items = await allItems((startKey) =>
+    ctx.doc.send(
       new QueryCommand({
         TableName: ctx.tables.samples,
         KeyConditionExpression: '#entity = :entity AND #ts BETWEEN :low AND :high',
@@ -106,11 +105,9 @@ async function queryPages(
         },
         ExclusiveStartKey: startKey,
       }),
-    );
-    out.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+    ),
+  );
+  return items;
 }
 
 function byTime<S extends { ts: string }>(byTs: Map<string, S>): S[] {

@@ -7,6 +7,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, type StoreContext } from '../store/context.js';
 import { WriteConflictError } from '../store/errors.js';
 import type { FleetStore } from '../store/fleetStore.js';
+import { allItems } from '../store/paginate.js';
 import { isConditionFailed } from '../store/retry.js';
 import type { MigrationInput } from './input.js';
 import type { MigrationOutcome, MigrationRecorder, StealReader } from './ports.js';
@@ -15,6 +16,7 @@ import { type MigrationRecordItem, type MigrationRecordKey, recordKey, setExpres
 export type { MigrationRecordItem } from './recordItem.js';
 
 const DAY_SECONDS = 86_400;
+
 /** Concurrent report writes can race the read-modify-write of an instance item; this many tries. */
 const MARK_ATTEMPTS = 4;
 
@@ -112,10 +114,8 @@ export async function migrationRecords(
   instanceUuid: string,
   since?: Date,
 ): Promise<MigrationRecordItem[]> {
-  const out: MigrationRecordItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ctx.doc.send(
+  const items = await allItems<MigrationRecordItem>((startKey) =>
+    ctx.doc.send(
       new QueryCommand({
         TableName: ctx.tables.migrations,
         KeyConditionExpression: since ? '#uuid = :uuid AND #started >= :since' : '#uuid = :uuid',
@@ -133,11 +133,9 @@ export async function migrationRecords(
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
-    );
-    out.push(...((page.Items ?? []) as MigrationRecordItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+    ),
+  );
+  return items;
 }
 
 /**
