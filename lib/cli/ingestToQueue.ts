@@ -1,9 +1,8 @@
 /**
  * `placid ingest --queue URL`: the messages go to a real SQS queue, and the ingest Lambda stores
- * them later. Messages that fail validation here are not sent (the stage would dead-letter them);
- * the one check that needs the store (instances on unknown nodes) is left to the stage.
+ * them later. Messages that fail validation here are not sent (lib/queue/sendReports.ts).
  */
-import { parseReportMessage } from '../model/reports.js';
+import { sendReportMessages } from '../queue/sendReports.js';
 import { SqsQueue } from '../queue/sqs.js';
 import { InputError } from './errors.js';
 import type { InputMessage } from './ingestInput.js';
@@ -22,25 +21,9 @@ export async function sendToQueue(
   messages: readonly InputMessage[],
   queue: SqsQueue = SqsQueue.fromUrl(checkQueueUrl(url)),
 ): Promise<QueueRun> {
-  const rejected: QueueRun['rejected'] = [];
-  const valid: InputMessage[] = [];
-  let reports = 0;
-  const now = new Date();
-  for (const m of messages) {
-    try {
-      const parsed = parseReportMessage(m.body, now, m.where);
-      reports += parsed.hypervisors.length + parsed.instances.length;
-      valid.push(m);
-    } catch (error) {
-      rejected.push({ where: m.where, reason: dropSource((error as Error).message, m.where) });
-    }
-  }
-  const result =
-    valid.length > 0 ? await queue.sendBatch(valid.map((m) => m.body)) : { sent: [], failed: [] };
-  for (const f of result.failed) {
-    rejected.push({ where: valid[f.index].where, reason: `the queue refused it: ${f.message} (${f.code})` });
-  }
-  return { sent: result.sent.length, reports, rejected };
+  const run = await sendReportMessages(queue, messages);
+  const rejected = run.rejected.map((r) => ({ where: messages[r.index].where, reason: r.reason }));
+  return { sent: run.sent, reports: run.reports, rejected };
 }
 
 export function checkQueueUrl(url: string): string {
@@ -50,8 +33,4 @@ export function checkQueueUrl(url: string): string {
     );
   }
   return url;
-}
-
-function dropSource(message: string, where: string): string {
-  return message.startsWith(`${where}: `) ? message.slice(where.length + 2) : message;
 }

@@ -2,8 +2,8 @@
  * Where a run's messages go: a real SQS queue here (validated first, sent in batches within the SQS
  * limits, like `placid ingest --queue`), or the local pipeline (localSink.ts).
  */
-import { sendToQueue } from '../cli/ingestToQueue.js';
-import type { SqsQueue } from '../queue/sqs.js';
+import { sendReportMessages } from '../queue/sendReports.js';
+import { SqsQueue } from '../queue/sqs.js';
 
 export interface SendOutcome {
   sent: number;
@@ -18,16 +18,16 @@ export interface ReportSink {
   close(): Promise<void>;
 }
 
-/** An SQS queue; `queue` is injectable for tests. */
-export function queueSink(url: string, queue?: SqsQueue): ReportSink {
+/** An SQS queue (the URL was checked by the caller); `queue` is injectable for tests. */
+export function queueSink(url: string, queue: SqsQueue = SqsQueue.fromUrl(url)): ReportSink {
   return {
     target: url,
     async send(bodies) {
       const messages = bodies.map((body, i) => ({ body, where: `message ${i + 1}` }));
-      const run = await sendToQueue(url, messages, queue);
+      const run = await sendReportMessages(queue, messages);
       return {
         sent: run.sent,
-        rejected: run.rejected.map((r) => ({ message: Number(r.where.split(' ')[1]), reason: r.reason })),
+        rejected: run.rejected.map((r) => ({ message: r.index + 1, reason: r.reason })),
       };
     },
     async close() {},
