@@ -83,6 +83,14 @@ export class DestinationRejectedError extends PermanentError {
 export class NovaRequestError extends PermanentError {
   override name = 'NovaRequestError';
 }
+/**
+ * Nova refused for lack of privilege (403, or a server read without `OS-EXT-SRV-ATTR:host`): the
+ * credentials need the admin role or the policy in docs/deploy.md. Its own name, not a deferral,
+ * so an alarm can match it and no migration is quietly marked Deferred.
+ */
+export class NovaPermissionError extends PermanentError {
+  override name = 'NovaPermissionError';
+}
 /** Nova's migration ended in `error`, `failed` or `cancelled`. */
 export class LiveMigrationFailedError extends PermanentError {
   override name = 'LiveMigrationFailedError';
@@ -106,6 +114,13 @@ export class DrainRefusedError extends PermanentError {
 /** A Consul agent refused the change for good (TLS, ACL, wrong node). */
 export class ConsulRefusedError extends PermanentError {
   override name = 'ConsulRefusedError';
+}
+/**
+ * Cleanup failed for a reason retrying cannot fix (a 403, a node that does not exist): the
+ * rollback ends at once in CleanupFailed, for an operator, instead of retrying for an hour.
+ */
+export class CleanupRefusedError extends PermanentError {
+  override name = 'CleanupRefusedError';
 }
 
 /** Thrown only by acquire and recheck, before anything changed: the migration is deferred, not failed. */

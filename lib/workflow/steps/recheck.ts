@@ -9,6 +9,7 @@ import { blackoutAt, nextAllowedStart } from '../../rebalance/blackout.js';
 import {
   BlackoutWindowError,
   DestinationRejectedError,
+  NovaPermissionError,
   PlanExpiredError,
   ServerNotMigratableError,
   VmMovedError,
@@ -16,7 +17,7 @@ import {
 import type { StepDeps } from '../ports.js';
 import { maintenanceReason } from '../reasons.js';
 import type { RecheckResult, WorkflowState } from '../state.js';
-import { guarded } from '../translate.js';
+import { guarded, NOVA_POLICY_HINT } from '../translate.js';
 
 export async function recheck(state: WorkflowState, deps: StepDeps): Promise<RecheckResult> {
   const { migration } = state;
@@ -56,8 +57,9 @@ async function checkServer(state: WorkflowState, deps: StepDeps): Promise<void> 
     );
   }
   if (server.host === null) {
-    throw new ServerNotMigratableError(
-      `Nova does not show VM ${migration.instance_uuid}'s host: the credentials need the admin role`,
+    // Nova hides OS-EXT-SRV-ATTR:host from non-admins: every migration would fail the same way.
+    throw new NovaPermissionError(
+      `Nova does not show VM ${migration.instance_uuid}'s host (OS-EXT-SRV-ATTR:host): ${NOVA_POLICY_HINT}`,
     );
   }
   if (server.status !== 'ACTIVE' || server.taskState !== null) {

@@ -2,15 +2,16 @@
  * The failure path, also used to defer: abort our migration if Nova is still running it, always
  * undrain, give the leases back, and record the outcome with its cause. Each cleanup action runs
  * even when another failed; if any did, the record says which and CleanupIncompleteError makes the
- * state machine retry the whole (idempotent) rollback. Leases stay held until the node is back in
+ * state machine retry the whole (idempotent) rollback, unless one was refused for good (a 403):
+ * then CleanupRefusedError, which nothing retries, ends it in CleanupFailed at once. Leases stay held until the node is back in
  * service, so nothing else starts on a VM in an unknown state.
  */
-import { CleanupIncompleteError } from '../errors.js';
+import { CleanupIncompleteError, CleanupRefusedError, WorkflowError } from '../errors.js';
 import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
 import { buildOutcome, causeText } from '../outcome.js';
 import type { StepDeps } from '../ports.js';
 import type { MigrationStatus, WorkflowState } from '../state.js';
-import { guarded } from '../translate.js';
+import { guarded, translate } from '../translate.js';
 import { abortMigration } from './deadline.js';
 import { releaseLeases } from './releaseLeases.js';
 import { endMaintenance, uncordonNode } from './undrain.js';
@@ -31,11 +32,14 @@ export async function rollback(
   status: Exclude<MigrationStatus, 'succeeded'> = 'failed',
 ): Promise<RollbackResult> {
   const problems: string[] = [];
+  let refused = false;
   const attempt = async <T>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await action();
     } catch (error) {
       problems.push(problem(what, error));
+      const typed = translate(what, error);
+      refused ||= typed instanceof WorkflowError && !typed.retryable;
       return undefined;
     }
   };
@@ -65,6 +69,12 @@ export async function rollback(
   if (state.verify) {
     await guarded('record the last-migrated time', () =>
       deps.records.markMigrated(state.migration.instance_uuid, state.verify!.verified_at),
+    );
+  }
+  if (problems.length > 0 && refused) {
+    // A 403 or a missing node stays so on every retry: hand it to an operator now, not in an hour.
+    throw new CleanupRefusedError(
+      `cleanup of migration ${state.migration.migration_id} refused for good: ${problems.join('; ')}`,
     );
   }
   if (problems.length > 0) {
