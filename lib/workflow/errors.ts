@@ -46,6 +46,13 @@ export class StoreUnavailableError extends TransientError {
 export class VerificationPendingError extends TransientError {
   override name = 'VerificationPendingError';
 }
+/**
+ * An aborted migration is still `cancelling` (or refused the abort and is finishing): where the VM
+ * ends up is not known yet, so the rollback keeps the leases and the node drained, and retries.
+ */
+export class MigrationSettlingError extends TransientError {
+  override name = 'MigrationSettlingError';
+}
 /** Cleanup left a node cordoned or in maintenance; the outcome is recorded, the cleanup retried. */
 export class CleanupIncompleteError extends TransientError {
   override name = 'CleanupIncompleteError';

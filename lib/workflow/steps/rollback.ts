@@ -6,8 +6,13 @@
  * then CleanupRefusedError, which nothing retries, ends it in CleanupFailed at once. Leases stay held until the node is back in
  * service, so nothing else starts on a VM in an unknown state.
  */
-import { CleanupIncompleteError, CleanupRefusedError, WorkflowError } from '../errors.js';
-import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
+import {
+  CleanupIncompleteError,
+  CleanupRefusedError,
+  MigrationSettlingError,
+  WorkflowError,
+} from '../errors.js';
+import { FINISHED, findOurMigration, SETTLED } from '../novaMigration.js';
 import { buildOutcome, causeText } from '../outcome.js';
 import type { StepDeps } from '../ports.js';
 import type { MigrationStatus, WorkflowState } from '../state.js';
@@ -32,22 +37,25 @@ export async function rollback(
   status: Exclude<MigrationStatus, 'succeeded'> = 'failed',
 ): Promise<RollbackResult> {
   const problems: string[] = [];
-  let refused = false;
+  const failures: unknown[] = [];
   const attempt = async <T>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await action();
     } catch (error) {
       problems.push(problem(what, error));
-      const typed = translate(what, error);
-      refused ||= typed instanceof WorkflowError && !typed.retryable;
+      failures.push(translate(what, error));
       return undefined;
     }
   };
   // Once drained, LiveMigrate may have run, even if it failed before reporting (a lost answer).
   const attempted = state.drain !== undefined;
   const where = attempted ? await attempt('stop the migration', () => stopMigration(state, deps)) : undefined;
-  await attempt('uncordon', () => uncordonNode(state, deps));
-  await attempt('end maintenance', () => endMaintenance(state, deps));
+  // Not back in service while the VM may still be moving: the retry undrains once Nova settled.
+  const settling = failures.some((f) => f instanceof MigrationSettlingError);
+  if (!settling) {
+    await attempt('uncordon', () => uncordonNode(state, deps));
+    await attempt('end maintenance', () => endMaintenance(state, deps));
+  }
   // Keep the VM locked while its node may still be out of service; the retry releases.
   if (problems.length === 0) await attempt('release leases', () => releaseLeases(state, deps));
 
@@ -57,8 +65,10 @@ export async function rollback(
     : state.recheck
       ? state.migration.source_host
       : null;
-  // Verified on the destination means the move happened: the failure was in the cleanup after it.
-  const recorded: MigrationStatus = state.verify ? 'succeeded' : status;
+  // Verified on the destination, or Nova finished it despite the abort (refused in post-migrating):
+  // the move happened, whatever failed around it.
+  const landed = state.verify !== undefined || where?.landed === true;
+  const recorded: MigrationStatus = landed ? 'succeeded' : status;
   const outcome = buildOutcome(state, deps.now(), {
     status: recorded,
     finalHost,
@@ -66,11 +76,13 @@ export async function rollback(
     cleanupProblems: problems,
   });
   await guarded('record the migration', () => deps.records.record(outcome));
-  if (state.verify) {
+  if (landed) {
+    const at = state.verify?.verified_at ?? deps.now().toISOString();
     await guarded('record the last-migrated time', () =>
-      deps.records.markMigrated(state.migration.instance_uuid, state.verify!.verified_at),
+      deps.records.markMigrated(state.migration.instance_uuid, at),
     );
   }
+  const refused = failures.some((f) => f instanceof WorkflowError && !f.retryable);
   if (problems.length > 0 && refused) {
     // A 403 or a missing node stays so on every retry: hand it to an operator now, not in an hour.
     throw new CleanupRefusedError(
@@ -92,16 +104,34 @@ export async function rollback(
   };
 }
 
-/** Aborts our migration if it is still running; returns where the VM is now. */
+/**
+ * Aborts our migration if it is still running and waits for Nova to settle it: an abort is
+ * asynchronous (`cancelling`), and one refused during `post-migrating` ends `completed`. Returns
+ * where the VM is then, and whether it landed on the destination.
+ */
 async function stopMigration(
   state: WorkflowState,
   deps: StepDeps,
-): Promise<{ host: string | null; novaMigrationId: number | null }> {
+): Promise<{ host: string | null; novaMigrationId: number | null; landed: boolean }> {
   const nova = await deps.nova();
   const uuid = state.migration.instance_uuid;
-  const record = await findOurMigration(nova, state);
-  const ended = record && (FINISHED.has(record.status) || FAILED.has(record.status));
-  if (record && !ended) await abortMigration(nova, uuid, record.id);
+  let record = await findOurMigration(nova, state);
+  if (record && !SETTLED.has(record.status) && record.status !== 'cancelling') {
+    await abortMigration(nova, uuid, record.id);
+    record = await findOurMigration(nova, { ...state, live: liveWithId(state, record.id) });
+  }
+  if (record && !SETTLED.has(record.status)) {
+    throw new MigrationSettlingError(
+      `Nova migration ${record.id} of ${uuid} is ${record.status} after the abort; waiting for it to end`,
+    );
+  }
   const server = await guarded('read the server', () => nova.getServer(uuid));
-  return { host: server.host, novaMigrationId: record?.id ?? null };
+  const landed =
+    record !== undefined && FINISHED.has(record.status) && server.host === state.migration.dest_host;
+  return { host: server.host, novaMigrationId: record?.id ?? null, landed };
+}
+
+/** The state with our migration's id pinned, so the re-read finds that very record. */
+function liveWithId(state: WorkflowState, id: number): WorkflowState['live'] {
+  return state.live ? { ...state.live, nova_migration_id: id } : undefined;
 }
