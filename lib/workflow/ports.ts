@@ -54,8 +54,8 @@ export interface MigrationOutcome {
 export interface MigrationRecorder {
   /** Idempotent: the same migration's record is overwritten, never duplicated. */
   record(outcome: MigrationOutcome): Promise<void>;
-  /** The VM's last move, for its cooldown. */
-  markMigrated(instanceUuid: string, at: string): Promise<void>;
+  /** The VM's last move, for its cooldown; with `host`, the VM is now there. */
+  markMigrated(instanceUuid: string, at: string, host?: string): Promise<void>;
   /** The migration's record goes to `running` (recordItem.ts); optional for test doubles. */
   markRunning?(migration: MigrationInput, executionStartedAt: string): Promise<void>;
 }

@@ -79,7 +79,7 @@ export async function rollback(
   if (landed) {
     const at = state.verify?.verified_at ?? deps.now().toISOString();
     await guarded('record the last-migrated time', () =>
-      deps.records.markMigrated(state.migration.instance_uuid, at),
+      deps.records.markMigrated(state.migration.instance_uuid, at, finalHost ?? undefined),
     );
   }
   const refused = failures.some((f) => f instanceof WorkflowError && !f.retryable);
