@@ -121,6 +121,13 @@ export const instanceReportFields = z.object({
     .nullish()
     .default(null),
   kubernetes_node: z.string().nullish().default(null),
+  // Optional without a default: reports and stored states from before the field stay valid as they are.
+  kubernetes_cluster: z
+    .string()
+    .nullish()
+    .describe(
+      "Cluster of kubernetes_node, as the drivers' configuration names it; null: the default cluster",
+    ),
   consul: z.object({ node: z.string(), address: z.string() }).nullish().default(null),
   last_migrated_at: isoTimestamp.nullish().default(null),
   reported_at: isoTimestamp.describe('When the agent took this report; a newer report replaces an older one'),

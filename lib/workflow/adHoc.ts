@@ -48,6 +48,7 @@ export async function adHocMigration(
       estimated_bytes: cost.bytes,
       estimated_seconds: Math.max(1, cost.seconds),
       kubernetes_node: instance.kubernetes_node,
+      kubernetes_cluster: instance.kubernetes_cluster,
       consul: instance.consul,
       correlation_id: id,
     },

@@ -39,13 +39,34 @@ export function lazyDrivers(
       const { connectNova } = await import('../drivers/openstack/connect.js');
       return connectNova({ loadSecret: async () => secret }, { secretName: names.nova });
     }),
-    drainer: driver(names.kubernetes, async (secret) => {
-      const { KubernetesNodeDrainer } = await import('../drivers/kubernetes/KubernetesNodeDrainer.js');
-      return KubernetesNodeDrainer.connect(secret as KubernetesConnection);
-    }),
+    drainer: perCluster((cluster) =>
+      driver(names.kubernetes, async (secret) => {
+        const [{ KubernetesNodeDrainer }, { clusterConnection }] = await Promise.all([
+          import('../drivers/kubernetes/KubernetesNodeDrainer.js'),
+          import('../drivers/kubernetes/clusters.js'),
+        ]);
+        return KubernetesNodeDrainer.connect(clusterConnection(secret, cluster) as KubernetesConnection);
+      }),
+    ),
     maintenance: driver(names.consul, async (secret) => {
       const { ConsulMaintenanceSwitch } = await import('../drivers/consul/ConsulMaintenanceSwitch.js');
       return ConsulMaintenanceSwitch.create(secret as ConsulOptions);
     }),
+  };
+}
+
+/** One driver getter per cluster name (null: the default cluster), made on first use. */
+function perCluster<T>(
+  make: (cluster: string | null) => () => Promise<T>,
+): (cluster?: string | null) => Promise<T> {
+  const getters = new Map<string | null, () => Promise<T>>();
+  return (cluster) => {
+    const key = cluster ?? null;
+    let get = getters.get(key);
+    if (!get) {
+      get = make(key);
+      getters.set(key, get);
+    }
+    return get();
   };
 }

@@ -118,6 +118,10 @@ export class DrainBlockedError extends PermanentError {
 export class DrainRefusedError extends PermanentError {
   override name = 'DrainRefusedError';
 }
+/** The VM's report names a Kubernetes cluster the drivers' configuration does not know. */
+export class UnknownClusterError extends PermanentError {
+  override name = 'UnknownClusterError';
+}
 /** A Consul agent refused the change for good (TLS, ACL, wrong node). */
 export class ConsulRefusedError extends PermanentError {
   override name = 'ConsulRefusedError';

@@ -87,6 +87,7 @@ export interface StepDeps {
   placement: PlacementChecker;
   steal?: StealReader;
   nova(): Promise<ComputeApi>;
-  drainer(): Promise<NodeDrainer>;
+  /** The drainer of `cluster` (a report's `kubernetes_cluster`; null or absent: the default one). */
+  drainer(cluster?: string | null): Promise<NodeDrainer>;
   maintenance(): Promise<MaintenanceSwitch>;
 }

@@ -4,7 +4,12 @@
  * of their own (409, a PDB that kept blocking). The driver error stays attached as `cause`.
  */
 import { ConsulError } from '../drivers/consul/errors.js';
-import { DrainTimeoutError, EvictionBlockedError, KubernetesError } from '../drivers/kubernetes/errors.js';
+import {
+  DrainTimeoutError,
+  EvictionBlockedError,
+  KubernetesError,
+  UnknownKubernetesClusterError,
+} from '../drivers/kubernetes/errors.js';
 import { NovaConflictError, OpenStackError, OpenStackForbiddenError } from '../drivers/openstack/errors.js';
 import { isThrottling } from '../store/retry.js';
 import {
@@ -18,6 +23,7 @@ import {
   NovaUnavailableError,
   ServerBusyError,
   StoreUnavailableError,
+  UnknownClusterError,
   WorkflowError,
 } from './errors.js';
 
@@ -46,6 +52,7 @@ export function translate(what: string, error: unknown): unknown {
       ? new NovaUnavailableError(message, options)
       : new NovaRequestError(message, options);
   }
+  if (error instanceof UnknownKubernetesClusterError) return new UnknownClusterError(message, options);
   if (error instanceof EvictionBlockedError || error instanceof DrainTimeoutError) {
     return new DrainBlockedError(message, options);
   }

@@ -75,7 +75,9 @@ async function preDrainState(state: WorkflowState, deps: StepDeps): Promise<Rech
   let reason: string | null = null;
   if (migration.kubernetes_node) {
     const node = migration.kubernetes_node;
-    const drainer = await deps.drainer();
+    const drainer = await guarded('pick the Kubernetes cluster', () =>
+      deps.drainer(migration.kubernetes_cluster),
+    );
     cordoned = await guarded(`read node ${node}`, () => drainer.isCordoned(node));
   }
   if (migration.consul) {
