@@ -35,7 +35,11 @@ export function plannedRecord(
   instance: StoredInstance | undefined,
 ): MigrationRecordItem {
   const vm = instance as
-    | { kubernetes_node?: string | null; kubernetes_cluster?: string | null; consul?: MigrationInput['consul'] }
+    | {
+        kubernetes_node?: string | null;
+        kubernetes_cluster?: string | null;
+        consul?: MigrationInput['consul'];
+      }
     | undefined;
   return {
     instance_uuid: m.instance_uuid,
