@@ -107,7 +107,8 @@ function describeRound({ result, executed }: Round): string[] {
   return lines;
 }
 
-function isoTime(value: string): Date {
+/** Parses `--at`: an ISO-8601 time. */
+export function isoTime(value: string): Date {
   const date = new Date(value);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) {
     throw new InvalidArgumentError('must be an ISO-8601 time, e.g. 2026-12-01T12:00:00Z');
