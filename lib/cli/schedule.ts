@@ -1,7 +1,9 @@
 import type { Command } from '@commander-js/extra-typings';
+import { isAdvisoryDoc, runAdvise } from './advise.js';
 import { decide } from './decide.js';
 import { InputError } from './errors.js';
 import { EXIT, EXIT_STATUS_HELP } from './exitCodes.js';
+import { readJsonFile } from './inputs.js';
 import type { CliIO } from './io.js';
 import { printDecision } from './report.js';
 import { decideFromStore } from './storeDecision.js';
@@ -18,6 +20,8 @@ export interface ScheduleArgs {
 
 /** `placid schedule`: one explained placement of REQUEST.json over HOSTS.json or the stored fleet. */
 export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
+  const doc = await readJsonFile(args.request, 'request');
+  if (isAdvisoryDoc(doc)) return runAdvise(doc, args.request, args, io);
   if (args.store) return runStoreSchedule(args, io);
   if (args.dataDir || args.claim) throw new InputError('--data-dir and --claim need --store');
   if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');

@@ -3,6 +3,7 @@ import { type Issue, ValidationError } from '../model/errors.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
+import type { CandidateRef } from './advisory.js';
 
 /** DynamoDB keys may be longer; a longer id is almost certainly not an id. */
 export const MAX_REQUEST_ID_LENGTH = 256;
@@ -39,4 +40,88 @@ export function parseScheduleRequest(doc: unknown, source = 'schedule request'):
 /** A message or HTTP body: JSON text holding one schedule request. */
 export function parseScheduleBody(body: string, source = 'schedule request'): RequestSpec {
   return parseScheduleRequest(parseJsonBody(body, source), source);
+}
+
+/** Candidates per advisory request at most (a whole region's compute nodes fit easily). */
+export const MAX_CANDIDATES = 100_000;
+
+/**
+ * A decision request: a request spec, and for an advisory decision (`advisory: true`) the
+ * `candidates` to decide among. Without `advisory` the request is placed and claimed as always.
+ */
+export interface DecisionRequest {
+  spec: RequestSpec;
+  /** Present only for an advisory request. */
+  candidates?: CandidateRef[];
+}
+
+/**
+ * Validates a decision request: the schedule request's fields plus `advisory` and `candidates`.
+ * @throws ValidationError listing every problem with its field path.
+ */
+export function parseDecisionRequest(doc: unknown, source = 'schedule request'): DecisionRequest {
+  const fields =
+    typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {};
+  const issues = advisoryIssues(fields);
+  let spec: RequestSpec;
+  try {
+    spec = parseScheduleRequest(doc, source);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(source, [...error.issues, ...issues]);
+  }
+  if (issues.length > 0) throw new ValidationError(source, issues);
+  if (fields.advisory !== true) return { spec };
+  const candidates = (fields.candidates as { host: string; nodename?: string }[]).map((c) => ({
+    host: c.host,
+    nodename: c.nodename ?? c.host,
+  }));
+  return { spec, candidates };
+}
+
+/** A message or HTTP body holding one decision request. */
+export function parseDecisionBody(body: string, source = 'schedule request'): DecisionRequest {
+  return parseDecisionRequest(parseJsonBody(body, source), source);
+}
+
+function advisoryIssues(fields: Record<string, unknown>): Issue[] {
+  const { advisory, candidates } = fields;
+  if (advisory !== undefined && typeof advisory !== 'boolean') {
+    return [{ path: 'advisory', message: 'must be true or false' }];
+  }
+  if (advisory !== true) {
+    return candidates === undefined
+      ? []
+      : [
+          {
+            path: 'candidates',
+            message: 'needs advisory: true (a placed request ranges over the whole fleet)',
+          },
+        ];
+  }
+  if (!Array.isArray(candidates)) {
+    return [
+      {
+        path: 'candidates',
+        message: 'is required with advisory: true: a list of {host, nodename} to decide among',
+      },
+    ];
+  }
+  if (candidates.length > MAX_CANDIDATES) {
+    return [{ path: 'candidates', message: `has ${candidates.length} entries; at most ${MAX_CANDIDATES}` }];
+  }
+  const issues: Issue[] = [];
+  candidates.forEach((c, i) => {
+    if (issues.length >= 10) return;
+    const entry =
+      typeof c === 'object' && c !== null && !Array.isArray(c) ? (c as Record<string, unknown>) : null;
+    if (!entry) issues.push({ path: `candidates[${i}]`, message: 'must be an object {host, nodename}' });
+    else {
+      if (typeof entry.host !== 'string' || entry.host === '')
+        issues.push({ path: `candidates[${i}].host`, message: 'must be a non-empty string' });
+      if (entry.nodename !== undefined && (typeof entry.nodename !== 'string' || entry.nodename === ''))
+        issues.push({ path: `candidates[${i}].nodename`, message: 'must be a non-empty string when given' });
+    }
+  });
+  return issues;
 }

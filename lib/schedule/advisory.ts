@@ -1,0 +1,171 @@
+/**
+ * Advisory decisions: a caller that places the VM itself (Nova, whose Placement holds the claims)
+ * asks Placid about the hosts it already holds. Placid decides among those candidates only, claims
+ * nothing, records the decision, and answers with each candidate's verdict and weight.
+ */
+import type { ScheduleDecision } from '../engine/explain.js';
+import type { Scheduler } from '../engine/scheduler.js';
+import type { HostState } from '../model/hostState.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import type { ScheduleDeps } from './core.js';
+import { DECISION_MAX_BYTES, recordedDecisionJson, requestHash, type StageDecisionJson } from './record.js';
+
+export interface CandidateRef {
+  host: string;
+  nodename: string;
+}
+
+/** A candidate Placid passes, with its final weight (Σ multiplier × normalised weight). */
+export interface PassingVerdict extends CandidateRef {
+  passes: true;
+  weight: number;
+}
+
+/** A candidate Placid eliminates, with the filter or pre-filter stage that did and why. */
+export interface FailingVerdict extends CandidateRef {
+  passes: false;
+  filter: string;
+  reason: string;
+}
+
+export type Verdict = PassingVerdict | FailingVerdict;
+
+/** The answer to an advisory request (the body of the Function URL's and `placid serve`'s 200). */
+export interface AdvisoryAnswer {
+  request_id: string;
+  advisory: true;
+  decided_at: string;
+  /** One verdict per known candidate, in the order the candidates were sent. */
+  candidates: Verdict[];
+  /** Candidates Placid has no host state for: it cannot judge them (the caller decides what they get). */
+  unknown: CandidateRef[];
+  /** Placid's own pick among the candidates (what it would place, had it placed). */
+  selected: CandidateRef[];
+  /** Present when no candidate could take the request. */
+  error?: { type: string; message: string };
+}
+
+/** What an advisory request records under its request id (claims nothing, so `placements` stays empty). */
+export interface AdvisoryRecord {
+  request_hash: string;
+  decided_at: string;
+  advisory: true;
+  candidates: number;
+  unknown: number;
+  placements: [];
+  decision: StageDecisionJson;
+}
+
+export interface AdvisoryOutcome {
+  answer: AdvisoryAnswer;
+  /** False when the request id already had a decision (the first one recorded stays). */
+  recorded: boolean;
+  /** The engine's own decision, for readable output. */
+  engine: ScheduleDecision;
+}
+
+const key = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
+
+/**
+ * Decides among `candidates` only: the hosts `lookup` knows are scheduled as a fleet of their own
+ * (in-memory consumption for a multi-create, no claims), the others are reported as unknown.
+ * Verdicts are those of the first instance, which is what a per-request filter can act on.
+ */
+export async function adviseAmong(
+  lookup: (host: string, nodename: string) => HostState | undefined,
+  spec: RequestSpec,
+  candidates: readonly CandidateRef[],
+  scheduler: Scheduler,
+  now: Date,
+): Promise<{ answer: AdvisoryAnswer; engine: ScheduleDecision }> {
+  const hosts: HostState[] = [];
+  const unknown: CandidateRef[] = [];
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    const k = key(c.host, c.nodename);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const state = lookup(c.host, c.nodename);
+    if (state) hosts.push(state);
+    else unknown.push({ host: c.host, nodename: c.nodename });
+  }
+  const engine = await scheduler.schedule(hosts, spec, { explain: true, now, alternates: false });
+  const answer: AdvisoryAnswer = {
+    request_id: spec.request_id,
+    advisory: true,
+    decided_at: now.toISOString(),
+    candidates: verdictsOf(hosts, engine),
+    unknown,
+    selected: engine.placements.map((p) => ({ host: p.host.host, nodename: p.host.nodename })),
+  };
+  if (engine.error) answer.error = { type: engine.error.type, message: engine.error.message };
+  return { answer, engine };
+}
+
+/** Each host's verdict for the first instance: weighed → passes; else its first elimination. */
+function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision): Verdict[] {
+  const weights = new Map<string, number>();
+  for (const w of engine.weighed ?? []) weights.set(key(w.host.host, w.host.nodename), w.weight);
+  const removals = new Map<string, { filter: string; reason: string }>();
+  for (const e of engine.eliminated()) {
+    const k = key(e.host, e.nodename);
+    if (e.instance_index === 0 && !removals.has(k)) removals.set(k, { filter: e.filter, reason: e.reason });
+  }
+  return hosts.map((h): Verdict => {
+    const k = key(h.host, h.nodename);
+    const weight = weights.get(k);
+    if (weight !== undefined) return { host: h.host, nodename: h.nodename, passes: true, weight };
+    // A pre-filter that rejects the request outright removes no host one by one: its message is the reason.
+    const removal = removals.get(k) ?? {
+      filter: 'Placement',
+      reason: engine.error?.message ?? 'not selected',
+    };
+    return { host: h.host, nodename: h.nodename, passes: false, ...removal };
+  });
+}
+
+/** The advisory request's fingerprint: the spec and the candidates (a claimed request never matches it). */
+export function advisoryHash(spec: RequestSpec, candidates: readonly CandidateRef[]): string {
+  const ordered = candidates.map((c) => key(c.host, c.nodename)).sort();
+  return requestHash({
+    ...spec,
+    request_id: `advisory\u0000${spec.request_id}\u0000${ordered.join('\u0001')}`,
+  });
+}
+
+/**
+ * Advises on one request over the stored fleet: refreshes the snapshot, decides among the
+ * candidates and records the decision once per request id. Nothing is claimed, so a repeated
+ * request is simply decided again (Nova retries a live migration with fewer hosts under one id).
+ *
+ * @example
+ * const { answer } = await adviseRequest(spec, [{ host: 'cmp1', nodename: 'cmp1' }], deps);
+ */
+export async function adviseRequest(
+  spec: RequestSpec,
+  candidates: readonly CandidateRef[],
+  deps: ScheduleDeps,
+): Promise<AdvisoryOutcome> {
+  await deps.snapshot.refresh();
+  const now = deps.store.ctx.clock();
+  const byName = deps.snapshot.fleet.byName;
+  const { answer, engine } = await adviseAmong(
+    // The fleet's own (interned) host objects, so the candidates' fleet copies nothing.
+    (host, nodename) => byName.get(host)?.find((h) => h.nodename === nodename),
+    spec,
+    candidates,
+    deps.scheduler,
+    now,
+  );
+  const record: AdvisoryRecord = {
+    request_hash: advisoryHash(spec, candidates),
+    decided_at: answer.decided_at,
+    advisory: true,
+    candidates: candidates.length,
+    unknown: answer.unknown.length,
+    placements: [],
+    decision: recordedDecisionJson(engine, spec.num_instances, deps.maxDecisionBytes ?? DECISION_MAX_BYTES),
+  };
+  const recorded = await deps.store.putDecision(spec.request_id, record);
+  return { answer, recorded, engine };
+}
