@@ -49,9 +49,9 @@ export function createQueueHandler(stage: QueueStage) {
   return withPowertools(async (event: SQSEvent) => {
     const outcome = await processSqsBatch(event, {
       parse: (body, record) => parseDecisionBody(body, `schedule request ${record.messageId}`),
-      handle: async ({ spec, candidates }, record) => {
+      handle: async ({ spec, candidates, explain }, record) => {
         if (candidates) {
-          const advised = await adviseRequest(spec, candidates, stage.deps);
+          const advised = await adviseRequest(spec, candidates, stage.deps, explain);
           const { request_id, decided_at } = advised.answer;
           const reply: ScheduleReply = { request_id, decided_at, replayed: false, decision: advised.answer };
           await stage.replies.send(JSON.stringify(reply), replyAttributes(request_id, record));

@@ -38,9 +38,9 @@ export function createUrlHandler(deps: ScheduleDeps) {
       });
     }
     try {
-      const { spec, candidates } = parseDecisionBody(bodyText(event), 'request body');
+      const { spec, candidates, explain } = parseDecisionBody(bodyText(event), 'request body');
       if (candidates) {
-        const advised = await adviseRequest(spec, candidates, deps);
+        const advised = await adviseRequest(spec, candidates, deps, explain);
         recordAdvisoryMetrics(advised);
         return advice(advised);
       }

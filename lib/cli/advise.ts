@@ -1,7 +1,8 @@
 /**
  * `placid schedule` for an advisory request (`advisory: true` with `candidates`): Placid's verdict
  * and weight for each candidate, printed as JSON. Over `--hosts` nothing is recorded; over `--store`
- * the decision is recorded as the schedule stage records it. Nothing is ever claimed.
+ * the decision is recorded as the schedule stage records it. Nothing is ever claimed. For people,
+ * so always explained: each eliminated candidate comes with its filter and reason.
  */
 import { randomUUID } from 'node:crypto';
 import { createScheduler, loadPluginModules } from '../engine/registry.js';
@@ -53,7 +54,7 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
   const byKey = new Map<string, HostState>();
   for (const h of await readHosts(args.hosts)) byKey.set(`${h.host}\u0000${h.nodename}`, h);
   const lookup = (host: string, nodename: string) => byKey.get(`${host}\u0000${nodename}`);
-  return (await adviseAmong(lookup, request.spec, request.candidates!, scheduler, new Date())).answer;
+  return (await adviseAmong(lookup, request.spec, request.candidates!, scheduler, new Date(), true)).answer;
 }
 
 async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Promise<AdvisoryAnswer> {
@@ -63,7 +64,7 @@ async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Prom
   const pipeline = await LocalPipeline.start({ dataDir: args.dataDir ?? defaultDataDir(), stages: [] });
   try {
     const deps = { store: pipeline.store, snapshot: new FleetSnapshot(pipeline.store), scheduler };
-    return (await adviseRequest(request.spec, request.candidates!, deps)).answer;
+    return (await adviseRequest(request.spec, request.candidates!, deps, true)).answer;
   } finally {
     await pipeline.close();
   }

@@ -56,13 +56,21 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const { createUrlHandler } = await import('../../functions/schedule/endpoint.js');
   const dataDir = options.dataDir ?? defaultDataDir();
   const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
-  const stops: { stop(): Promise<void> }[] = [];
+  const writes = pendingWrites(options.io);
+  // Requests never wait for the store's change feed: claims are conditional writes, so a snapshot
+  // a second old costs at most a lost claim race, and the latency stays the engine's.
+  const snapshot = new FleetSnapshot(pipeline.store, {
+    maxAgeMs: SNAPSHOT_MAX_AGE_MS,
+    revalidateInBackground: true,
+  });
+  // Stopped last (stops run in reverse): nothing may touch dynalite once it closes.
+  const stops: { stop(): Promise<void> }[] = [{ stop: () => snapshot.settled() }, stopWhenWritten(writes)];
   let server: FunctionUrlServer | undefined;
-  const snapshot = new FleetSnapshot(pipeline.store);
   try {
     // Read the fleet now, so the first request is answered warm.
     await snapshot.refresh();
-    server = await startFunctionUrlServer(createUrlHandler({ store: pipeline.store, snapshot, scheduler }), {
+    const deps = { store: pipeline.store, snapshot, scheduler, deferWrite: writes.add };
+    server = await startFunctionUrlServer(createUrlHandler(deps), {
       host: options.host ?? DEFAULT_SERVE_HOST,
       port: options.port ?? DEFAULT_SERVE_PORT,
       functionName: 'placid-serve',
@@ -80,6 +88,32 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     hosts: snapshot.size,
     close: () => shutDown(listening, stops, pipeline),
   };
+}
+
+/** How stale the fleet may get before a request starts a background read of the change feed. */
+export const SNAPSHOT_MAX_AGE_MS = 1000;
+
+/** Advisory records written after their answer went out; stopping waits for them. */
+function pendingWrites(io: CliIO) {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    add: (write: Promise<unknown>): void => {
+      const tracked = write
+        .catch((error: unknown) => {
+          io.stderr.write(`placid serve: recording an advisory decision failed: ${String(error)}\n`);
+        })
+        .finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+    settled: async (): Promise<void> => {
+      await Promise.all(pending);
+    },
+  };
+}
+
+/** Stopped after the server has answered its last request. */
+function stopWhenWritten(writes: ReturnType<typeof pendingWrites>) {
+  return { stop: () => writes.settled() };
 }
 
 async function shutDown(

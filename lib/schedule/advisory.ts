@@ -4,6 +4,7 @@
  * nothing, records the decision, and answers with each candidate's verdict and weight.
  */
 import type { ScheduleDecision } from '../engine/explain.js';
+import { Fleet } from '../engine/fleet.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
@@ -21,11 +22,14 @@ export interface PassingVerdict extends CandidateRef {
   weight: number;
 }
 
-/** A candidate Placid eliminates, with the filter or pre-filter stage that did and why. */
+/**
+ * A candidate Placid eliminates. With `explain` asked, also the filter or pre-filter stage that did
+ * and why (the explained decision costs several times more, so the plug-in does not ask).
+ */
 export interface FailingVerdict extends CandidateRef {
   passes: false;
-  filter: string;
-  reason: string;
+  filter?: string;
+  reason?: string;
 }
 
 export type Verdict = PassingVerdict | FailingVerdict;
@@ -58,8 +62,11 @@ export interface AdvisoryRecord {
 
 export interface AdvisoryOutcome {
   answer: AdvisoryAnswer;
-  /** False when the request id already had a decision (the first one recorded stays). */
-  recorded: boolean;
+  /**
+   * False when the request id already had a decision (the first one recorded stays); `deferred`
+   * when the write was handed to `deps.deferWrite`.
+   */
+  recorded: boolean | 'deferred';
   /** The engine's own decision, for readable output. */
   engine: ScheduleDecision;
 }
@@ -77,24 +84,31 @@ export async function adviseAmong(
   candidates: readonly CandidateRef[],
   scheduler: Scheduler,
   now: Date,
+  explain = false,
 ): Promise<{ answer: AdvisoryAnswer; engine: ScheduleDecision }> {
   const hosts: HostState[] = [];
   const unknown: CandidateRef[] = [];
-  const seen = new Set<string>();
+  const known = new Set<HostState>();
+  const unknownKeys = new Set<string>();
   for (const c of candidates) {
-    const k = key(c.host, c.nodename);
-    if (seen.has(k)) continue;
-    seen.add(k);
     const state = lookup(c.host, c.nodename);
-    if (state) hosts.push(state);
-    else unknown.push({ host: c.host, nodename: c.nodename });
+    if (state) {
+      if (!known.has(state)) hosts.push(state);
+      known.add(state);
+    } else if (!unknownKeys.has(key(c.host, c.nodename))) {
+      unknownKeys.add(key(c.host, c.nodename));
+      unknown.push({ host: c.host, nodename: c.nodename });
+    }
   }
-  const engine = await scheduler.schedule(hosts, spec, { explain: true, now, alternates: false });
+  // Interned once here (a no-op for the snapshot's hosts), so the weighed hosts are these objects.
+  const fleet = Fleet.from(hosts);
+  // The weights of every survivor come from the fast path; reasons only from the explained one.
+  const engine = await scheduler.schedule(fleet, spec, { explain, weights: true, now, alternates: false });
   const answer: AdvisoryAnswer = {
     request_id: spec.request_id,
     advisory: true,
     decided_at: now.toISOString(),
-    candidates: verdictsOf(hosts, engine),
+    candidates: verdictsOf(fleet.hosts, engine, explain),
     unknown,
     selected: engine.placements.map((p) => ({ host: p.host.host, nodename: p.host.nodename })),
   };
@@ -102,21 +116,24 @@ export async function adviseAmong(
   return { answer, engine };
 }
 
-/** Each host's verdict for the first instance: weighed → passes; else its first elimination. */
-function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision): Verdict[] {
-  const weights = new Map<string, number>();
-  for (const w of engine.weighed ?? []) weights.set(key(w.host.host, w.host.nodename), w.weight);
+/** Each host's verdict for the first instance: weighed → passes; else (explained) its first elimination. */
+function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, explain: boolean): Verdict[] {
+  // The first instance is weighed before anything is consumed: its hosts are the very input objects.
+  const weights = new Map<HostState, number>();
+  for (const w of engine.weighed ?? []) weights.set(w.host, w.weight);
   const removals = new Map<string, { filter: string; reason: string }>();
-  for (const e of engine.eliminated()) {
-    const k = key(e.host, e.nodename);
-    if (e.instance_index === 0 && !removals.has(k)) removals.set(k, { filter: e.filter, reason: e.reason });
+  if (explain) {
+    for (const e of engine.eliminated()) {
+      const k = key(e.host, e.nodename);
+      if (e.instance_index === 0 && !removals.has(k)) removals.set(k, { filter: e.filter, reason: e.reason });
+    }
   }
   return hosts.map((h): Verdict => {
-    const k = key(h.host, h.nodename);
-    const weight = weights.get(k);
+    const weight = weights.get(h);
     if (weight !== undefined) return { host: h.host, nodename: h.nodename, passes: true, weight };
+    if (!explain) return { host: h.host, nodename: h.nodename, passes: false };
     // A pre-filter that rejects the request outright removes no host one by one: its message is the reason.
-    const removal = removals.get(k) ?? {
+    const removal = removals.get(key(h.host, h.nodename)) ?? {
       filter: 'Placement',
       reason: engine.error?.message ?? 'not selected',
     };
@@ -124,13 +141,26 @@ function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision): Verd
   });
 }
 
-/** The advisory request's fingerprint: the spec and the candidates (a claimed request never matches it). */
-export function advisoryHash(spec: RequestSpec, candidates: readonly CandidateRef[]): string {
-  const ordered = candidates.map((c) => key(c.host, c.nodename)).sort();
-  return requestHash({
-    ...spec,
-    request_id: `advisory\u0000${spec.request_id}\u0000${ordered.join('\u0001')}`,
-  });
+/** Host states by `host\0nodename`, built once per fleet (the snapshot's Fleet lives until it changes). */
+const indexes = new WeakMap<Fleet, Map<string, HostState>>();
+
+/** A lookup over `fleet` for adviseAmong. */
+export function fleetLookup(fleet: Fleet): (host: string, nodename: string) => HostState | undefined {
+  let index = indexes.get(fleet);
+  if (!index) {
+    index = new Map(fleet.hosts.map((h) => [key(h.host, h.nodename), h]));
+    indexes.set(fleet, index);
+  }
+  const byKey = index;
+  return (host, nodename) => byKey.get(key(host, nodename));
+}
+
+/**
+ * The advisory record's fingerprint. Advisory requests never read it back (nothing was claimed);
+ * it only has to differ from any placed request's, so a placed request never replays it.
+ */
+export function advisoryHash(spec: RequestSpec): string {
+  return requestHash({ ...spec, request_id: `advisory\u0000${spec.request_id}` });
 }
 
 /**
@@ -145,20 +175,21 @@ export async function adviseRequest(
   spec: RequestSpec,
   candidates: readonly CandidateRef[],
   deps: ScheduleDeps,
+  explain = false,
 ): Promise<AdvisoryOutcome> {
   await deps.snapshot.refresh();
   const now = deps.store.ctx.clock();
-  const byName = deps.snapshot.fleet.byName;
   const { answer, engine } = await adviseAmong(
     // The fleet's own (interned) host objects, so the candidates' fleet copies nothing.
-    (host, nodename) => byName.get(host)?.find((h) => h.nodename === nodename),
+    fleetLookup(deps.snapshot.fleet),
     spec,
     candidates,
     deps.scheduler,
     now,
+    explain,
   );
   const record: AdvisoryRecord = {
-    request_hash: advisoryHash(spec, candidates),
+    request_hash: advisoryHash(spec),
     decided_at: answer.decided_at,
     advisory: true,
     candidates: candidates.length,
@@ -166,6 +197,10 @@ export async function adviseRequest(
     placements: [],
     decision: recordedDecisionJson(engine, spec.num_instances, deps.maxDecisionBytes ?? DECISION_MAX_BYTES),
   };
-  const recorded = await deps.store.putDecision(spec.request_id, record);
-  return { answer, recorded, engine };
+  const write = deps.store.putDecision(spec.request_id, record);
+  if (deps.deferWrite) {
+    deps.deferWrite(write);
+    return { answer, recorded: 'deferred', engine };
+  }
+  return { answer, recorded: await write, engine };
 }

@@ -53,6 +53,8 @@ export interface DecisionRequest {
   spec: RequestSpec;
   /** Present only for an advisory request. */
   candidates?: CandidateRef[];
+  /** An advisory request that wants each eliminated candidate's filter and reason (slower). */
+  explain?: boolean;
 }
 
 /**
@@ -76,7 +78,7 @@ export function parseDecisionRequest(doc: unknown, source = 'schedule request'):
     host: c.host,
     nodename: c.nodename ?? c.host,
   }));
-  return { spec, candidates };
+  return { spec, candidates, explain: fields.explain === true };
 }
 
 /** A message or HTTP body holding one decision request. */
@@ -85,19 +87,28 @@ export function parseDecisionBody(body: string, source = 'schedule request'): De
 }
 
 function advisoryIssues(fields: Record<string, unknown>): Issue[] {
-  const { advisory, candidates } = fields;
+  const { advisory, candidates, explain } = fields;
   if (advisory !== undefined && typeof advisory !== 'boolean') {
     return [{ path: 'advisory', message: 'must be true or false' }];
   }
   if (advisory !== true) {
-    return candidates === undefined
-      ? []
-      : [
-          {
-            path: 'candidates',
-            message: 'needs advisory: true (a placed request ranges over the whole fleet)',
-          },
-        ];
+    const misplaced: Issue[] = [];
+    if (candidates !== undefined) {
+      misplaced.push({
+        path: 'candidates',
+        message: 'needs advisory: true (a placed request ranges over the whole fleet)',
+      });
+    }
+    if (explain !== undefined) {
+      misplaced.push({
+        path: 'explain',
+        message: 'needs advisory: true (a placed decision is always explained)',
+      });
+    }
+    return misplaced;
+  }
+  if (explain !== undefined && typeof explain !== 'boolean') {
+    return [{ path: 'explain', message: 'must be true or false' }];
   }
   if (!Array.isArray(candidates)) {
     return [

@@ -47,6 +47,7 @@ describe('adviseRequest', () => {
       request('adv-1'),
       refs('a', 'b', 'c', 'tiny', 'ghost'),
       depsFor(store),
+      true,
     );
     // Assess
     expect(recorded).toBe(true);
@@ -69,6 +70,16 @@ describe('adviseRequest', () => {
     expect(answer.selected).toEqual(refs('b'));
   });
 
+  it('leaves out the filter and reason unless explain is asked (the fast path keeps none)', async () => {
+    // Act
+    const { answer } = await adviseRequest(request('adv-fast'), refs('b', 'tiny'), depsFor(store));
+    // Assess
+    expect(answer.candidates).toEqual([
+      { host: 'b', nodename: 'b', passes: true, weight: expect.any(Number) },
+      { host: 'tiny', nodename: 'tiny', passes: false },
+    ]);
+  });
+
   it('claims nothing and records the decision as advisory', async () => {
     // Act
     await adviseRequest(request('adv-2'), refs('a', 'b'), depsFor(store));
@@ -77,6 +88,19 @@ describe('adviseRequest', () => {
     const record = (await store.getDecision<AdvisoryRecord>('adv-2'))?.decision;
     expect(record).toMatchObject({ advisory: true, candidates: 2, unknown: 0, placements: [] });
     expect(record?.decision.selected).toEqual(refs('b'));
+  });
+
+  it('hands the record to deferWrite and answers without waiting for it', async () => {
+    // Prepare
+    const writes: Promise<unknown>[] = [];
+    const deps = { ...depsFor(store), deferWrite: (w: Promise<unknown>) => void writes.push(w) };
+    // Act
+    const { recorded } = await adviseRequest(request('adv-deferred'), refs('a'), deps);
+    // Assess
+    expect(recorded).toBe('deferred');
+    expect(writes).toHaveLength(1);
+    await expect(writes[0]).resolves.toBe(true);
+    expect(await store.getDecision('adv-deferred')).toBeDefined();
   });
 
   it('decides a repeated request id again (nothing is claimed) and keeps the first record', async () => {
@@ -134,6 +158,14 @@ describe('parseDecisionRequest', () => {
       { host: 'y', nodename: 'y-n' },
     ]);
     expect(parsed.spec.request_id).toBe('p-1');
+  });
+
+  it('reads explain for an advisory request only', () => {
+    // Act / Assess
+    expect(parseDecisionRequest({ ...spec, advisory: true, candidates: [], explain: true }).explain).toBe(
+      true,
+    );
+    expect(() => parseDecisionRequest({ ...spec, explain: true })).toThrow('explain: needs advisory: true');
   });
 
   it('has no candidates for a request that is placed', () => {

@@ -7,6 +7,7 @@ and go on with the sorted survivors for the next instance.
 """
 
 import json
+import logging
 import sys
 
 import nova.conf
@@ -20,6 +21,22 @@ import placid_nova
 from placid_nova import client
 
 CONF = nova.conf.CONF
+
+
+class Captured(logging.Handler):
+    """The plug-in's log records, answered with the case (stderr could arrive after the answer)."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append('%s %s' % (record.levelname, record.getMessage()))
+
+
+captured = Captured()
+logging.getLogger('placid_nova').addHandler(captured)
+logging.getLogger('placid_nova').setLevel(logging.INFO)
 
 
 def load():
@@ -58,6 +75,7 @@ def run(case, handlers):
     for name, value in case.get('conf', {}).items():
         CONF.set_override(name, value, group='placid')
     client.reset()
+    captured.lines = []
     spec = request_spec(case)
     hosts = [fakes.FakeHostState(h, n, {'aggregates': []}) for h, n in case['hosts']]
     filters_ = [cls() for cls in filter_classes]
@@ -77,7 +95,7 @@ def run(case, handlers):
         hosts = [w.obj for w in weighed]
     for name in case.get('conf', {}):
         CONF.clear_override(name, group='placid')
-    out = {'id': case['id'], 'selected': selected, 'stats': dict(placid_nova.stats)}
+    out = {'id': case['id'], 'selected': selected, 'stats': dict(placid_nova.stats), 'log': captured.lines}
     out.update(first or {'passed': [], 'order': []})
     return out
 

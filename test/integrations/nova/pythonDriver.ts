@@ -21,6 +21,8 @@ export interface DriverAnswer {
   order: [string, string, number][];
   selected: [string, string][];
   stats: Record<string, number>;
+  /** The plug-in's log lines for this case (`WARNING …`, `INFO …`). */
+  log: string[];
   error?: string;
 }
 
@@ -45,13 +47,6 @@ export class PluginDriver {
     const ready = await driver.nextLine();
     if (!ready.includes('"ready"')) throw new Error(`plugin driver did not start: ${ready}`);
     return driver;
-  }
-
-  /** Log output of the plug-in (its warnings) since the last call. */
-  takeLog(): string {
-    const log = this.stderr;
-    this.stderr = '';
-    return log;
   }
 
   async run(c: Record<string, unknown>): Promise<DriverAnswer> {
