@@ -71,6 +71,9 @@ export interface AdvisoryOutcome {
   engine: ScheduleDecision;
 }
 
+/** Weighed hosts kept in an advisory record: the verdicts went to the caller, the record is for audit. */
+export const ADVISORY_LIST_LIMIT = 20;
+
 const key = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
 
 /**
@@ -195,7 +198,12 @@ export async function adviseRequest(
     candidates: candidates.length,
     unknown: answer.unknown.length,
     placements: [],
-    decision: recordedDecisionJson(engine, spec.num_instances, deps.maxDecisionBytes ?? DECISION_MAX_BYTES),
+    decision: recordedDecisionJson(
+      engine,
+      spec.num_instances,
+      deps.maxDecisionBytes ?? DECISION_MAX_BYTES,
+      ADVISORY_LIST_LIMIT,
+    ),
   };
   const write = deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
