@@ -15,7 +15,8 @@ import { LocalPipeline } from '../../../lib/local/pipeline.js';
 import { parseReportMessage } from '../../../lib/model/reports.js';
 import type { AdvisoryAnswer } from '../../../lib/schedule/advisory.js';
 import { hypervisorDoc, messageDoc } from '../../store/fixtures.js';
-import { PluginDriver } from './pythonDriver.js';
+import { FAKE_AWS_CREDENTIALS, PluginDriver } from './pythonDriver.js';
+import { sigV4Problem } from './sigv4.js';
 
 const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
 /** Free RAM decides: cmp3 cannot hold 2 GiB (Placement), the RAM weigher prefers the most free. */
@@ -191,5 +192,48 @@ describe('placid_nova in Nova 26 with placid serve behind it', () => {
     expect(answer.stats.calls).toBe(1);
     // Three instances × (filter + weigher) asked; all but the first were answered from the cache.
     expect(answer.stats.cache_hits).toBe(5);
+  });
+
+  it('signs with SigV4 for the IAM Function URL when a region is set', async () => {
+    // Prepare: a stand-in for the IAM-authenticated URL that checks the signature, then forwards
+    const problems: (string | null)[] = [];
+    const seen: Parameters<typeof sigV4Problem>[0][] = [];
+    const iamUrl = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks);
+      seen.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body });
+      const problem = sigV4Problem(
+        seen[seen.length - 1],
+        FAKE_AWS_CREDENTIALS.AWS_SECRET_ACCESS_KEY,
+        'eu-west-1',
+      );
+      problems.push(problem);
+      if (problem) {
+        res.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"Forbidden"}');
+        return;
+      }
+      const answer = await fetch(serve.url, { method: 'POST', body });
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => iamUrl.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(iamUrl.address() as AddressInfo).port}/`;
+    try {
+      // Act
+      const answer = await driver.run({
+        conf: { endpoint: url, region: 'eu-west-1' },
+        hosts: NOVA_HOSTS,
+        request: request(),
+      });
+      // Assess
+      expect(problems).toEqual([null]);
+      // The check is not vacuous: another secret does not verify.
+      expect(sigV4Problem(seen[0], 'another-secret', 'eu-west-1')).toBe('signature does not match');
+      expect(answer.passed.map(([h]) => h)).toEqual(['cmp0', 'cmp1', 'cmp2', 'ghost']);
+      expect(answer.stats.failures ?? 0).toBe(0);
+    } finally {
+      iamUrl.close();
+    }
   });
 });

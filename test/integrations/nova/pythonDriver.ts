@@ -13,6 +13,14 @@ const root = join(here, '../../..');
 /** Debian's interpreter: another python3 first on the PATH has no `nova` module. */
 export const PYTHON = '/usr/bin/python3';
 
+/** Credentials botocore's chain finds first (the environment), for the signing case. */
+export const FAKE_AWS_CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'AKIDPLACIDTEST',
+  AWS_SECRET_ACCESS_KEY: 'placid-test-secret',
+  AWS_CONFIG_FILE: '/dev/null',
+  AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+};
+
 export interface DriverAnswer {
   id: number;
   /** Hosts through the filters for the first instance. */
@@ -37,7 +45,12 @@ export class PluginDriver {
     if (!existsSync(PYTHON))
       throw new Error(`${PYTHON} is missing: the Nova plug-in tests need Debian's python3`);
     const child = spawn(PYTHON, [join(here, 'plugin_driver.py')], {
-      env: { ...process.env, PYTHONPATH: join(root, 'integrations/nova') },
+      env: {
+        ...process.env,
+        PYTHONPATH: join(root, 'integrations/nova'),
+        // Only read when a case sets [placid] region (the SigV4 case); never sent anywhere else.
+        ...FAKE_AWS_CREDENTIALS,
+      },
     });
     const driver = new PluginDriver(child);
     child.stderr.on('data', (chunk) => {
