@@ -24,7 +24,7 @@ export function ensurePythonNova() {
   if (!(has('apt-get') && (root || spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0))) {
     console.error(
       `Nova is not importable by ${PYTHON} and cannot be installed from here: run ` +
-        `\`sudo apt-get install --no-install-recommends ${PACKAGE}\` (Debian), or the Nova plug-in and oracle tests fail`,
+        `\`sudo apt-get install --no-install-recommends ${PACKAGES.join(' ')}\` (Debian), or the Nova plug-in and oracle tests fail`,
     );
     return false;
   }
