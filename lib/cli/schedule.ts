@@ -54,7 +54,11 @@ export function addScheduleCommand(program: Command, io: CliIO, done: (status: n
     .command('schedule')
     .description('place one request on a fleet the way Nova FilterScheduler would, and explain why')
     .option('--hosts <file>', 'JSON array of host states (Nova HostState field names)')
-    .requiredOption('--request <file>', 'JSON request spec (flavor, image, hints, availability zone, ...)')
+    .requiredOption(
+      '--request <file>',
+      'JSON request spec (flavor, image, hints, availability zone, ...); with "advisory": true and ' +
+        '"candidates", each candidate\'s verdict and weight as JSON, nothing claimed',
+    )
     .option('--config <file>', "nova.conf-style INI, or .json; Nova's defaults when omitted")
     .option('--json', 'print the decision as JSON: selected, alternates, weighed, eliminated, error')
     .option('--store', 'use the fleet stored by `placid ingest` instead of --hosts')
