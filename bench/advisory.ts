@@ -2,7 +2,9 @@
  * Nova's question through `placid serve`, warm: an advisory decision among 1,000 candidates of a
  * 10,000-host fleet (every weigher on), timed from the client's POST to the parsed answer over
  * loopback HTTP. The server is the real command (`placid serve`) in its own process; its CPU time
- * per request is read from /proc, the figure a busy shared machine inflates least.
+ * per request is read from /proc, the figure a busy shared machine inflates least. Twice: on its
+ * local store (dynalite in the server's process, on disk), and with the store in a process of its
+ * own (`--dynamodb-endpoint`), as DynamoDB runs beside a deployed decision API.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import type { HostState } from '../lib/model/hostState.js';
 import { batchPut } from '../lib/store/batchWriter.js';
 import { reportAttributes, reportedUsage } from '../lib/store/hostItems.js';
 import { TABLES } from '../lib/store/tables.js';
+import { childCpuMs, withDynalite } from './dynaliteProcess.js';
 import { generateHosts } from './placement.js';
 import { round, time } from './stats.js';
 
@@ -23,11 +26,11 @@ const RUNS = 200;
 const log = (line: string) => process.stdout.write(`advisory: ${line}\n`);
 
 /** `placid serve` as a process of its own; resolves once it says where it listens. */
-async function spawnServe(dataDir: string, config: string) {
+async function spawnServe(storeArgs: string[], config: string) {
   const root = new URL('..', import.meta.url).pathname;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bin/placid.ts', 'serve', '--data-dir', dataDir, '--port', '0', '--config', config],
+    ['--import', 'tsx', 'bin/placid.ts', 'serve', ...storeArgs, '--port', '0', '--config', config],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -56,8 +59,11 @@ async function spawnServe(dataDir: string, config: string) {
 }
 
 /** Stores the generated fleet as reported a minute ago (serve runs on the real clock). */
-async function storeFleet(dataDir: string, hosts: readonly HostState[]): Promise<void> {
-  const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
+async function storeFleet(
+  store: { dataDir: string } | { endpoint: string },
+  hosts: readonly HostState[],
+): Promise<void> {
+  const pipeline = await LocalPipeline.start({ ...store, stages: [] });
   try {
     const now = Date.now();
     const items = hosts.map((h) => ({
@@ -115,59 +121,87 @@ export async function benchAdvisoryWith(
   const dir = await mkdtemp(join(tmpdir(), 'placid-bench-advisory-'));
   try {
     const hosts = generateHosts(HOSTS);
-    const dataDir = join(dir, 'store');
-    await storeFleet(dataDir, hosts);
     const config = join(dir, 'nova.json');
     await writeFile(
       config,
       JSON.stringify({ filter_scheduler: { weight_classes: ['nova.scheduler.weights.all_weighers'] } }),
     );
-    const serve = await spawnServe(dataDir, config);
-    try {
-      const draw = candidateDraws(hosts);
-      let ids = 0;
-      let passed = 0;
-      const ask = async () => {
-        const res = await fetch(serve.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            request_id: `adv-${ids++}`,
-            advisory: true,
-            flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 },
-            candidates: draw(),
-          }),
-        });
-        const answer = (await res.json()) as { candidates?: { passes: boolean }[] };
-        if (res.status !== 200 || !answer.candidates) throw new Error(`advisory answer ${res.status}`);
-        passed += answer.candidates.filter((c) => c.passes).length;
-      };
-      for (let i = 0; i < 20; i++) await ask();
-      // CPU per request (both sides, this process): the figure contention on a shared machine cannot inflate.
-      await before();
-      const cpu0 = serve.cpuMs();
-      const timing = await time(ask, RUNS, 0);
-      const cpuMs = serve.cpuMs() - cpu0;
-      await after();
-      const result = {
-        hosts: HOSTS,
-        candidates: CANDIDATES,
-        ...timing,
-        p99_ms: round(timing.p99_us / 1000, 2),
-        target_p99_ms: 20,
-        server_cpu_ms_per_request: round(cpuMs / RUNS, 2),
-        machine_load_average: round(loadavg()[0]),
-        mean_passing_candidates: round(passed / (RUNS + 20)),
-      };
-      log(
-        `p50 ${round(timing.p50_us / 1000, 2)} ms, p99 ${result.p99_ms} ms over ${RUNS} requests; ` +
-          `server ${result.server_cpu_ms_per_request} ms CPU each; load average ${result.machine_load_average}`,
+    const dataDir = join(dir, 'store');
+    await storeFleet({ dataDir }, hosts);
+    const local = await measure(await spawnServe(['--data-dir', dataDir], config), hosts, before, after);
+    log(`local store: ${summary(local)}`);
+    const separate = await withDynalite(async (dynalite) => {
+      await storeFleet({ endpoint: dynalite.endpoint }, hosts);
+      const serve = await spawnServe(['--dynamodb-endpoint', dynalite.endpoint], config);
+      const store0 = childCpuMs(dynalite.child);
+      const result = await measure(
+        serve,
+        hosts,
+        async () => {},
+        async () => {},
       );
-      return result;
-    } finally {
-      await serve.close();
-    }
+      return {
+        ...result,
+        store_cpu_ms_per_request: round((childCpuMs(dynalite.child) - store0) / (RUNS + 20), 2),
+      };
+    });
+    log(`store in its own process: ${summary(separate)}`);
+    return {
+      hosts: HOSTS,
+      candidates: CANDIDATES,
+      target_p99_ms: 20,
+      machine_load_average: round(loadavg()[0]),
+      local_store: local,
+      store_in_own_process: separate,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const summary = (r: { p50_us: number; p99_ms: number; server_cpu_ms_per_request: number }) =>
+  `p50 ${round(r.p50_us / 1000, 2)} ms, p99 ${r.p99_ms} ms over ${RUNS} requests; ` +
+  `server ${r.server_cpu_ms_per_request} ms CPU each`;
+
+/** 20 warm-up requests, then RUNS timed ones; stops the server. */
+async function measure(
+  serve: Awaited<ReturnType<typeof spawnServe>>,
+  hosts: readonly HostState[],
+  before: () => Promise<void>,
+  after: () => Promise<void>,
+) {
+  try {
+    const draw = candidateDraws(hosts);
+    let ids = 0;
+    let passed = 0;
+    const ask = async () => {
+      const res = await fetch(serve.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          request_id: `adv-${ids++}`,
+          advisory: true,
+          flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 },
+          candidates: draw(),
+        }),
+      });
+      const answer = (await res.json()) as { candidates?: { passes: boolean }[] };
+      if (res.status !== 200 || !answer.candidates) throw new Error(`advisory answer ${res.status}`);
+      passed += answer.candidates.filter((c) => c.passes).length;
+    };
+    for (let i = 0; i < 20; i++) await ask();
+    await before();
+    const cpu0 = serve.cpuMs();
+    const timing = await time(ask, RUNS, 0);
+    const cpuMs = serve.cpuMs() - cpu0;
+    await after();
+    return {
+      ...timing,
+      p99_ms: round(timing.p99_us / 1000, 2),
+      server_cpu_ms_per_request: round(cpuMs / RUNS, 2),
+      mean_passing_candidates: round(passed / (RUNS + 20)),
+    };
+  } finally {
+    await serve.close();
   }
 }

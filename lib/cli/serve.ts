@@ -30,6 +30,8 @@ export interface ServeExtension {
 
 export interface ServeOptions {
   dataDir?: string;
+  /** A DynamoDB that is already running (DynamoDB Local, dynalite in its own process); excludes dataDir. */
+  dynamodbEndpoint?: string;
   host?: string;
   port?: number;
   /** nova.conf / JSON scheduler config; Nova's defaults when absent. */
@@ -40,6 +42,7 @@ export interface ServeOptions {
 
 export interface RunningServe {
   url: string;
+  /** The store: its directory, or the DynamoDB endpoint. */
   dataDir: string;
   /** Hosts in the store when the server started. */
   hosts: number;
@@ -54,8 +57,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const { createUrlHandler } = await import('../../functions/schedule/endpoint.js');
-  const dataDir = options.dataDir ?? defaultDataDir();
-  const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
+  if (options.dataDir && options.dynamodbEndpoint) {
+    throw new InputError(
+      '--data-dir and --dynamodb-endpoint exclude each other: one store, local or running',
+    );
+  }
+  const endpoint = options.dynamodbEndpoint;
+  const dataDir = endpoint ?? options.dataDir ?? defaultDataDir();
+  const pipeline = await LocalPipeline.start(endpoint ? { endpoint, stages: [] } : { dataDir, stages: [] });
   const writes = pendingWrites(options.io);
   // Requests never wait for the store's change feed: claims are conditional writes, so a snapshot
   // a second old costs at most a lost claim race, and the latency stays the engine's.
@@ -131,6 +140,7 @@ async function shutDown(
 
 export interface ServeArgs {
   dataDir?: string;
+  dynamodbEndpoint?: string;
   host?: string;
   port?: string;
   config?: string;
@@ -180,6 +190,10 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
     .command('serve')
     .description("the schedule stage's decision API as a local HTTP server over the local store")
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
+    .option(
+      '--dynamodb-endpoint <url>',
+      'use a DynamoDB that is already running (DynamoDB Local, dynalite) instead of --data-dir',
+    )
     .option('--host <address>', 'the address to listen on', DEFAULT_SERVE_HOST)
     .option('--port <port>', `the port to listen on (0: any free port)`, String(DEFAULT_SERVE_PORT))
     .option('--config <file>', "nova.conf-style INI, or .json; Nova's defaults when omitted")

@@ -108,6 +108,14 @@ describe('placid serve shutting down', () => {
     expect(out).toContain('placid serve: stopped');
   });
 
+  it('refuses two stores at once, exit 2', async () => {
+    // Act
+    const run = await runCli(['serve', '--data-dir', '/tmp/x', '--dynamodb-endpoint', 'http://127.0.0.1:9']);
+    // Assess
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--data-dir and --dynamodb-endpoint exclude each other');
+  });
+
   it('refuses a port that is not a number, exit 2', async () => {
     // Act
     const run = await runCli(['serve', '--port', 'eighty']);
