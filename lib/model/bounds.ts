@@ -88,7 +88,8 @@ export function bounded(name: BoundName, options: { positive?: boolean } = {}): 
   const b: Bound = BOUNDS[name];
   const range = `${options.positive ? `above ${b.min} and up` : `${b.min}`} to ${b.max} ${b.unit}`;
   const what = `${b.integer ? 'a whole number' : 'a number'} from ${range}`;
-  const message = (i: { input: unknown }) => `must be ${what}, got ${JSON.stringify(i.input) ?? String(i.input)}`;
+  const message = (i: { input: unknown }) =>
+    `must be ${what}, got ${JSON.stringify(i.input) ?? String(i.input)}`;
   const typeMessage = (i: { input: unknown }) =>
     i.input === undefined ? `is required (${what})` : `expected ${what}, got ${JSON.stringify(i.input)}`;
   let n = z.number({ error: typeMessage }).min(b.min, { error: message }).max(b.max, { error: message });

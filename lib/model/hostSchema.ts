@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { BOUNDS, bounded } from './bounds.js';
 import { ValidationError } from './errors.js';
 import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
-import { canonicalImageProperties } from './imageMeta.js';
-import { BOUNDS, bounded } from './bounds.js';
 import { identifier } from './identifiers.js';
+import { canonicalImageProperties } from './imageMeta.js';
 import { novaString, parseWith } from './schema.js';
 
 const id = identifier();
@@ -58,7 +58,10 @@ const numaCell = z.object({
   cpu_usage: bounded('vcpus').default(0),
   memory_usage: bounded('ram_mb').default(0),
   pinned_cpus: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
-  siblings: z.array(z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max)).max(BOUNDS.cpu_id.max).default([]),
+  siblings: z
+    .array(z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max))
+    .max(BOUNDS.cpu_id.max)
+    .default([]),
   mempages: z
     .array(
       z.object({
@@ -154,9 +157,7 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
     instances: parsed.instances,
     // Nova derives num_instances from stats; an explicit field wins, then stats, then the instance map.
     num_instances:
-      parsed.num_instances ??
-      statsInstanceCount(stats.num_instances) ??
-      Object.keys(parsed.instances).length,
+      parsed.num_instances ?? statsInstanceCount(stats.num_instances) ?? Object.keys(parsed.instances).length,
     num_io_ops: parsed.num_io_ops,
     failed_builds: parsed.failed_builds,
     metrics: parsed.metrics,

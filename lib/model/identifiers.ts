@@ -67,6 +67,11 @@ export function wellFormedText(value: string): string {
   return value.replace(/[\p{Cs}\p{Cc}\u2028\u2029]/gu, '\uFFFD');
 }
 
+/** `value` with lone surrogates replaced by U+FFFD (String.prototype.toWellFormed, which ES2023 lacks). */
+export function toWellFormed(value: string): string {
+  return value.replace(/\p{Cs}/gu, '\uFFFD');
+}
+
 function codePoint(char: string): string {
   return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { canonicalImageProperties } from './imageMeta.js';
-import type { RequestSpec } from './requestSpec.js';
 import { BOUNDS, bounded, MAX_INSTANCES_PER_REQUEST } from './bounds.js';
 import { ValidationError } from './errors.js';
 import { identifier } from './identifiers.js';
+import { canonicalImageProperties } from './imageMeta.js';
 import { duplicateIssues } from './reportChecks.js';
+import type { RequestSpec } from './requestSpec.js';
 import { novaString, parseWith } from './schema.js';
 
 const id = identifier();

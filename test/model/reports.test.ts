@@ -124,7 +124,12 @@ describe('parseReportMessage: hostile and malformed messages', () => {
       'hypervisors[0].samples[0].cpu_percent',
       /from 0 to 100 percent, got -1/,
     ],
-    ['negative load5', sample({ load5: -0.5 }), 'hypervisors[0].samples[0].load5', /from 0 to 1000000 runnable tasks, got -0.5/],
+    [
+      'negative load5',
+      sample({ load5: -0.5 }),
+      'hypervisors[0].samples[0].load5',
+      /from 0 to 1000000 runnable tasks, got -0.5/,
+    ],
     [
       'a number too large to be finite',
       sample({ load5: 'INF' }).replace('"INF"', '1e400'),
