@@ -117,7 +117,7 @@ describe('placid after hostile reports', () => {
     };
     const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
     try {
-      await pipeline.store.putReports({ schema_version: 1, hypervisors: [broken], instances: [] });
+      await pipeline.store.putReports({ hypervisors: [broken], instances: [] });
     } finally {
       await pipeline.close();
     }

@@ -166,7 +166,9 @@ describe('the schedule Function URL, given hostile requests', () => {
       const answer = await call({ request_id: id, flavor });
       expect(answer.status).toBe(400);
       expect(answer.body.error?.type).toBe('ValidationError');
-      expect((answer.body.error as { issues: { path: string }[] }).issues[0].path).toBe('request_id');
+      expect((answer.body.error as unknown as { issues: { path: string }[] }).issues[0].path).toBe(
+        'request_id',
+      );
       expect(answer.headers['x-placid-request-id']).toBeUndefined();
     },
   );
@@ -192,7 +194,7 @@ describe('the schedule Function URL, given hostile requests', () => {
         const answer = await call(doc);
         // Assess
         expect(answer.status).toBe(400);
-        const issues = (answer.body.error as { issues: { path: string }[] }).issues;
+        const issues = (answer.body.error as unknown as { issues: { path: string }[] }).issues;
         expect(issues.map((i) => i.path)).toContain(path);
         for (const value of Object.values(answer.headers)) expect(String(value)).not.toMatch(/[\r\n]/);
         expect(await storeState()).toEqual(before);
