@@ -6,13 +6,16 @@ import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
 import { novaString, parseWith } from './schema.js';
 
+/** Keys (host, nodename, uuids): never empty. */
 const id = identifier();
+/** Other names: an empty one is legal. */
+const name = identifier({ allowEmpty: true });
 const ratio = bounded('allocation_ratio', { positive: true });
 
 const aggregate = z.object({
-  uuid: id.optional(),
-  name: identifier({ allowEmpty: true }),
-  hosts: z.array(id).default([]),
+  uuid: name.optional(),
+  name,
+  hosts: z.array(name).default([]),
   metadata: z.record(z.string(), novaString).default({}),
 });
 
@@ -89,7 +92,7 @@ export const hostStateInput = z.looseObject({
   host: id,
   nodename: id.optional(),
   uuid: id.optional(),
-  cell_uuid: id.nullish(),
+  cell_uuid: name.nullish(),
   free_ram_mb: bounded('free_ram_mb').default(0),
   total_usable_ram_mb: bounded('ram_mb').default(0),
   free_disk_mb: bounded('free_disk_mb').default(0),
@@ -116,7 +119,7 @@ export const hostStateInput = z.looseObject({
   service: service.default({ disabled: false, up: true }),
   hypervisor_type: z.string().nullish(),
   hypervisor_version: bounded('hypervisor_version').nullish(),
-  hypervisor_hostname: id.nullish(),
+  hypervisor_hostname: name.nullish(),
   supported_instances: z.array(z.tuple([z.string(), z.string(), z.string()])).default([]),
   cpu_info: z
     .union([z.string(), z.record(z.string(), z.unknown())])
@@ -126,8 +129,8 @@ export const hostStateInput = z.looseObject({
   stats: z.record(z.string(), novaString).default({}),
   numa_topology: z.object({ cells: z.array(numaCell) }).nullish(),
   pci_stats: z.object({ pools: z.array(pciPool) }).nullish(),
-  availability_zone: id.nullish(),
-  traits: z.array(id).default([]),
+  availability_zone: name.nullish(),
+  traits: z.array(name).default([]),
   inventories: z.record(z.string(), inventory).default({}),
 });
 

@@ -7,10 +7,13 @@ import { duplicateIssues } from './reportChecks.js';
 import type { RequestSpec } from './requestSpec.js';
 import { novaString, parseWith } from './schema.js';
 
+/** Claim ids and the request id: never empty. */
 const id = identifier();
+/** Other names: an empty one is legal (Nova compares it and matches nothing). */
+const name = identifier({ allowEmpty: true });
 
 const flavor = z.object({
-  name: id.default('unnamed'),
+  name: name.default('unnamed'),
   vcpus: bounded('vcpus').int(),
   memory_mb: bounded('ram_mb'),
   root_gb: bounded('disk_gb').default(0),
@@ -20,7 +23,7 @@ const flavor = z.object({
 });
 
 const image = z.object({
-  id: id.nullish(),
+  id: name.nullish(),
   properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   disk_format: z.string().nullish(),
 });
@@ -29,17 +32,17 @@ const hintValue = z.union([novaString, z.array(novaString)]).transform((v) => (A
 
 const instanceGroup = z.object({
   name: identifier({ allowEmpty: true }).optional(),
-  uuid: id.optional(),
+  uuid: name.optional(),
   policy: z.enum(['affinity', 'anti-affinity', 'soft-affinity', 'soft-anti-affinity']),
-  members: z.array(id).default([]),
-  hosts: z.array(id).default([]),
+  members: z.array(name).default([]),
+  hosts: z.array(name).default([]),
   rules: z.record(z.string(), novaString).default({}),
 });
 
 const requestedDestination = z.object({
-  host: id.nullish(),
-  node: id.nullish(),
-  cell: id.nullish(),
+  host: name.nullish(),
+  node: name.nullish(),
+  cell: name.nullish(),
   aggregates: z.array(z.string()).optional(),
   forbidden_aggregates: z.array(z.string()).optional(),
   allow_cross_cell_move: z.boolean().optional(),
@@ -68,10 +71,10 @@ export const requestSpecInput = z.object({
   flavor,
   image: image.nullish(),
   scheduler_hints: z.record(z.string(), hintValue).default({}),
-  availability_zone: id.nullish(),
+  availability_zone: name.nullish(),
   instance_group: instanceGroup.nullish(),
-  project_id: id.nullish(),
-  user_id: id.nullish(),
+  project_id: name.nullish(),
+  user_id: name.nullish(),
   instance_uuid: id.nullish(),
   /** One uuid per instance; each is the instance's claim id, so they must be distinct. */
   instance_uuids: z
@@ -83,9 +86,9 @@ export const requestSpecInput = z.object({
     })
     .nullish(),
   num_instances: bounded('num_instances').default(1),
-  ignore_hosts: z.array(id).nullish(),
-  force_hosts: z.array(id).nullish(),
-  force_nodes: z.array(id).nullish(),
+  ignore_hosts: z.array(name).nullish(),
+  force_hosts: z.array(name).nullish(),
+  force_nodes: z.array(name).nullish(),
   requested_destination: requestedDestination.nullish(),
   numa_topology: z.object({ cells: z.array(numaCell).min(1) }).nullish(),
   pci_requests: z.array(pciRequest).default([]),

@@ -76,10 +76,12 @@ const hostileRequest: fc.Arbitrary<HostileRequest> = fc.oneof(
     doc: { request_id: freshId(), flavor, instance_uuids: ['ok-1', uuid] },
     path: 'instance_uuids[1]',
   })),
-  hostileString.map((host) => ({
-    doc: { request_id: freshId(), flavor, force_hosts: [host] },
-    path: 'force_hosts[0]',
-  })),
+  hostileString
+    .filter((host) => host !== '')
+    .map((host) => ({
+      doc: { request_id: freshId(), flavor, force_hosts: [host] },
+      path: 'force_hosts[0]',
+    })),
 );
 
 /** Hosts with their claims, and every recorded decision: what a refusal must leave alone. */
