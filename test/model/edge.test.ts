@@ -1,7 +1,8 @@
 /** Bounds and ids at the edge: the table, the id validator, and the request checks (issue 12). */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOUNDS, bounded, MAX_INSTANCES_PER_REQUEST } from '../../lib/model/bounds.js';
+import { BOUNDS, bounded, describeBound, MAX_INSTANCES_PER_REQUEST } from '../../lib/model/bounds.js';
 import { ValidationError } from '../../lib/model/errors.js';
 import { parseHostStates } from '../../lib/model/hostSchema.js';
 import { checkIdentifier, identifierProblem, wellFormedText } from '../../lib/model/identifiers.js';
@@ -161,5 +162,15 @@ describe('requests at the edge', () => {
   it('accepts the largest request it allows', () => {
     const spec = parseRequestSpec({ flavor, num_instances: MAX_INSTANCES_PER_REQUEST });
     expect(spec.num_instances).toBe(1000);
+  });
+});
+
+describe('the README', () => {
+  it('lists every bound of the table with its range', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Reliability'), readme.indexOf('## Where Placid'));
+    for (const [name, b] of Object.entries(BOUNDS)) {
+      expect(section).toContain(`| \`${name}\` | ${describeBound(b)} |`);
+    }
   });
 });
