@@ -5,7 +5,6 @@
  * snapshot costs at most a lost claim race and a try on the next alternate.
  */
 import { Fleet } from '../engine/fleet.js';
-import { hostStateOutOfBounds, quarantinedHostState } from '../model/bounds.js';
 import type { HostState } from '../model/hostState.js';
 import { encodeCursor } from '../store/cursor.js';
 import type { FleetStore } from '../store/fleetStore.js';
@@ -37,15 +36,6 @@ export interface RefreshStats {
 }
 
 const key = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
-
-/**
- * Ingest refuses out-of-range capacities, but a state stored before it did (a 1e200 MiB host) must
- * not win every decision: such a host stays visible, disabled with the reason, with no capacity.
- */
-function harmless(stored: StoredHost): StoredHost {
-  const problem = hostStateOutOfBounds(stored.state);
-  return problem ? { ...stored, state: quarantinedHostState(stored.state, problem) } : stored;
-}
 
 export class FleetSnapshot {
   private readonly entries = new Map<string, StoredHost>();
@@ -153,7 +143,7 @@ export class FleetSnapshot {
       const k = key(stored.state.host, stored.state.nodename);
       const held = this.entries.get(k);
       if (held && held.version >= stored.version) continue;
-      this.entries.set(k, harmless(stored));
+      this.entries.set(k, stored);
       changed.push(k);
     }
     return changed;

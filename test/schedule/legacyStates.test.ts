@@ -1,7 +1,7 @@
 /**
  * States stored before ingest checked ranges (issue 12 item 1): a host that reported 1e200 MiB or
  * 4e15 vCPUs won every decision, then its claim limit broke DynamoDB. The snapshot now keeps such a
- * host visible but disabled with the reason, and the request goes to a sane host.
+ * host visible to every reader but disabled with the reason, and the request goes to a sane host.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HypervisorReport } from '../../lib/model/reports.js';
@@ -60,5 +60,8 @@ describe('a stored state out of range', () => {
     const seen = deps.snapshot.get('legacy')!.state;
     expect(seen.service).toMatchObject({ disabled: true, disabled_reason: expect.stringMatching(reason) });
     expect(seen.total_usable_ram_mb).toBe(0);
+    // The other readers (placid fleet, the planner) see the same.
+    const listed = (await store.listHosts()).find((x) => x.state.host === 'legacy')!;
+    expect(listed.state.service.disabled_reason).toMatch(reason);
   });
 });
