@@ -105,4 +105,40 @@ describe('ingest stage: hostile reports', () => {
       { numRuns: 12 },
     );
   });
+
+  it('property: any value in any host field is stored or refused with its path; never retried; the next report works', async () => {
+    const fields = [
+      'vcpus_total',
+      'free_ram_mb',
+      'host',
+      'nodename',
+      'service',
+      'aggregates',
+      'samples',
+      'stats',
+      'traits',
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...fields), fc.jsonValue({ maxDepth: 2 }), async (field, value) => {
+        const host = fresh('any');
+        const failedBefore = pipeline.queues('ingest').queue.stats().failed;
+        const before = await snapshot();
+        // Act
+        const report = await pipeline.ingest([
+          body([hypervisorDoc({ host, nodename: host, [field]: value })]),
+        ]);
+        // Assess
+        expect(pipeline.queues('ingest').queue.stats().failed).toBe(failedBefore);
+        if (report.rejected.length > 0) {
+          expect(report.rejected[0].reason).toMatch(/hypervisors\[0\]/);
+          expect(await snapshot()).toEqual(before);
+        } else {
+          // A generated host name may repeat one stored earlier, which makes the report stale.
+          expect(report.stored + report.stale + report.unchanged).toBe(1);
+        }
+        await expectNextValidStored();
+      }),
+      { numRuns: 12 },
+    );
+  });
 });

@@ -206,4 +206,32 @@ describe('the schedule Function URL, given hostile requests', () => {
       { numRuns: 10 },
     );
   });
+
+  it('property: any value in any field is a 400 naming a field, or a decision (200/409); never a 500', async () => {
+    const fields = [
+      'request_id',
+      'flavor',
+      'num_instances',
+      'instance_uuids',
+      'force_hosts',
+      'availability_zone',
+      'scheduler_hints',
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...fields), fc.jsonValue({ maxDepth: 2 }), async (field, value) => {
+        const doc: Doc = { request_id: freshId(), flavor, [field]: value };
+        const before = await storeState();
+        // Act
+        const answer = await call(doc);
+        // Assess
+        expect([200, 400, 409]).toContain(answer.status);
+        if (answer.status === 400) {
+          const issues = (answer.body.error as unknown as { issues: { path: string }[] }).issues;
+          expect(issues.length).toBeGreaterThan(0);
+          expect(await storeState()).toEqual(before);
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
 });
