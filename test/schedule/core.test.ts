@@ -161,6 +161,25 @@ describe('concurrent schedulers', () => {
     expect(placed.some((o) => o.claim_conflicts > 0)).toBe(true);
   });
 
+  it("stop at Placement's (total - reserved) × ratio, not total × ratio, with warm snapshots", async () => {
+    // Prepare: one host with 16 vCPUs, 4 reserved, ratio 4: room for 48 vCPUs, i.e. 12 four-vCPU
+    // instances; 16 Lambdas whose snapshots all saw the host empty
+    const [host] = await putHosts(store, 1, 65_536, 'resv');
+    const config = testConfig();
+    config.DEFAULT.reserved_host_cpus = 4;
+    config.DEFAULT.initial_cpu_allocation_ratio = 4;
+    const lambdas = Array.from({ length: 16 }, () => depsFor(store, config));
+    await Promise.all(lambdas.map((d) => d.snapshot.refresh()));
+    const fourCpus = { flavor: { name: 'c4', vcpus: 4, memory_mb: 512 } };
+    // Act
+    const outcomes = await Promise.all(
+      lambdas.map((deps, i) => scheduleRequest(request(`r-resv-${i}`, fourCpus), deps)),
+    );
+    // Assess
+    expect(outcomes.filter((o) => !o.decision.error)).toHaveLength(12);
+    expect((await store.getHost(host))?.state.vcpus_used).toBe(48);
+  });
+
   it('keep one claim when the same request is delivered to two schedulers at once', async () => {
     // Prepare
     await putHosts(store, 4, 8192);
