@@ -56,7 +56,11 @@ export function secretForms(secret: string): string[] {
 
 /** encodeURIComponent, except that a lone surrogate (which it refuses) is encoded as U+FFFD. */
 function uriEncoded(text: string): string {
-  return encodeURIComponent(text.toWellFormed());
+  const wellFormed = text.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  );
+  return encodeURIComponent(wellFormed);
 }
 
 /** The secret strings of a Basic auth pair: the password and the header's base64 of "user:password". */
