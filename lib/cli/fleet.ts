@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { InputError } from './errors.js';
 import { formatFleet } from './fleetText.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 
@@ -40,7 +41,9 @@ export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<numbe
       at,
       windowMinutes: args.window ?? DEFAULT_WINDOW_MINUTES,
     });
-    io.stdout.write(args.json ? `${JSON.stringify(view, null, 2)}\n` : formatFleet(view, dataDir));
+    io.stdout.write(
+      args.json ? `${JSON.stringify(view, null, 2)}\n` : terminalSafe(formatFleet(view, dataDir)),
+    );
   } finally {
     await local.close();
   }
