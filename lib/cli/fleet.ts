@@ -50,9 +50,16 @@ export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<numbe
   return 0;
 }
 
+/** Longest steal window: 30 days (samples older than the store keeps would only read as missing). */
+export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
+
 function positiveMinutes(value: string): number {
   const n = Number(value);
-  if (!(Number.isFinite(n) && n > 0)) throw new InvalidArgumentError('must be a positive number of minutes');
+  if (!(Number.isFinite(n) && n > 0 && n <= MAX_WINDOW_MINUTES)) {
+    throw new InvalidArgumentError(
+      `must be a positive number of minutes, at most ${MAX_WINDOW_MINUTES} (30 days)`,
+    );
+  }
   return n;
 }
 

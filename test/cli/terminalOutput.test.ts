@@ -11,6 +11,7 @@ const OSC_TITLE = '\u001b]0;pwned\u0007';
 const CLEAR = '\u001b[2J\u001b[H';
 const HOSTILE = `evil${OSC_TITLE}${CLEAR}\r\u009b31m\u0008`;
 // Anything but tab and newline below U+0020, DEL, and C1.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 function expectTerminalSafe(run: { stdout: string; stderr: string }): void {
@@ -27,6 +28,7 @@ describe('terminalSafe', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), (anything, ordinary) => {
         expect(terminalSafe(anything)).not.toMatch(UNSAFE);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
         const printable = ordinary.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
         expect(terminalSafe(printable)).toBe(printable);
       }),

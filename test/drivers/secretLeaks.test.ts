@@ -53,7 +53,7 @@ afterEach(async () => {
 });
 
 async function reflectingServer(status: number, shape: (echo: string) => string): Promise<string> {
-  server = createServer(async (req: IncomingMessage, res) => {
+  const started = createServer(async (req: IncomingMessage, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
     // The long secret below starts before the clients' 400-character message cut and ends after it.
@@ -61,8 +61,9 @@ async function reflectingServer(status: number, shape: (echo: string) => string)
     res.writeHead(status, { 'Content-Type': 'application/json' });
     res.end(shape(echo));
   });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+  server = started;
+  await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(started.address() as AddressInfo).port}`;
 }
 
 async function failure(promise: Promise<unknown>): Promise<string> {
