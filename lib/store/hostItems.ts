@@ -3,7 +3,9 @@
  * claims can test and bump in one UpdateItem (DynamoDB conditions cannot do arithmetic, so usage is
  * kept as "used" counters and the claim compares them against `limit - requested`).
  */
+
 import type { HostState } from '../model/hostState.js';
+import { withReportHeartbeat } from '../model/liveness.js';
 import type { HypervisorReport } from '../model/reports.js';
 import { HOST_CHANGE_SHARDS } from './tables.js';
 
@@ -84,6 +86,8 @@ export function reportAttributes(
  */
 export function hostFromItem(item: Record<string, unknown>): StoredHost {
   const state = JSON.parse(item.state as string) as HostState;
+  // Stale is not up: the report is the heartbeat ComputeFilter checks against service_down_time.
+  state.service = withReportHeartbeat(state.service, item.reported_at as string);
   const claims = (item.claims ?? {}) as Record<string, Claim>;
   for (const [id, c] of Object.entries(claims)) {
     state.vcpus_used += c.vcpus;

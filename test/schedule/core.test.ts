@@ -4,6 +4,7 @@ import { createScheduler } from '../../lib/engine/registry.js';
 import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
+import { at } from '../store/fixtures.js';
 import {
   depsFor,
   hostReport,
@@ -64,7 +65,7 @@ describe('scheduleRequest', () => {
     const spec = request('r-json');
     const hosts = (await store.listHosts()).map((x) => x.state);
     const expected = decisionJson(
-      await createScheduler(testConfig()).schedule(hosts, spec, { explain: true }),
+      await createScheduler(testConfig()).schedule(hosts, spec, { explain: true, now: NOW }),
       1,
     );
     // Act
@@ -139,6 +140,32 @@ describe('scheduleRequest', () => {
     expect(outcome.claim_conflicts).toBe(1);
     expect(outcome.decision.selected[0].host).toMatch(/^cmp/);
     expect(await usedRam({ store }, 'best0')).toBe(8192);
+  });
+});
+
+describe('stale hosts', () => {
+  it('never places on a host whose last report is older than service_down_time (it is down)', async () => {
+    // Prepare: the roomiest host last reported 5 minutes ago; service_down_time is Nova's 60 s
+    await store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
+    await store.putHostReport(hostReport('fresh-small', 4096, at(-0.5)));
+    // Act
+    const outcome = await scheduleRequest(request('r-stale'), depsFor(store));
+    // Assess
+    expect(outcome.decision.selected).toEqual([{ host: 'fresh-small', nodename: 'fresh-small' }]);
+    expect(outcome.decision.eliminated.map((e) => [e.host, e.filter])).toEqual([
+      ['stale-big', 'ComputeFilter'],
+    ]);
+  });
+
+  it('counts a host as up again with a longer [DEFAULT] service_down_time', async () => {
+    // Prepare
+    await store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
+    const config = testConfig();
+    config.DEFAULT.service_down_time = 600;
+    // Act
+    const outcome = await scheduleRequest(request('r-stale-ok'), depsFor(store, config));
+    // Assess
+    expect(outcome.decision.selected).toEqual([{ host: 'stale-big', nodename: 'stale-big' }]);
   });
 });
 
