@@ -5,6 +5,7 @@
  */
 import { hostStateOutOfBounds, quarantinedHostState } from '../model/bounds.js';
 import type { HostState } from '../model/hostState.js';
+import { withReportHeartbeat } from '../model/liveness.js';
 import type { HypervisorReport } from '../model/reports.js';
 import { HOST_CHANGE_SHARDS } from './tables.js';
 
@@ -95,6 +96,8 @@ function harmless(state: HostState): HostState {
  */
 export function hostFromItem(item: Record<string, unknown>): StoredHost {
   const state = harmless(JSON.parse(item.state as string) as HostState);
+  // Stale is not up: the report is the heartbeat ComputeFilter checks against service_down_time.
+  state.service = withReportHeartbeat(state.service, item.reported_at as string);
   const claims = (item.claims ?? {}) as Record<string, Claim>;
   for (const [id, c] of Object.entries(claims)) {
     state.vcpus_used += c.vcpus;
