@@ -18,7 +18,7 @@ export interface CoverItem {
 
 export interface Cover {
   bytes: number;
-  /** Indexes into the items, in item order. */
+  /** Indexes into the items, in item order (`sure` only: a bound needs just the bytes). */
   picks: number[];
 }
 
@@ -59,30 +59,50 @@ export function cheapestCover(
   });
   if (budget && !budget.take(items.length * goal)) return 'over_budget';
   // best[c]: fewest bytes for at least c steps of demand; took[i * (goal + 1) + c]: item i improved c.
-  const best = new Float64Array(goal + 1).fill(Number.POSITIVE_INFINITY);
+  // Scratch buffers are reused across calls (the search is synchronous): the planner runs
+  // thousands of small searches per plan, and fresh typed arrays for each would feed the GC.
+  const width = goal + 1;
+  const best = scratchBest(width);
+  best.fill(Number.POSITIVE_INFINITY, 0, width);
   best[0] = 0;
-  const took = new Uint8Array(items.length * (goal + 1));
+  const took = rounding === 'sure' ? scratchTook(items.length * width) : undefined;
+  if (took) took.fill(0, 0, items.length * width);
   for (let i = 0; i < items.length; i++) {
     const size = steps[i];
     if (size <= 0) continue;
     const bytes = items[i].bytes;
-    const row = i * (goal + 1);
+    const row = i * width;
     for (let covered = goal; covered > 0; covered--) {
       const from = best[covered > size ? covered - size : 0] + bytes;
       if (from < best[covered]) {
         best[covered] = from;
-        took[row + covered] = 1;
+        if (took) took[row + covered] = 1;
       }
     }
   }
   if (!Number.isFinite(best[goal])) return undefined;
+  // A bound needs only the bytes; a plan needs the set.
+  if (!took) return { bytes: best[goal], picks: [] };
   const picks: number[] = [];
   let covered = goal;
   for (let i = items.length - 1; i >= 0 && covered > 0; i--) {
-    if (took[i * (goal + 1) + covered] === 1) {
+    if (took[i * width + covered] === 1) {
       picks.push(i);
       covered = Math.max(0, covered - steps[i]);
     }
   }
   return { bytes: best[goal], picks: picks.reverse() };
+}
+
+let bestBuffer = new Float64Array(1024);
+let tookBuffer = new Uint8Array(16_384);
+
+function scratchBest(size: number): Float64Array {
+  if (bestBuffer.length < size) bestBuffer = new Float64Array(Math.max(size, 2 * bestBuffer.length));
+  return bestBuffer;
+}
+
+function scratchTook(size: number): Uint8Array {
+  if (tookBuffer.length < size) tookBuffer = new Uint8Array(Math.max(size, 2 * tookBuffer.length));
+  return tookBuffer;
 }

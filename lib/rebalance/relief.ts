@@ -89,6 +89,8 @@ export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void
   const tried = new Set<string>();
   const open = (c: Candidate | undefined) =>
     c !== undefined && !tried.has(c.vm.uuid) && !p.hasMoved(c.vm.uuid);
+  // The moves of the chosen set still to plan; searched again only when one cannot be planned.
+  let queue: NextMove[] = [];
   for (;;) {
     const load = p.state.load(host.host);
     const staying = recoverable.filter((v) => !p.hasMoved(v.uuid));
@@ -99,41 +101,53 @@ export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void
     );
     if (need <= 0) break;
     const left = pool.filter(open);
-    const set = cheapestRelief(
-      {
-        victims: staying.map((v) => ({
-          target: v.target,
-          candidate: open(v.candidate) ? itemOf(v.candidate as Candidate) : undefined,
-        })),
-        pool: left.map(itemOf),
-        excessFor: (target) => neededRelief(load, [target], s.host_steal_threshold_percent),
-      },
-      'sure',
-      p.searchBudget,
-    );
-    const next = nextMove(set, left, need);
+    if (queue.length === 0 || !open(queue[0].c)) {
+      const set = cheapestRelief(
+        {
+          victims: staying.map((v) => ({
+            target: v.target,
+            candidate: open(v.candidate) ? itemOf(v.candidate as Candidate) : undefined,
+          })),
+          pool: left.map(itemOf),
+          excessFor: (target) => neededRelief(load, [target], s.host_steal_threshold_percent),
+        },
+        'sure',
+        p.searchBudget,
+      );
+      queue = movesOf(set, left, need);
+    }
+    const next = queue.shift();
     if (!next) break;
     tried.add(next.c.vm.uuid);
-    await attemptMove(p, next.c, purposeOf(next, host, need, staying.length));
+    const planned = await attemptMove(p, next.c, purposeOf(next, host, need, staying.length));
+    if (!planned || next.role === 'greedy' || next.role === 'partial') queue = [];
   }
 }
 
-/** The next move: the worst victim of the cheapest set first, then its cover by demand; else greedy. */
-function nextMove(
+interface NextMove {
+  c: Candidate;
+  role: 'worst' | 'cover' | 'greedy' | 'partial';
+}
+
+/** The moves to plan: the worst victims of the cheapest set first, then its cover by demand; else greedy. */
+function movesOf(
   set: ReliefSet<Item> | undefined | 'over_budget',
   left: readonly Candidate[],
   need: number,
-): { c: Candidate; role: 'worst' | 'cover' | 'greedy' | 'partial' } | undefined {
+): NextMove[] {
   if (set !== undefined && set !== 'over_budget') {
-    if (set.worst.length > 0) return { c: set.worst[0].c, role: 'worst' };
-    const [first] = [...set.cover].sort((a, b) => b.demandVcpus - a.demandVcpus);
-    return first ? { c: first.c, role: 'cover' } : undefined;
+    const cover = [...set.cover].sort((a, b) => b.demandVcpus - a.demandVcpus);
+    return [
+      ...set.worst.map((i) => ({ c: i.c, role: 'worst' as const })),
+      ...cover.map((i) => ({ c: i.c, role: 'cover' as const })),
+    ];
   }
-  // No set relieves every victim (each move still helps), or the search budget is spent.
+  // No set relieves every victim (each move still helps), or the search budget is spent: one
+  // greedy pick at a time.
   const [pick] = selectForRelief(left, need);
-  if (!pick) return undefined;
+  if (!pick) return [];
   const covers = demandOf(left) + RELIEF_EPSILON >= need;
-  return { c: pick, role: set === 'over_budget' && covers ? 'greedy' : 'partial' };
+  return [{ c: pick, role: set === 'over_budget' && covers ? 'greedy' : 'partial' }];
 }
 
 /**
@@ -162,18 +176,15 @@ function busyNeighbours(p: PlanRun, host: HostDetection): Candidate[] {
   return out;
 }
 
-function purposeOf(
-  next: { c: Candidate; role: 'worst' | 'cover' | 'greedy' | 'partial' },
-  host: HostDetection,
-  need: number,
-  staying: number,
-): MovePurpose {
+function purposeOf(next: NextMove, host: HostDetection, need: number, staying: number): MovePurpose {
   const { c, role } = next;
   const where = `${host.status === 'contended' ? 'contended ' : ''}${host.host} (${host.evidence.text})`;
   const how =
     role === 'greedy'
       ? 'the best relief per byte (greedy: the plan spent its search budget)'
-      : 'part of the set of moves with the fewest bytes that relieves every suffering VM there';
+      : role === 'partial'
+        ? 'the best relief per byte, though no set of movable VMs relieves every suffering VM there'
+        : 'part of the set of moves with the fewest bytes that relieves every suffering VM there';
   if (!c.suffering) {
     return {
       kind: 'noisy_neighbour',
