@@ -23,7 +23,7 @@ import type { MovePurpose } from './moveReason.js';
 import type { PlanRun } from './planRun.js';
 import type { Skip } from './planTypes.js';
 import { cheapestRelief, type ReliefSet } from './reliefSet.js';
-import { excessDemand, type HostLoad, hostSteal } from './stealModel.js';
+import { excessDemand, type HostLoad, hostSteal, withDemand } from './stealModel.js';
 import type { HostDetection } from './types.js';
 import { recoveryTarget, type VmShare, vmShare } from './vmSteal.js';
 
@@ -114,7 +114,7 @@ export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void
         'sure',
         p.searchBudget,
       );
-      queue = movesOf(set, left, need);
+      queue = movesOf(set, left, need, load);
     }
     const next = queue.shift();
     if (!next) break;
@@ -127,6 +127,8 @@ export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void
 interface NextMove {
   c: Candidate;
   role: 'worst' | 'cover' | 'greedy' | 'partial';
+  /** For a move of a relief set: the drop of the host's steal (points) the whole set brings. */
+  setBenefit?: number;
 }
 
 /** The moves to plan: the worst victims of the cheapest set first, then its cover by demand; else greedy. */
@@ -134,12 +136,16 @@ function movesOf(
   set: ReliefSet<Item> | undefined | 'over_budget',
   left: readonly Candidate[],
   need: number,
+  load: HostLoad | undefined,
 ): NextMove[] {
   if (set !== undefined && set !== 'over_budget') {
     const cover = [...set.cover].sort((a, b) => b.demandVcpus - a.demandVcpus);
+    const all = [...set.worst, ...cover];
+    const leaving = all.reduce((n, i) => n + i.demandVcpus, 0);
+    const setBenefit = load ? hostSteal(load) - hostSteal(withDemand(load, -leaving)) : undefined;
     return [
-      ...set.worst.map((i) => ({ c: i.c, role: 'worst' as const })),
-      ...cover.map((i) => ({ c: i.c, role: 'cover' as const })),
+      ...set.worst.map((i) => ({ c: i.c, role: 'worst' as const, setBenefit })),
+      ...cover.map((i) => ({ c: i.c, role: 'cover' as const, setBenefit })),
     ];
   }
   // No set relieves every victim (each move still helps), or the search budget is spent: one
@@ -186,11 +192,16 @@ function purposeOf(next: NextMove, host: HostDetection, need: number, staying: n
         ? 'the best relief per byte, though no set of movable VMs relieves every suffering VM there'
         : 'part of the set of moves with the fewest bytes that relieves every suffering VM there';
   if (!c.suffering) {
+    const set =
+      next.setBenefit === undefined
+        ? ''
+        : `; with the rest of its set, ${host.host}'s steal drops by ${next.setBenefit.toFixed(1)} points`;
     return {
       kind: 'noisy_neighbour',
+      setBenefit: next.setBenefit,
       why:
         `noisy neighbour on ${where} (${vcpus(c.demandVcpus)} vCPUs of demand, not suffering): ${vcpus(need)} vCPUs of ` +
-        `demand must leave for ${staying} suffering VM(s) to recover in place, and moving it is ${how} (noisy_neighbour_moves)`,
+        `demand must leave for ${staying} suffering VM(s) to recover in place, and moving it is ${how}${set} (noisy_neighbour_moves)`,
     };
   }
   const state = `suffering (steal ${pct(c.stealPercent)}, ${pct(c.share.lostPercent)} of its demand lost, load5 ${(c.detection.load5PerVcpu?.mean ?? 0).toFixed(2)}/vCPU) on ${where}`;
