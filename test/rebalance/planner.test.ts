@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planRebalance } from '../../lib/rebalance/planner.js';
+import { PlanRun } from '../../lib/rebalance/planRun.js';
 import type { Plan } from '../../lib/rebalance/planTypes.js';
+import { relieveHost } from '../../lib/rebalance/relief.js';
 import type { RebalanceSettings } from '../../lib/rebalance/settings.js';
 import { minutesAgo, NOW, settingsWith } from './fixtures.js';
 import { contendedFleet, fleetOf } from './planFixtures.js';
@@ -53,6 +55,29 @@ describe('planRebalance: relief with the fewest bytes', () => {
     expect(p.migrations).toEqual([]);
     expect(p.skipped).toEqual([]);
     expect(p.summary.suffering_vms).toBe(0);
+  });
+});
+
+describe('relieveHost: the search budget', () => {
+  it('falls back to the greedy by relief per byte once the plan has spent its search budget', async () => {
+    // Prepare
+    const run = new PlanRun({ fleet: contendedFleet(), settings: settingsWith() });
+    run.searchBudget.used = run.searchBudget.cells;
+    // Act
+    for (const host of run.hostsToRelieve()) await relieveHost(run, host);
+    // Assess: the same single move as the exact search here, said to come from the greedy.
+    expect(run.migrations).toHaveLength(1);
+    expect(run.migrations[0].reason).toContain('greedy: the plan spent its search budget');
+  });
+
+  it('uses the exact search while the budget lasts', async () => {
+    // Prepare
+    const run = new PlanRun({ fleet: contendedFleet(), settings: settingsWith() });
+    // Act
+    for (const host of run.hostsToRelieve()) await relieveHost(run, host);
+    // Assess
+    expect(run.migrations[0].reason).toContain('part of the set of moves with the fewest bytes');
+    expect(run.searchBudget.used).toBeGreaterThan(0);
   });
 });
 
