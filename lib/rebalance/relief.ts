@@ -31,7 +31,7 @@ import { recoveryTarget, type VmShare, vmShare } from './vmSteal.js';
 const MARGIN_VCPUS = 1e-3;
 
 /** A suffering VM and its target: the host lost share below which it recovers in place. */
-export interface Victim {
+interface Victim {
   uuid: string;
   share: VmShare | null;
   /** Percent; 0 or less when only its own move helps. */
