@@ -62,7 +62,12 @@ const gaps = z
 
 export const hostSampleInput = z.object({
   ts: isoTimestamp,
-  steal_percent: percent.describe('CPU steal on the host, or the mean over its VMs, in percent'),
+  steal_percent: percent.describe(
+    "Share of its VMs' CPU demand the host did not serve, in percent: stolen vCPU time / (stolen + used vCPU time), " +
+      'summed over its VMs (libvirt: vCPU delay / (delay + vCPU time)); the share every VM loses under proportional ' +
+      "share. Not a mean of the VMs' guest steal, which reads low when VMs are partly idle: send no host samples " +
+      'rather than another quantity. Readers decide from the VMs when their samples cover the host',
+  ),
   cpu_percent: percent,
   load5: load,
   /** Optional: not every agent can see the migration network. */
