@@ -11,6 +11,7 @@
  */
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import { wellFormedText } from '../../lib/model/identifiers.js';
 import { type AdvisoryOutcome, adviseRequest } from '../../lib/schedule/advisory.js';
 import { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
@@ -67,14 +68,16 @@ function bodyText(event: LambdaFunctionURLEvent): string {
 function decided(outcome: ScheduleOutcome): Result {
   const status = outcome.decision.error ? 409 : 200;
   return json(status, outcome.decision, {
-    'x-placid-request-id': outcome.request_id,
+    // Request ids are validated at parse time; a header must still never carry CR/LF, whatever a
+    // record stored before that check says.
+    'x-placid-request-id': wellFormedText(outcome.request_id),
     'x-placid-replayed': String(outcome.replayed),
   });
 }
 
 function advice(outcome: AdvisoryOutcome): Result {
   return json(200, outcome.answer, {
-    'x-placid-request-id': outcome.answer.request_id,
+    'x-placid-request-id': wellFormedText(outcome.answer.request_id),
     'x-placid-advisory': 'true',
   });
 }

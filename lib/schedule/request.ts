@@ -1,12 +1,17 @@
 /** Schedule requests as the stage receives them: a request spec document that must carry its request id. */
 import { type Issue, ValidationError } from '../model/errors.js';
+import { identifierProblem, MAX_IDENTIFIER_LENGTH } from '../model/identifiers.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
 import type { CandidateRef } from './advisory.js';
 
-/** DynamoDB keys may be longer; a longer id is almost certainly not an id. */
-export const MAX_REQUEST_ID_LENGTH = 256;
+/**
+ * DynamoDB keys may be longer; a longer id is almost certainly not an id. The id schema
+ * (lib/model/identifiers.ts) also refuses control characters and lone surrogates: the id becomes a
+ * store key, an SQS reply attribute and an HTTP header, and must be valid in all three.
+ */
+export const MAX_REQUEST_ID_LENGTH = MAX_IDENTIFIER_LENGTH;
 
 /**
  * Validates a request document (REQUEST.json's schema). Unlike the CLI, `request_id` is required:
@@ -22,8 +27,6 @@ export function parseScheduleRequest(doc: unknown, source = 'schedule request'):
         path: 'request_id',
         message: 'is required (a unique id per request; a redelivery with the same id is answered once)',
       });
-    } else if (typeof id === 'string' && (id.length === 0 || id.length > MAX_REQUEST_ID_LENGTH)) {
-      issues.push({ path: 'request_id', message: `must be 1 to ${MAX_REQUEST_ID_LENGTH} characters` });
     }
   }
   let spec: RequestSpec;
@@ -128,11 +131,18 @@ function advisoryIssues(fields: Record<string, unknown>): Issue[] {
       typeof c === 'object' && c !== null && !Array.isArray(c) ? (c as Record<string, unknown>) : null;
     if (!entry) issues.push({ path: `candidates[${i}]`, message: 'must be an object {host, nodename}' });
     else {
-      if (typeof entry.host !== 'string' || entry.host === '')
-        issues.push({ path: `candidates[${i}].host`, message: 'must be a non-empty string' });
-      if (entry.nodename !== undefined && (typeof entry.nodename !== 'string' || entry.nodename === ''))
-        issues.push({ path: `candidates[${i}].nodename`, message: 'must be a non-empty string when given' });
+      const host = nameProblem(entry.host, false);
+      if (host) issues.push({ path: `candidates[${i}].host`, message: host });
+      const nodename = nameProblem(entry.nodename, true);
+      if (nodename) issues.push({ path: `candidates[${i}].nodename`, message: nodename });
     }
   });
   return issues;
+}
+
+/** A host or node name as every stored name is checked (lib/model/identifiers.ts). */
+function nameProblem(value: unknown, optional: boolean): string | undefined {
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'string') return optional ? 'must be a string when given' : 'must be a string';
+  return identifierProblem(value);
 }

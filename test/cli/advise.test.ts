@@ -67,6 +67,6 @@ describe('placid schedule with an advisory request', () => {
     const run = await runCli(args({ ...advisory([]), candidates: [{ host: 7 }] }));
     // Assess
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('candidates[0].host: must be a non-empty string');
+    expect(run.stderr).toContain('candidates[0].host: must be a string');
   });
 });

@@ -187,6 +187,11 @@ describe('parseDecisionRequest', () => {
       { advisory: true, candidates: [{ host: 'x', nodename: '' }] },
       'candidates[0].nodename',
     ],
+    [
+      'a host name with a line break',
+      { advisory: true, candidates: [{ host: 'x\r\ny' }] },
+      'candidates[0].host: contains a control character',
+    ],
   ])('refuses %s, naming the field', (_case, extra, message) => {
     // Act / Assess
     expect(() => parseDecisionRequest({ ...spec, ...extra })).toThrow(ValidationError);
