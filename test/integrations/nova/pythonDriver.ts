@@ -48,6 +48,7 @@ export class PluginDriver {
       env: {
         ...process.env,
         PYTHONPATH: join(root, 'integrations/nova'),
+        PYTHONDONTWRITEBYTECODE: '1',
         // Only read when a case sets [placid] region (the SigV4 case); never sent anywhere else.
         ...FAKE_AWS_CREDENTIALS,
       },
