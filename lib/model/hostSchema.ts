@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ValidationError } from './errors.js';
-import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
+import { ASSUMED_SERVICE, HOST_STATE_FIELDS, type HostState } from './hostState.js';
 import { canonicalImageProperties } from './imageMeta.js';
 import { finite, nonNegative, novaString, parseWith } from './schema.js';
 
@@ -21,7 +21,9 @@ const service = z.object({
 
 const metric = z.object({
   name: z.string().min(1),
-  value: finite,
+  // Nova's memory-bandwidth metrics carry per-NUMA-node values and may carry no value at all.
+  value: finite.optional(),
+  numa_membw_values: z.record(z.string(), finite).optional(),
   source: z.string().optional(),
   timestamp: z.string().optional(),
 });
@@ -105,7 +107,7 @@ export const hostStateInput = z.looseObject({
   num_io_ops: z.number().int().nonnegative().default(0),
   failed_builds: z.number().int().nonnegative().default(0),
   metrics: z.array(metric).default([]),
-  service: service.default({ disabled: false, up: true }),
+  service: service.optional(),
   hypervisor_type: z.string().nullish(),
   hypervisor_version: z.number().int().nonnegative().nullish(),
   hypervisor_hostname: z.string().nullish(),
@@ -115,7 +117,8 @@ export const hostStateInput = z.looseObject({
     .nullish()
     .transform((v) => (v == null ? null : typeof v === 'string' ? v : JSON.stringify(v))),
   host_ip: z.string().nullish(),
-  stats: z.record(z.string(), novaString).default({}),
+  // Nova's stats are strings, but a dict value is walked by ComputeCapabilitiesFilter.
+  stats: z.record(z.string(), z.union([novaString, z.record(z.string(), z.unknown())])).default({}),
   numa_topology: z.object({ cells: z.array(numaCell) }).nullish(),
   pci_stats: z.object({ pools: z.array(pciPool) }).nullish(),
   availability_zone: z.string().nullish(),
@@ -150,13 +153,13 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
     // Nova derives num_instances from stats; an explicit field wins, then stats, then the instance map.
     num_instances:
       parsed.num_instances ??
-      (stats.num_instances !== undefined
+      (typeof stats.num_instances === 'string'
         ? Number.parseInt(stats.num_instances, 10) || 0
         : Object.keys(parsed.instances).length),
     num_io_ops: parsed.num_io_ops,
     failed_builds: parsed.failed_builds,
     metrics: parsed.metrics,
-    service: parsed.service,
+    service: parsed.service ?? ASSUMED_SERVICE,
     hypervisor_type: parsed.hypervisor_type ?? null,
     hypervisor_version: parsed.hypervisor_version ?? null,
     hypervisor_hostname: parsed.hypervisor_hostname ?? null,

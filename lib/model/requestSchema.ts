@@ -33,7 +33,11 @@ const instanceGroup = z.object({
 const requestedDestination = z.object({
   host: z.string().nullish(),
   node: z.string().nullish(),
-  cell: z.string().nullish(),
+  // Nova's CellMapping ({uuid, name}) or its uuid alone; the engine compares uuids.
+  cell: z
+    .union([z.string(), z.object({ uuid: z.string(), name: z.string().nullish() })])
+    .nullish()
+    .transform((c) => (c == null ? c : typeof c === 'string' ? c : c.uuid)),
   aggregates: z.array(z.string()).optional(),
   forbidden_aggregates: z.array(z.string()).optional(),
   allow_cross_cell_move: z.boolean().optional(),
@@ -61,7 +65,11 @@ export const requestSpecInput = z.object({
   request_id: z.string().optional(),
   flavor,
   image: image.nullish(),
-  scheduler_hints: z.record(z.string(), hintValue).default({}),
+  // Nullable in Nova's RequestSpec: null means no hints.
+  scheduler_hints: z
+    .record(z.string(), hintValue)
+    .nullish()
+    .transform((h) => h ?? {}),
   availability_zone: z.string().nullish(),
   instance_group: instanceGroup.nullish(),
   project_id: z.string().nullish(),
