@@ -147,7 +147,9 @@ function host(name: string, aggs: Json[]): fc.Arbitrary<Json> {
         stats,
         rack: fc.constantFrom('r1', 'r2'),
       },
-      { requiredKeys: ['cpu_allocation_ratio', 'ram_allocation_ratio', 'disk_allocation_ratio', 'cell_uuid'] },
+      {
+        requiredKeys: ['cpu_allocation_ratio', 'ram_allocation_ratio', 'disk_allocation_ratio', 'cell_uuid'],
+      },
     )
     .map((h) => ({ host: name, ...h }));
 }
@@ -211,7 +213,11 @@ const jsonQuery: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
       fc.constantFrom('$hypervisor_type', '$host', '$rack', '$stats.ssd'),
       ...['QEMU', 'kvm', 'host0', 'r1', 'ssd'].map((v) => fc.constant(v)),
     ),
-    fc.tuple(fc.constant('='), fc.constantFrom('$service.disabled', '$stats.gpu'), fc.constantFrom(true, false, '1')),
+    fc.tuple(
+      fc.constant('='),
+      fc.constantFrom('$service.disabled', '$stats.gpu'),
+      fc.constantFrom(true, false, '1'),
+    ),
     fc.tuple(fc.constant('not'), tie('term')),
   ),
   node: fc.oneof(
@@ -241,7 +247,9 @@ const instanceGroup = fc.option(
       policy: fc.constantFrom('affinity', 'anti-affinity', 'soft-affinity', 'soft-anti-affinity'),
       hosts: fc.subarray(['host0', 'host1', 'host2', 'host3']),
       members: fc.subarray(INSTANCES),
-      rules: fc.option(fc.record({ max_server_per_host: fc.constantFrom('1', '2', '3') }), { nil: undefined }),
+      rules: fc.option(fc.record({ max_server_per_host: fc.constantFrom('1', '2', '3') }), {
+        nil: undefined,
+      }),
     },
     { requiredKeys: ['policy', 'hosts', 'members'] },
   ),
@@ -278,7 +286,13 @@ const request: fc.Arbitrary<Json> = fc
     instance_uuid: fc.constant(uuid(999)),
     requested_destination: destination,
   })
-  .map((r) => ({ ...r, instance_group: r.instance_group && { ...r.instance_group, members: [...(r.instance_group.members as string[]), uuid(999)] } }));
+  .map((r) => ({
+    ...r,
+    instance_group: r.instance_group && {
+      ...r.instance_group,
+      members: [...(r.instance_group.members as string[]), uuid(999)],
+    },
+  }));
 
 const config: fc.Arbitrary<OracleCase['config']> = fc.record({
   filter_scheduler: fc.record(
@@ -316,4 +330,165 @@ const config: fc.Arbitrary<OracleCase['config']> = fc.record({
 /** The non-NUMA/PCI part of the scheduler: every host, request and config field above. */
 export function generalCase(filters: string[], weighers: string[]): fc.Arbitrary<Omit<OracleCase, 'id'>> {
   return fc.record({ hosts, request, config }).map((c) => ({ ...c, filters, weighers }));
+}
+
+/** A host NUMA cell with CPUs numbered from `base`: shared and dedicated CPUs, thread pairs, pages. */
+function hostNumaCell(id: number, base: number): fc.Arbitrary<Json> {
+  return fc
+    .record({
+      shared: fc.integer({ min: 0, max: 4 }),
+      dedicated: fc.integer({ min: 0, max: 4 }),
+      threads: fc.boolean(),
+      memory: fc.constantFrom(1024, 2048, 4096),
+      memoryUsage: fc.constantFrom(0, 512, 1024),
+      cpuUsage: fc.integer({ min: 0, max: 4 }),
+      pinned: fc.integer({ min: 0, max: 2 }),
+      hugePages: fc.constantFrom(0, 256, 1024),
+      hugeUsed: fc.constantFrom(0, 128),
+    })
+    .map((c) => {
+      const cpuset = Array.from({ length: c.shared }, (_, i) => base + i);
+      const pcpuset = Array.from({ length: c.dedicated }, (_, i) => base + c.shared + i);
+      const all = [...cpuset, ...pcpuset];
+      const siblings: number[][] = [];
+      // libvirt reports every CPU's siblings, itself included: singletons without SMT.
+      const width = c.threads ? 2 : 1;
+      for (let i = 0; i < all.length; i += width) siblings.push(all.slice(i, i + width));
+      const mempages = [
+        { size_kb: 4, total: (c.memory - Math.min(c.hugePages * 2, c.memory)) * 256, used: 0 },
+      ];
+      if (c.hugePages > 0)
+        mempages.push({ size_kb: 2048, total: c.hugePages, used: Math.min(c.hugeUsed, c.hugePages) });
+      return {
+        id,
+        cpuset,
+        pcpuset,
+        memory: c.memory,
+        memory_usage: Math.min(c.memoryUsage, c.memory),
+        cpu_usage: Math.min(c.cpuUsage, cpuset.length),
+        pinned_cpus: pcpuset.slice(0, c.pinned),
+        siblings,
+        mempages,
+      };
+    });
+}
+
+const hostNuma = fc.option(
+  fc
+    .integer({ min: 1, max: 2 })
+    .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => hostNumaCell(i, i * 8))))
+    .map((cells) => ({ cells })),
+  { nil: undefined, freq: 6 },
+);
+
+const pciPools = fc.option(
+  fc
+    .array(
+      fc.record(
+        {
+          vendor_id: fc.constantFrom('8086', '10de'),
+          product_id: fc.constantFrom('1520', '1db4'),
+          count: fc.integer({ min: 0, max: 3 }),
+          numa_node: fc.constantFrom(0, 1, null),
+          dev_type: fc.constantFrom('type-PCI', 'type-VF', 'type-PF'),
+          physical_network: fc.constantFrom('physnet1', null),
+        },
+        { requiredKeys: ['vendor_id', 'product_id', 'count', 'numa_node', 'dev_type'] },
+      ),
+      { maxLength: 3 },
+    )
+    .map((pools) => ({ pools })),
+  { nil: undefined, freq: 4 },
+);
+
+/** A guest NUMA topology as Nova builds it from the flavor: shared, dedicated or mixed cells. */
+const guestNuma = fc
+  .record({
+    cells: fc.integer({ min: 1, max: 2 }),
+    policy: fc.constantFrom('shared', 'dedicated', 'mixed'),
+    cpus: fc.integer({ min: 1, max: 3 }),
+    memory: fc.constantFrom(256, 512, 1024, 2048),
+    pagesize: fc.constantFrom(null, 4, 2048, -1, -2, -3),
+    thread: fc.constantFrom(null, 'prefer', 'isolate', 'require'),
+  })
+  .map((g) => {
+    let next = 0;
+    const ids = (n: number) => Array.from({ length: n }, () => next++);
+    const cells = Array.from({ length: g.cells }, (_, id) => {
+      const pinned = g.policy === 'shared' ? 0 : g.policy === 'mixed' ? 1 : g.cpus;
+      const shared = g.policy === 'dedicated' ? 0 : g.policy === 'mixed' ? Math.max(g.cpus - 1, 1) : g.cpus;
+      return {
+        id,
+        cpuset: ids(shared),
+        pcpuset: ids(pinned),
+        memory: g.memory,
+        pagesize: g.pagesize,
+        cpu_thread_policy: g.policy === 'shared' ? null : g.thread,
+      };
+    });
+    const specs: Json = { 'hw:numa_nodes': String(g.cells) };
+    if (g.policy !== 'shared') specs['hw:cpu_policy'] = g.policy;
+    if (g.policy !== 'shared' && g.thread) specs['hw:cpu_thread_policy'] = g.thread;
+    return { topology: { cells }, specs, vcpus: next, memory: g.memory * g.cells };
+  });
+
+const pciRequests = fc.array(
+  fc.record(
+    {
+      count: fc.integer({ min: 1, max: 2 }),
+      spec: fc.tuple(
+        fc.record(
+          {
+            vendor_id: fc.constantFrom('8086', '10de'),
+            product_id: fc.constantFrom('1520', '1db4'),
+            dev_type: fc.constantFrom('type-PCI', 'type-VF'),
+          },
+          { requiredKeys: ['vendor_id'] },
+        ),
+      ),
+      numa_policy: fc.constantFrom('required', 'preferred', 'legacy'),
+    },
+    { requiredKeys: ['count', 'spec'] },
+  ),
+  { maxLength: 2 },
+);
+
+/** Hosts with NUMA cells and PCI pools, and a request with a guest NUMA topology and PCI requests. */
+export function numaPciCase(filters: string[], weighers: string[]): fc.Arbitrary<Omit<OracleCase, 'id'>> {
+  const numaHost = (name: string) =>
+    fc.record({ numa_topology: hostNuma, pci_stats: pciPools }, { requiredKeys: [] }).map((h) => ({
+      host: name,
+      cpu_allocation_ratio: 1,
+      ram_allocation_ratio: 1,
+      disk_allocation_ratio: 1,
+      service: { disabled: false, up: true },
+      ...h,
+    }));
+  return fc
+    .record({
+      hosts: fc
+        .integer({ min: 2, max: 4 })
+        .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => numaHost(`host${i}`)))),
+      guest: fc.option(guestNuma, { nil: null, freq: 5 }),
+      pci: pciRequests,
+      packing: fc.boolean(),
+    })
+    .map(({ hosts: hs, guest, pci, packing }) => ({
+      hosts: hs,
+      request: {
+        flavor: {
+          name: 'numa',
+          vcpus: guest?.vcpus ?? 2,
+          memory_mb: guest?.memory ?? 1024,
+          extra_specs: guest?.specs ?? {},
+        },
+        image: { properties: {} },
+        instance_uuid: uuid(999),
+        numa_topology: guest?.topology ?? null,
+        pci_requests: pci,
+      },
+      config: { compute: { packing_host_numa_cells_allocation_strategy: packing } },
+      filters,
+      weighers,
+    }));
 }

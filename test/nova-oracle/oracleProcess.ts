@@ -70,7 +70,9 @@ export class NovaOracle {
     const hello: Hello = first.done ? {} : JSON.parse(first.value);
     if (!hello.ready || !hello.nova || !hello.filters || !hello.weighers) {
       child.kill();
-      throw new NovaUnavailableError(hello.fatal ?? `oracle.py did not start: ${stderr.trim() || 'no output'}`);
+      throw new NovaUnavailableError(
+        hello.fatal ?? `oracle.py did not start: ${stderr.trim() || 'no output'}`,
+      );
     }
     if (!hello.nova.startsWith('26.')) {
       child.kill();

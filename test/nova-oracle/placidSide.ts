@@ -3,8 +3,8 @@ import type { EngineContext } from '../../lib/engine/context.js';
 import { PASS_ALL } from '../../lib/engine/filter.js';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
 import { Fleet } from '../../lib/engine/fleet.js';
-import { weighHosts } from '../../lib/engine/weighing.js';
 import { NOVA_WEIGHERS } from '../../lib/engine/weighers/index.js';
+import { weighHosts } from '../../lib/engine/weighing.js';
 import { parseHostStates } from '../../lib/model/hostSchema.js';
 import type { HostState } from '../../lib/model/hostState.js';
 import { parseRequestSpec } from '../../lib/model/requestSchema.js';
@@ -55,7 +55,8 @@ function filterVerdicts(name: string, hosts: HostState[], spec: RequestSpec, ctx
   } catch (err) {
     return hosts.map(() => errorOf(err));
   }
-  if (state instanceof Promise) throw new Error(`${name}.prepare is async; the parity test runs sync filters`);
+  if (state instanceof Promise)
+    throw new Error(`${name}.prepare is async; the parity test runs sync filters`);
   if (state === PASS_ALL) return hosts.map(() => true);
   return hosts.map((h) => {
     try {
