@@ -219,6 +219,11 @@ const jsonQuery: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
       fc.constantFrom(true, false, '1'),
     ),
     fc.tuple(fc.constant('not'), tie('term')),
+    fc.tuple(
+      fc.constantFrom('=', '>='),
+      fc.constantFrom('$hypervisor_version', '$cpu_info', '$service', '$stats', '$nothing.here'),
+      fc.constantFrom(6000000, 'x', null),
+    ),
   ),
   node: fc.oneof(
     { depthSize: 'small' },
@@ -235,6 +240,8 @@ const hints: fc.Arbitrary<Json | null> = fc.option(
       build_near_host_ip: fc.constantFrom('10.0.0.1', '192.168.3.0'),
       cidr: fc.constantFrom('/24', '/16', '/8'),
       query: jsonQuery.map((q) => JSON.stringify(q)),
+      // A rebuild: filters without RUN_ON_REBUILD pass every host.
+      _nova_check_type: fc.constant('rebuild'),
     },
     { requiredKeys: [] },
   ),
@@ -303,6 +310,8 @@ const config: fc.Arbitrary<OracleCase['config']> = fc.record({
       isolated_hosts: fc.subarray(['host0', 'host1', 'host2']),
       restrict_isolated_hosts_to_isolated_images: fc.boolean(),
       aggregate_image_properties_isolation_namespace: fc.constantFrom('ns'),
+      aggregate_image_properties_isolation_separator: fc.constantFrom('.', '_'),
+      image_properties_default_architecture: fc.constantFrom('x86_64', 'aarch64'),
       ram_weight_multiplier: fc.constantFrom(1, -1, 2.5),
       cpu_weight_multiplier: fc.constantFrom(1, -2),
       disk_weight_multiplier: fc.constantFrom(1, 0.5),
@@ -345,6 +354,7 @@ function hostNumaCell(id: number, base: number): fc.Arbitrary<Json> {
       pinned: fc.integer({ min: 0, max: 2 }),
       hugePages: fc.constantFrom(0, 256, 1024),
       hugeUsed: fc.constantFrom(0, 128),
+      socket: fc.constantFrom(0, 1, null),
     })
     .map((c) => {
       const cpuset = Array.from({ length: c.shared }, (_, i) => base + i);
@@ -361,6 +371,7 @@ function hostNumaCell(id: number, base: number): fc.Arbitrary<Json> {
         mempages.push({ size_kb: 2048, total: c.hugePages, used: Math.min(c.hugeUsed, c.hugePages) });
       return {
         id,
+        socket: c.socket,
         cpuset,
         pcpuset,
         memory: c.memory,
@@ -446,7 +457,7 @@ const pciRequests = fc.array(
           { requiredKeys: ['vendor_id'] },
         ),
       ),
-      numa_policy: fc.constantFrom('required', 'preferred', 'legacy'),
+      numa_policy: fc.constantFrom('required', 'preferred', 'legacy', 'socket'),
     },
     { requiredKeys: ['count', 'spec'] },
   ),
@@ -456,10 +467,19 @@ const pciRequests = fc.array(
 /** Hosts with NUMA cells and PCI pools, and a request with a guest NUMA topology and PCI requests. */
 export function numaPciCase(filters: string[], weighers: string[]): fc.Arbitrary<Omit<OracleCase, 'id'>> {
   const numaHost = (name: string) =>
-    fc.record({ numa_topology: hostNuma, pci_stats: pciPools }, { requiredKeys: [] }).map((h) => ({
+    fc
+      .record(
+        {
+          numa_topology: hostNuma,
+          pci_stats: pciPools,
+          // Shared guest cells are limited by the host's ratios (NUMATopologyLimits).
+          cpu_allocation_ratio: fc.constantFrom(1, 2, 4),
+          ram_allocation_ratio: fc.constantFrom(1, 1.5),
+        },
+        { requiredKeys: ['cpu_allocation_ratio', 'ram_allocation_ratio'] },
+      )
+      .map((h) => ({
       host: name,
-      cpu_allocation_ratio: 1,
-      ram_allocation_ratio: 1,
       disk_allocation_ratio: 1,
       service: { disabled: false, up: true },
       ...h,
@@ -472,17 +492,26 @@ export function numaPciCase(filters: string[], weighers: string[]): fc.Arbitrary
       guest: fc.option(guestNuma, { nil: null, freq: 5 }),
       pci: pciRequests,
       packing: fc.boolean(),
+      // The CPU policy may come from the image; 'require' needs hyper-threads even without a guest topology.
+      image: fc.record(
+        { hw_cpu_policy: fc.constant('dedicated'), hw_cpu_thread_policy: fc.constantFrom('require', 'isolate') },
+        { requiredKeys: [] },
+      ),
+      specs: fc.record(
+        { 'hw:cpu_policy': fc.constant('dedicated'), 'hw:cpu_thread_policy': fc.constantFrom('require', 'prefer') },
+        { requiredKeys: [] },
+      ),
     })
-    .map(({ hosts: hs, guest, pci, packing }) => ({
+    .map(({ hosts: hs, guest, pci, packing, image, specs }) => ({
       hosts: hs,
       request: {
         flavor: {
           name: 'numa',
           vcpus: guest?.vcpus ?? 2,
           memory_mb: guest?.memory ?? 1024,
-          extra_specs: guest?.specs ?? {},
+          extra_specs: guest?.specs ?? specs,
         },
-        image: { properties: {} },
+        image: { properties: image },
         instance_uuid: uuid(999),
         numa_topology: guest?.topology ?? null,
         pci_requests: pci,

@@ -139,6 +139,8 @@ def host_of(raw):
         if key in raw:
             attrs[key] = raw[key]
     attrs.setdefault('uuid', '%s:%s' % (raw['host'], raw.get('nodename', raw['host'])))
+    # A real HostState always has stats (`compute.stats or {}`); FakeHostState would have none.
+    attrs.setdefault('stats', {})
     attrs['aggregates'] = [objects.Aggregate(
         id=i, uuid=a.get('uuid', a['name']), name=a['name'], hosts=a.get('hosts', []),
         metadata=a.get('metadata', {})) for i, a in enumerate(raw.get('aggregates', []))]
