@@ -479,11 +479,11 @@ export function numaPciCase(filters: string[], weighers: string[]): fc.Arbitrary
         { requiredKeys: ['cpu_allocation_ratio', 'ram_allocation_ratio'] },
       )
       .map((h) => ({
-      host: name,
-      disk_allocation_ratio: 1,
-      service: { disabled: false, up: true },
-      ...h,
-    }));
+        host: name,
+        disk_allocation_ratio: 1,
+        service: { disabled: false, up: true },
+        ...h,
+      }));
   return fc
     .record({
       hosts: fc
@@ -494,11 +494,17 @@ export function numaPciCase(filters: string[], weighers: string[]): fc.Arbitrary
       packing: fc.boolean(),
       // The CPU policy may come from the image; 'require' needs hyper-threads even without a guest topology.
       image: fc.record(
-        { hw_cpu_policy: fc.constant('dedicated'), hw_cpu_thread_policy: fc.constantFrom('require', 'isolate') },
+        {
+          hw_cpu_policy: fc.constant('dedicated'),
+          hw_cpu_thread_policy: fc.constantFrom('require', 'isolate'),
+        },
         { requiredKeys: [] },
       ),
       specs: fc.record(
-        { 'hw:cpu_policy': fc.constant('dedicated'), 'hw:cpu_thread_policy': fc.constantFrom('require', 'prefer') },
+        {
+          'hw:cpu_policy': fc.constant('dedicated'),
+          'hw:cpu_thread_policy': fc.constantFrom('require', 'prefer'),
+        },
         { requiredKeys: [] },
       ),
     })

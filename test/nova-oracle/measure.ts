@@ -32,7 +32,13 @@ async function main(): Promise<void> {
       tally.add(answers[i], diffs, c.hosts.length);
       for (const d of diffs) if (!examples.has(d.plugin)) examples.set(d.plugin, { ...d, case: full });
     });
-    console.log(JSON.stringify({ nova: oracle.hello.nova, kind, cases: cases.length, seed, rates: tally.rates() }, null, 2));
+    console.log(
+      JSON.stringify(
+        { nova: oracle.hello.nova, kind, cases: cases.length, seed, rates: tally.rates() },
+        null,
+        2,
+      ),
+    );
     for (const [plugin, example] of examples) console.log(plugin, JSON.stringify(example));
   } finally {
     oracle.close();
