@@ -43,8 +43,7 @@ try:
     from nova.scheduler import weights as nova_weights
     from nova.tests.unit.scheduler import fakes
 except ImportError as err:  # the test turns this into a clear failure
-    fatal('cannot import Nova (%s): install python3-nova (apt-get install -y '
-          '--no-install-recommends python3-nova) and run with /usr/bin/python3' % err)
+    fatal('%s cannot import Nova (%s)' % (sys.executable, err))
 
 CONF = nova.conf.CONF
 

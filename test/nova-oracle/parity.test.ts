@@ -11,7 +11,7 @@ import { placidAnswer } from './placidSide.js';
 /**
  * Differential test: Nova 26's own filters and weighers (python3-nova, run by oracle.py) and
  * Placid's engine answer the same generated cases; verdicts must match exactly and weights to 1e-6.
- * fast-check prints the seed and the shrunk case on failure (replay with FC_SEED / FC_PATH).
+ * fast-check prints the seed and the shrunk case on failure (replay with FC_SEED=<seed>).
  */
 
 /** Nova 26's resource filters are gone (removed in Nova 19/20); newer weighers came after Zed. */
