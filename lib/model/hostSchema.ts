@@ -104,7 +104,7 @@ export const hostStateInput = z.looseObject({
         : Object.fromEntries(Object.entries(v).map(([uuid, i]) => [uuid, { ...i, uuid }])),
     ),
   num_instances: z.number().int().nonnegative().optional(),
-  num_io_ops: z.number().int().nonnegative().default(0),
+  num_io_ops: z.number().int().nonnegative().optional(),
   failed_builds: z.number().int().nonnegative().default(0),
   metrics: z.array(metric).default([]),
   service: service.optional(),
@@ -156,7 +156,10 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
       (typeof stats.num_instances === 'string'
         ? Number.parseInt(stats.num_instances, 10) || 0
         : Object.keys(parsed.instances).length),
-    num_io_ops: parsed.num_io_ops,
+    // Nova's HostState reads it from the `io_workload` stat; an explicit field wins.
+    num_io_ops:
+      parsed.num_io_ops ??
+      (typeof stats.io_workload === 'string' ? Number.parseInt(stats.io_workload, 10) || 0 : 0),
     failed_builds: parsed.failed_builds,
     metrics: parsed.metrics,
     service: parsed.service ?? ASSUMED_SERVICE,

@@ -115,13 +115,6 @@ def metrics_of(raw):
     return objects.MonitorMetricList(objects=out)
 
 
-# Host input fields that are Nova HostState attributes, copied as they are.
-PLAIN_HOST_FIELDS = (
-    'uuid', 'cell_uuid', 'free_ram_mb', 'total_usable_ram_mb', 'free_disk_mb',
-    'total_usable_disk_gb', 'disk_mb_used', 'vcpus_total', 'vcpus_used', 'cpu_allocation_ratio',
-    'ram_allocation_ratio', 'disk_allocation_ratio', 'num_instances', 'num_io_ops',
-    'failed_builds', 'hypervisor_type', 'hypervisor_version', 'hypervisor_hostname', 'cpu_info',
-    'host_ip', 'stats')
 # Placid's own host fields (Placement and report data); Nova's HostState has no such attribute.
 PLACID_ONLY_FIELDS = ('traits', 'inventories', 'availability_zone')
 
@@ -134,9 +127,6 @@ def host_of(raw):
                    'numa_topology', 'pci_stats', 'supported_instances') + PLACID_ONLY_FIELDS:
             continue
         attrs[key] = value  # Nova's fields and operator extras alike become attributes
-    for key in PLAIN_HOST_FIELDS:
-        if key in raw:
-            attrs[key] = raw[key]
     attrs.setdefault('uuid', '%s:%s' % (raw['host'], raw.get('nodename', raw['host'])))
     # A real HostState always has stats (`compute.stats or {}`); FakeHostState would have none.
     attrs.setdefault('stats', {})
@@ -150,14 +140,13 @@ def host_of(raw):
     numa = numa_topology_of(raw.get('numa_topology'))
     attrs['numa_topology'] = numa
     attrs['pci_stats'] = pci_stats_of(raw.get('pci_stats'), numa)
-    if 'num_instances' not in attrs and 'num_instances' in attrs.get('stats', {}):
-        attrs['num_instances'] = int(attrs['stats']['num_instances'])
+    # As HostState._update_from_compute_node: both counters come from the compute node's stats.
+    attrs.setdefault('num_instances', int(attrs['stats'].get('num_instances', 0)))
+    attrs.setdefault('num_io_ops', int(attrs['stats'].get('io_workload', 0)))
     instances = raw.get('instances', {})
     uuids = instances if isinstance(instances, list) else list(instances)
     host = fakes.FakeHostState(raw['host'], raw.get('nodename', raw['host']), attrs,
                                instances=[objects.Instance(uuid=u) for u in uuids])
-    if 'num_instances' not in attrs:
-        host.num_instances = len(uuids)
     return host
 
 

@@ -27,6 +27,8 @@ const NOT_IN_NOVA_26 = {
   weighers: ['HypervisorVersionWeigher', 'ImagePropertiesWeigher', 'NumInstancesWeigher'],
 };
 const NUMA_PCI = ['NUMATopologyFilter', 'PciPassthroughFilter'];
+/** Generous: the property tests take tens of seconds alone and share two cores with the whole suite. */
+const PROPERTY_TIMEOUT_MS = 300_000;
 const runs = (n: number) => ({
   numRuns: n,
   seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined,
@@ -56,24 +58,32 @@ describe('Placid against real Nova 26 (python3-nova)', () => {
     expect(oracle.hello.nova).toMatch(/^26\./);
   });
 
-  it('agrees with every Nova filter and weigher on generated hosts, requests and configs', async () => {
-    const tally = new Tally();
-    const filters = oracle.hello.filters.filter((f) => !NUMA_PCI.includes(f));
-    await fc.assert(
-      fc.asyncProperty(generalCase(filters, oracle.hello.weighers), (c) => agree(c, tally)),
-      runs(800),
-    );
-    console.info('Nova 26 agreement (per host verdict or weight):', tally.rates());
-  });
+  it(
+    'agrees with every Nova filter and weigher on generated hosts, requests and configs',
+    async () => {
+      const tally = new Tally();
+      const filters = oracle.hello.filters.filter((f) => !NUMA_PCI.includes(f));
+      await fc.assert(
+        fc.asyncProperty(generalCase(filters, oracle.hello.weighers), (c) => agree(c, tally)),
+        runs(800),
+      );
+      console.info('Nova 26 agreement (per host verdict or weight):', tally.rates());
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('agrees on NUMA and PCI fitting (nova.virt.hardware and PciDeviceStats)', async () => {
-    const tally = new Tally();
-    await fc.assert(
-      fc.asyncProperty(numaPciCase(NUMA_PCI, ['PCIWeigher']), (c) => agree(c, tally)),
-      runs(400),
-    );
-    console.info('Nova 26 NUMA/PCI agreement:', tally.rates());
-  });
+  it(
+    'agrees on NUMA and PCI fitting (nova.virt.hardware and PciDeviceStats)',
+    async () => {
+      const tally = new Tally();
+      await fc.assert(
+        fc.asyncProperty(numaPciCase(NUMA_PCI, ['PCIWeigher']), (c) => agree(c, tally)),
+        runs(400),
+      );
+      console.info('Nova 26 NUMA/PCI agreement:', tally.rates());
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
 
 /** Two hosts in two cells, the smallest case Nova's objects accept. */
