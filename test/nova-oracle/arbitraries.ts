@@ -169,17 +169,23 @@ function instanceCount(h: Json): Json {
 }
 
 const hosts: fc.Arbitrary<Json[]> = aggregates.chain((aggs) =>
-  fc.integer({ min: 2, max: 5 }).chain((n) =>
-    fc.tuple(...Array.from({ length: n }, (_, i) => host(`host${i}`, aggs))).map((hs) => {
-      // An aggregate's host list holds the hosts that carry it, as Nova's do.
-      const aggsOf = (h: Json) => (h.aggregates ?? []) as Json[];
-      const members = (name: string) => hs.filter((h) => aggsOf(h).some((a) => a.name === name));
-      return hs.map((h) => ({
-        ...h,
-        aggregates: aggsOf(h).map((a) => ({ ...a, hosts: members(a.name as string).map((m) => m.host) })),
-      }));
-    }),
-  ),
+  fc
+    .record({ n: fc.integer({ min: 2, max: 5 }), nodes: fc.integer({ min: 0, max: 3 }).map((x) => x === 0) })
+    .chain(({ n, nodes }) =>
+      fc
+        .tuple(...Array.from({ length: n }, (_, i) => host(`host${i}`, aggs)))
+        // Sometimes two nodes per host (ironic, or a host with several hypervisors).
+        .map((hs) => (nodes ? hs.map((h, i) => ({ ...h, host: `host${i >> 1}`, nodename: `node${i}` })) : hs))
+        .map((hs) => {
+          // An aggregate's host list holds the hosts that carry it, as Nova's do.
+          const aggsOf = (h: Json) => (h.aggregates ?? []) as Json[];
+          const members = (name: string) => hs.filter((h) => aggsOf(h).some((a) => a.name === name));
+          return hs.map((h) => ({
+            ...h,
+            aggregates: aggsOf(h).map((a) => ({ ...a, hosts: members(a.name as string).map((m) => m.host) })),
+          }));
+        }),
+    ),
 );
 
 const extraSpecs: fc.Arbitrary<Json> = fc.record(
