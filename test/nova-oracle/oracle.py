@@ -8,7 +8,10 @@ and weighers to run:
 
   {"id": 1, "hosts": [...], "request": {...}, "config": {"filter_scheduler": {...}},
    "filters": ["ComputeFilter"], "weighers": ["RAMWeigher"]}
-  -> {"id": 1, "filters": {"ComputeFilter": [true, false]}, "weighers": {"RAMWeigher": [1.0, 0.0]}}
+  -> {"id": 1, "filters": {"ComputeFilter": [true, false]},
+      "weighers": {"RAMWeigher": [1.0, 0.0], "*": [1.0, 0.0]}}
+
+"*" is the total of every listed weigher together.
 
 A verdict or a weight is "error:<ExceptionName>" where Nova raises. The first line written is
 {"ready": true, "nova": "<version>"}, or {"fatal": "..."} when Nova cannot be imported.
@@ -257,9 +260,9 @@ def run_filter(name, hosts, spec):
     return out
 
 
-def run_weigher(name, hosts, spec):
+def run_weigher(names, hosts, spec):
     try:
-        weighed = WEIGH_HANDLER.get_weighed_objects([WEIGHERS[name]()], hosts, spec)
+        weighed = WEIGH_HANDLER.get_weighed_objects([WEIGHERS[n]() for n in names], hosts, spec)
     except Exception as err:
         return error_of(err)
     by_host = {id(w.obj): w.weight for w in weighed}
@@ -288,7 +291,10 @@ def answer(case):
         spec = spec_of(case['request'])
         out = {'id': case.get('id')}
         out['filters'] = {n: run_filter(n, hosts, spec) for n in case.get('filters', [])}
-        out['weighers'] = {n: run_weigher(n, hosts, spec) for n in case.get('weighers', [])}
+        out['weighers'] = {n: run_weigher([n], hosts, spec) for n in case.get('weighers', [])}
+        if case.get('weighers'):
+            # Every weigher at once: Nova normalises each and sums (`all_weighers`).
+            out['weighers']['*'] = run_weigher(case['weighers'], hosts, spec)
         return out
     try:
         return with_config(case.get('config'), run)

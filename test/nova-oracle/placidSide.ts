@@ -18,8 +18,9 @@ function errorOf(err: unknown): string {
 
 /**
  * Placid's answer to a case, shaped like the oracle's: each filter's verdict per host (as Nova's
- * `_filter_one`: the rebuild short-cut, then `host_passes`), and each weigher's weight alone
- * (normalised and multiplied, as Nova's handler with that one weigher).
+ * `_filter_one`: the rebuild short-cut, then `host_passes`), each weigher's weight alone
+ * (normalised and multiplied, as Nova's handler with that one weigher), and under `*` the total
+ * of every weigher of the case together.
  */
 export function placidAnswer(c: OracleCase): OracleAnswer {
   let hosts: HostState[];
@@ -41,7 +42,8 @@ export function placidAnswer(c: OracleCase): OracleAnswer {
   }
   hosts = ctx.fleet.hosts.slice();
   const filters = Object.fromEntries(c.filters.map((f) => [f, filterVerdicts(f, hosts, spec, ctx)]));
-  const weighers = Object.fromEntries(c.weighers.map((w) => [w, weights(w, hosts, spec, ctx)]));
+  const weighers = Object.fromEntries(c.weighers.map((w) => [w, weights([w], hosts, spec, ctx)]));
+  if (c.weighers.length > 0) weighers['*'] = weights(c.weighers, hosts, spec, ctx);
   return { id: c.id, filters, weighers };
 }
 
@@ -67,11 +69,20 @@ function filterVerdicts(name: string, hosts: HostState[], spec: RequestSpec, ctx
   });
 }
 
-function weights(name: string, hosts: HostState[], spec: RequestSpec, ctx: EngineContext): number[] | string {
-  const weigher = NOVA_WEIGHERS[name];
-  if (!weigher) throw new Error(`Placid has no weigher ${name}`);
+/** The weighers' total per host (one weigher: its own weight), as Nova's handler sums them. */
+function weights(
+  names: string[],
+  hosts: HostState[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+): number[] | string {
+  const weighers = names.map((name) => {
+    const weigher = NOVA_WEIGHERS[name];
+    if (!weigher) throw new Error(`Placid has no weigher ${name}`);
+    return weigher;
+  });
   try {
-    return Array.from(weighHosts([weigher], hosts, spec, ctx, false).weights);
+    return Array.from(weighHosts(weighers, hosts, spec, ctx, false).weights);
   } catch (err) {
     return errorOf(err);
   }
