@@ -5,11 +5,10 @@
  * decision, so a reply may repeat but a placement never does.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import { isPermanentFailure } from '../../lib/queue/failure.js';
 import type { MessageAttributes } from '../../lib/queue/port.js';
 import { processSqsBatch } from '../../lib/queue/processBatch.js';
 import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
-import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import { parseScheduleBody } from '../../lib/schedule/request.js';
 import { CORRELATION_ID_ATTRIBUTE } from '../shared/correlation.js';
 import { withPowertools } from '../shared/middleware.js';
@@ -28,14 +27,12 @@ export interface ScheduleReply {
   decision: ScheduleOutcome['decision'];
 }
 
-/** Requests that can never succeed, however often they are retried. */
-export function isPoisonRequest(error: unknown): boolean {
-  return (
-    error instanceof ValidationError ||
-    error instanceof RequestError ||
-    error instanceof RequestIdConflictError
-  );
-}
+/**
+ * Requests that can never succeed, however often they are retried: malformed or out-of-range input,
+ * a request the engine refuses, a reused request id, and any other permanent fault (one
+ * classification for every consumer: lib/queue/failure.ts).
+ */
+export const isPoisonRequest = (error: unknown): boolean => isPermanentFailure(error);
 
 /**
  * The SQS-triggered handler over `stage` (use queueStageFromEnv for the real one).

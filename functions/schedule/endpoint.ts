@@ -10,6 +10,7 @@
  */
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import { wellFormedText } from '../../lib/model/identifiers.js';
 import { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import { parseScheduleBody } from '../../lib/schedule/request.js';
@@ -60,7 +61,9 @@ function bodyText(event: LambdaFunctionURLEvent): string {
 function decided(outcome: ScheduleOutcome): Result {
   const status = outcome.decision.error ? 409 : 200;
   return json(status, outcome.decision, {
-    'x-placid-request-id': outcome.request_id,
+    // Request ids are validated at parse time; a header must still never carry CR/LF, whatever a
+    // record stored before that check says.
+    'x-placid-request-id': wellFormedText(outcome.request_id),
     'x-placid-replayed': String(outcome.replayed),
   });
 }

@@ -5,6 +5,7 @@ import { addDemoCommand } from './demo.js';
 import { addDetectCommand } from './detect.js';
 import { EXIT_STATUS_HELP } from './exitCodes.js';
 import { addFleetCommand } from './fleet.js';
+import { terminalSafe } from './format.js';
 import { addIngestCommand } from './ingest.js';
 import type { CliIO } from './io.js';
 import { addMigrateCommand } from './migrate.js';
@@ -33,7 +34,7 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`placid: ${oneLine(s)}\n`),
+      outputError: (s, write) => write(terminalSafe(`placid: ${oneLine(s)}\n`)),
     })
     .addHelpText('after', EXIT_STATUS_HELP);
   addScheduleCommand(program, io, done);

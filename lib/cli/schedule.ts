@@ -1,7 +1,10 @@
 import type { Command } from '@commander-js/extra-typings';
+import { ratioConfigWarnings } from '../engine/ratios.js';
+import type { Decided } from './decide.js';
 import { decide } from './decide.js';
 import { InputError } from './errors.js';
 import { EXIT, EXIT_STATUS_HELP } from './exitCodes.js';
+import { terminalSafe } from './format.js';
 import type { CliIO } from './io.js';
 import { printDecision } from './report.js';
 import { decideFromStore } from './storeDecision.js';
@@ -22,27 +25,39 @@ export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number
   if (args.dataDir || args.claim) throw new InputError('--data-dir and --claim need --store');
   if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');
   const decided = await decide({ hosts: args.hosts, request: args.request, config: args.config });
+  warnAboutRatios(decided, io);
   return printDecision(decided, args.json ?? false, io);
 }
 
 async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
   if (args.hosts) throw new InputError('give either --hosts or --store, not both');
   const { decided, outcome, dataDir } = await decideFromStore(args);
+  if (decided) warnAboutRatios(decided, io);
   if (decided && decided.hosts.length === 0) {
     io.stderr.write(
-      `placid: the store in ${dataDir} has no hosts yet (placid ingest REPORTS.json fills it)\n`,
+      terminalSafe(
+        `placid: the store in ${dataDir} has no hosts yet (placid ingest REPORTS.json fills it)\n`,
+      ),
     );
   }
   if (outcome && (args.json || !decided)) {
     if (outcome.replayed && !args.json)
-      io.stdout.write(`Decided before, at ${outcome.decided_at}; nothing placed now.\n`);
+      io.stdout.write(terminalSafe(`Decided before, at ${outcome.decided_at}; nothing placed now.\n`));
     io.stdout.write(`${JSON.stringify(outcome.decision, null, 2)}\n`);
     return outcome.decision.error ? EXIT.noValidHost : EXIT.placed;
   }
   const status = printDecision(decided!, args.json ?? false, io);
   if (outcome)
-    io.stdout.write(`\nClaimed in the store; decision recorded as request ${outcome.request_id}.\n`);
+    io.stdout.write(
+      terminalSafe(`\nClaimed in the store; decision recorded as request ${outcome.request_id}.\n`),
+    );
   return status;
+}
+
+/** `[DEFAULT] *_allocation_ratio` values the hosts' own ratios override, said once per option. */
+function warnAboutRatios(decided: Decided, io: CliIO): void {
+  for (const warning of ratioConfigWarnings(decided.hosts, decided.config))
+    io.stderr.write(terminalSafe(`placid: warning: ${warning}\n`));
 }
 
 export function addScheduleCommand(program: Command, io: CliIO, done: (status: number) => void): void {

@@ -1,11 +1,16 @@
 /** Schedule requests as the stage receives them: a request spec document that must carry its request id. */
 import { type Issue, ValidationError } from '../model/errors.js';
+import { MAX_IDENTIFIER_LENGTH } from '../model/identifiers.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
 
-/** DynamoDB keys may be longer; a longer id is almost certainly not an id. */
-export const MAX_REQUEST_ID_LENGTH = 256;
+/**
+ * DynamoDB keys may be longer; a longer id is almost certainly not an id. The id schema
+ * (lib/model/identifiers.ts) also refuses control characters and lone surrogates: the id becomes a
+ * store key, an SQS reply attribute and an HTTP header, and must be valid in all three.
+ */
+export const MAX_REQUEST_ID_LENGTH = MAX_IDENTIFIER_LENGTH;
 
 /**
  * Validates a request document (REQUEST.json's schema). Unlike the CLI, `request_id` is required:
@@ -21,8 +26,6 @@ export function parseScheduleRequest(doc: unknown, source = 'schedule request'):
         path: 'request_id',
         message: 'is required (a unique id per request; a redelivery with the same id is answered once)',
       });
-    } else if (typeof id === 'string' && (id.length === 0 || id.length > MAX_REQUEST_ID_LENGTH)) {
-      issues.push({ path: 'request_id', message: `must be 1 to ${MAX_REQUEST_ID_LENGTH} characters` });
     }
   }
   let spec: RequestSpec;
