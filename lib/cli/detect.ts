@@ -9,6 +9,7 @@ import { type Command, InvalidArgumentError } from '@commander-js/extra-typings'
 import type { ReconcileResult } from '../detector/index.js';
 import type { ExecutedMigration } from '../local/planExecution.js';
 import { LocalSqsQueue } from '../local/sqsQueue.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
@@ -67,7 +68,8 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
   }
   const lines = [`mode ${settings.mode}`];
   for (const round of rounds) lines.push(...describeRound(round));
-  io.stdout.write(`${lines.join('\n')}\n`);
+  // Names come from reports and plans: nothing in them may drive the terminal.
+  io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
   return 0;
 }
 
