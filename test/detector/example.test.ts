@@ -32,7 +32,7 @@ describe('examples: detect -> approve -> migrate', () => {
     ]);
     const planId = JSON.parse(first.stdout).plan.plan_id as string;
     // Act
-    const approve = await runCli(['approve', planId, '--data-dir', dataDir, '--at', '2026-12-01T12:11:00Z']);
+    const approve = await runCli(['approve', planId, '--data-dir', dataDir, '--at', '2026-12-01T12:10:40Z']);
     const run = await runCli([
       'detect',
       '--data-dir',
@@ -40,10 +40,10 @@ describe('examples: detect -> approve -> migrate', () => {
       '--config',
       config,
       '--at',
-      '2026-12-01T12:11:30Z',
+      '2026-12-01T12:10:50Z',
       '--json',
     ]);
-    const fleet = await runCli(['fleet', '--data-dir', dataDir, '--at', '2026-12-01T12:11:30Z', '--json']);
+    const fleet = await runCli(['fleet', '--data-dir', dataDir, '--at', '2026-12-01T12:10:50Z', '--json']);
     // Assess
     expect(approve.status).toBe(0);
     const result = JSON.parse(run.stdout);
