@@ -1,4 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
+import { addAgentCommand } from './agent.js';
 import { addApproveCommand } from './approve.js';
 import { addCollectCommand } from './collect.js';
 import { addDemoCommand } from './demo.js';
@@ -47,5 +48,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addApproveCommand(program, io, done);
   addPlansCommand(program, io, done);
   addSimulateCommand(program, io, done);
+  addAgentCommand(program, io, done);
   return program;
 }
