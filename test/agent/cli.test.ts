@@ -84,3 +84,11 @@ describe('the agent config', () => {
     ).toThrow(/timezone/);
   });
 });
+
+describe('the shipped example', () => {
+  it('is a valid agent config', async () => {
+    const path = new URL('../../examples/systemd/agent.yaml', import.meta.url).pathname;
+    const run = await runCli(['agent', '--config', path, '--check']);
+    expect([run.status, JSON.parse(run.stdout).collect]).toEqual([0, true]);
+  });
+});
