@@ -5,7 +5,7 @@
  * Errors keep their class name, which is what the state machine's Retry and Catch match on.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { dispatchCloudStep } from '../../lib/workflow/dispatch.js';
+import { dispatchCloudStep } from '../../lib/workflow/cloudSteps.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger, metrics } from '../shared/powertools.js';

@@ -12,7 +12,8 @@
  * after its task was given away (TaskGoneError) drops the result.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { dispatchAgentStep, type StepRequest } from '../workflow/dispatch.js';
+import { dispatchAgentStep } from '../workflow/agentSteps.js';
+import type { StepRequest } from '../workflow/dispatch.js';
 import type { AgentStepDeps } from '../workflow/ports.js';
 import {
   type ActivityTask,

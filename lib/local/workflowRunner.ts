@@ -19,7 +19,8 @@ import {
 } from 'aws-local-stepfunctions';
 import { Agent } from '../agent/agent.js';
 import { packageRoot } from '../cli/packageRoot.js';
-import { dispatchCloudStep, type StepRequest } from '../workflow/dispatch.js';
+import { dispatchCloudStep } from '../workflow/cloudSteps.js';
+import type { StepRequest } from '../workflow/dispatch.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { WorkflowState } from '../workflow/state.js';
 import { LocalActivities } from './activities.js';
