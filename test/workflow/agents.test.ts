@@ -149,20 +149,47 @@ describe('an agent killed mid-drain', () => {
   });
 });
 
-/** The channel as an agent behind a network partition sees it: every call fails while it lasts. */
-function partitioned(channel: TaskChannel, cut: () => boolean): TaskChannel {
+/**
+ * The channel as an agent behind a network partition sees it: from `cut(until)` on, every call
+ * fails until the clock reaches `until`, and the long polls in flight are reset (a task handed to
+ * one of them could never arrive).
+ */
+function partitioned(channel: TaskChannel, clock: { now(): number }) {
+  let healAt = Number.NEGATIVE_INFINITY;
+  const inFlight = new Set<AbortController>();
+  const down = () => clock.now() < healAt;
   const guard = async <T>(call: () => Promise<T>): Promise<T> => {
-    if (cut())
+    if (down())
       throw Object.assign(new Error('connect ETIMEDOUT states.us-east-1.amazonaws.com'), {
         name: 'TimeoutError',
       });
     return call();
   };
-  return {
-    getActivityTask: (arn, worker, signal) => guard(() => channel.getActivityTask(arn, worker, signal)),
+  const wrapped: TaskChannel = {
+    getActivityTask: (arn, worker, signal) =>
+      guard(async () => {
+        const poll = new AbortController();
+        signal?.addEventListener('abort', () => poll.abort(), { once: true });
+        inFlight.add(poll);
+        try {
+          return await channel.getActivityTask(arn, worker, poll.signal);
+        } finally {
+          inFlight.delete(poll);
+        }
+      }),
     sendTaskSuccess: (token, output) => guard(() => channel.sendTaskSuccess(token, output)),
     sendTaskFailure: (token, error, cause) => guard(() => channel.sendTaskFailure(token, error, cause)),
     sendTaskHeartbeat: (token) => guard(() => channel.sendTaskHeartbeat(token)),
+  };
+  return {
+    channel: wrapped,
+    cut(until: number) {
+      healAt = until;
+      for (const poll of inFlight) poll.abort();
+    },
+    get healAt() {
+      return healAt;
+    },
   };
 }
 
@@ -170,14 +197,14 @@ describe('an agent partitioned from AWS for ten minutes', () => {
   it('keeps trying to report, the step moves to another agent, and its late answer is refused', async () => {
     h = await startHarness();
     const activities = new LocalActivities(h.clock, 50);
-    let healAt = Number.NEGATIVE_INFINITY;
+    const network = partitioned(activities, h.clock);
     const isolated = startAgent(
       'agent-a',
-      partitioned(activities, () => h.clock.now() < healAt),
+      network.channel,
       {
         ...h.deps,
         drainer: drainerThat(async () => {
-          healAt = h.clock.now() + 10 * 60_000;
+          network.cut(h.clock.now() + 10 * 60_000);
           // The heartbeats fail from here on; Step Functions gives the task up after 60 s.
           h.clock.advance(61_000);
           activities.expireOverdue();
@@ -195,7 +222,7 @@ describe('an agent partitioned from AWS for ten minutes', () => {
     // Its second poller cannot reach AWS either.
     await until(() => isolated.events.some((e) => e.event === 'poll-error'), 'a failed poll');
 
-    h.clock.advance(Math.max(0, healAt - h.clock.now()));
+    h.clock.advance(Math.max(0, network.healAt - h.clock.now()));
     await until(() => isolated.events.some((e) => e.event === 'task-dropped'), 'the late report');
     const dropped = isolated.events.find((e) => e.event === 'task-dropped');
     expect(dropped).toMatchObject({ step: 'drain', reason: expect.stringContaining('report refused') });
