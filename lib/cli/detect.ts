@@ -4,6 +4,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { LocalSqsQueue } from '../local/sqsQueue.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
@@ -39,7 +40,7 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
     lines.push(`sent ${m.migration_id}: ${m.instance_uuid} ${m.source_host} -> ${m.dest_host}`);
   for (const id of result.expired) lines.push(`expired ${id}`);
   for (const id of result.completed ?? []) lines.push(`completed ${id}`);
-  io.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
   return 0;
 }
 

@@ -13,6 +13,7 @@ import {
   parseRebalanceSettings,
   type RebalanceSettings,
 } from '../rebalance/settings.js';
+import { terminalSafe } from './format.js';
 import { readJsonFile } from './inputs.js';
 import type { CliIO } from './io.js';
 import { formatPlan } from './planText.js';
@@ -53,7 +54,7 @@ export async function runPlan(args: PlanArgs, io: CliIO): Promise<number> {
   const fleet = parseFleetDocument(await readJsonFile(args.fleet, 'fleet'), args.fleet);
   const { config, settings, plugins } = await readPlanConfig(args.config);
   const plan = await planRebalance({ fleet, settings, config, plugins });
-  io.stdout.write(args.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+  io.stdout.write(args.json ? `${JSON.stringify(plan, null, 2)}\n` : terminalSafe(formatPlan(plan)));
   return 0;
 }
 
