@@ -2,10 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { readScheduleEnv, SCHEDULE_ENV } from '../../../functions/schedule/env.js';
 import { scheduleDeps } from '../../../functions/schedule/stage.js';
 import { ConfigError } from '../../../lib/model/errors.js';
-import { validateReportMessage } from '../../../lib/model/reports.js';
 import { tableNames } from '../../../lib/store/tables.js';
-import { type StoreHarness, startStore } from '../../schedule/fixtures.js';
-import { hypervisorDoc, messageDoc } from '../../store/fixtures.js';
+import { hostReport, type StoreHarness, startStore } from '../../schedule/fixtures.js';
 import { answerOf, urlContext, urlEvent } from './events.js';
 
 const QUEUES = {
@@ -125,16 +123,8 @@ describe('the Lambda entry points', () => {
 
   it('serve the Function URL from the environment, against the configured store', async () => {
     // Prepare
-    // The handler runs on the wall clock, so the host must have reported within service_down_time.
-    const doc = messageDoc([
-      hypervisorDoc({
-        host: 'entry0',
-        nodename: 'entry0',
-        reported_at: new Date().toISOString(),
-        samples: [],
-      }),
-    ]);
-    await h.store.putHostReport(validateReportMessage(doc, new Date()).hypervisors[0]);
+    // The handler runs on the real clock, and a host not heard from within service_down_time is down.
+    await h.store.putHostReport({ ...hostReport('entry0', 8192), reported_at: new Date().toISOString() });
     vi.stubEnv(SCHEDULE_ENV.dynamoEndpoint, h.local.endpoint);
     const { handler } = await import('../../../functions/schedule/urlHandler.js');
     const body = JSON.stringify({ request_id: 'e-1', flavor: { vcpus: 1, memory_mb: 512 } });
