@@ -1,6 +1,5 @@
 import type { HostState } from '../model/hostState.js';
-import { explainRemoval, type FilterCount, type Removal } from './filterHandler.js';
-import type { PrefilterRemoval } from './prefilter/index.js';
+import type { FilterCount } from './filterHandler.js';
 
 export interface Elimination {
   host: string;
@@ -46,31 +45,4 @@ export interface ScheduleDecision {
   /** Every eliminated host and why (reasons are built on demand; empty unless explained). */
   eliminated: () => Elimination[];
   error: { type: 'NoValidHost'; message: string } | null;
-}
-
-/** Eliminations in decision order: pre-filter and narrowing removals, then each filter's. */
-export function eliminationsOf(
-  pre: readonly PrefilterRemoval[],
-  removals: readonly Removal[],
-): Elimination[] {
-  const out: Elimination[] = [];
-  for (const r of pre) {
-    out.push({
-      host: r.host.host,
-      nodename: r.host.nodename,
-      filter: r.stage,
-      reason: r.reason(),
-      instance_index: 0,
-    });
-  }
-  for (const r of removals) {
-    out.push({
-      host: r.host.host,
-      nodename: r.host.nodename,
-      filter: r.filter.name,
-      reason: explainRemoval(r),
-      instance_index: r.ctx.index,
-    });
-  }
-  return out;
 }
