@@ -42,7 +42,22 @@ export interface ScheduleDecision {
   /** Every host that passed the filters for the first instance, best first (only when explained). */
   weighed: HostWeight[] | null;
   filter_counts: FilterCount[];
-  /** Every eliminated host and why (reasons are built on demand; empty unless explained). */
-  eliminated: () => Elimination[];
+  /**
+   * The eliminated hosts and why, in decision order: every one, or the first `limit` (reasons are
+   * built on demand, only for the hosts returned; empty unless explained).
+   */
+  eliminated: (limit?: number) => Elimination[];
+  /**
+   * For a capped view of a large explained decision without building every row: the best `limit`
+   * weighed hosts and the first `limit` eliminations, with how many of each there are in all.
+   */
+  explainedTop?: (limit: number) => ExplainedTop;
   error: { type: 'NoValidHost'; message: string } | null;
+}
+
+export interface ExplainedTop {
+  weighed: HostWeight[];
+  weighedTotal: number;
+  eliminated: Elimination[];
+  eliminatedTotal: number;
 }

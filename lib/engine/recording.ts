@@ -1,7 +1,7 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
-import type { Elimination, HostWeight, WeightPart } from './explain.js';
+import type { Elimination, ExplainedTop, HostWeight, WeightPart } from './explain.js';
 import type { Stage } from './filterHandler.js';
 import { NARROW_STAGES, narrowReason } from './narrow.js';
 import type { HostCheck } from './prefilter/hostCheck.js';
@@ -100,65 +100,78 @@ export class DecisionRecord {
     };
   }
 
-  /** Every host that passed the filters for the first instance, best first, ties in input order. */
-  weighedHosts(): HostWeight[] | null {
+  /**
+   * Every host that passed the filters for the first instance (or the best `limit`), best first,
+   * ties in input order; null when the first instance never got to weighing.
+   */
+  weighedHosts(limit?: number): HostWeight[] | null {
     if (!this.weighedReached) return null;
     const w = this.weighing;
     if (!w) return [];
-    return rankHosts(w.weights).map((j) => {
+    return rankHosts(w.weights, limit).map((j) => {
       const host = w.hosts[w.positions[j]];
       return { host, weight: w.weights[j], breakdown: w.weighers.map((r) => weightPart(r, w, j, host)) };
     });
   }
 
-  /** Eliminations in decision order: pre-filter and narrowing removals, then each filter's. */
-  eliminations(): Elimination[] {
+  /** Eliminations in decision order (pre-filter, narrowing, then each filter's), the first `limit`. */
+  eliminations(limit = Number.POSITIVE_INFINITY): Elimination[] {
     const out: Elimination[] = [];
     const pre = this.prefilter;
     if (pre) {
       const { hosts, kept, check } = pre;
-      for (let i = 0; i < hosts.length; i++) {
+      for (let i = 0; i < hosts.length && out.length < limit; i++) {
         if (kept[i] === 1) continue;
         const host = hosts[i];
-        out.push(elimination(host, check.stageOf(host, i) ?? 'Placement', 0, () => check.explain(host, i)));
+        out.push(elimination(host, check.stageOf(host, i) ?? 'Placement', 0, check.explain(host, i)));
       }
     }
     const narrowed = this.narrowed;
     if (narrowed) {
       const { hosts, removedBy, spec } = narrowed;
       NARROW_STAGES.forEach((stage, s) => {
-        for (let i = 0; i < hosts.length; i++)
-          if (removedBy[i] === s + 1)
-            out.push(elimination(hosts[i], stage, 0, () => narrowReason(stage, spec)));
+        for (let i = 0; i < hosts.length && out.length < limit; i++)
+          if (removedBy[i] === s + 1) out.push(elimination(hosts[i], stage, 0, narrowReason(stage, spec)));
       });
     }
     for (const f of this.filters) {
+      if (out.length >= limit) break;
       const byStage: number[][] = f.stages.map(() => []);
       for (let i = 0; i < f.hosts.length; i++) if (f.removedBy[i] > 0) byStage[f.removedBy[i] - 1].push(i);
       f.stages.forEach((stage, s) => {
         for (const i of byStage[s]) {
+          if (out.length >= limit) return;
           const host = f.hosts[i];
-          out.push(elimination(host, stage.filter.name, f.ctx.index, () => filterReason(stage, host, f)));
+          out.push(elimination(host, stage.filter.name, f.ctx.index, filterReason(stage, host, f)));
         }
       });
     }
     return out;
   }
+
+  /** How many hosts the stages eliminated, counted from the recording (nothing is built). */
+  eliminationCount(): number {
+    let n = 0;
+    const pre = this.prefilter;
+    if (pre) for (let i = 0; i < pre.kept.length; i++) n += 1 - pre.kept[i];
+    const narrowed = this.narrowed;
+    if (narrowed) for (let i = 0; i < narrowed.removedBy.length; i++) if (narrowed.removedBy[i] > 0) n++;
+    for (const f of this.filters) for (let i = 0; i < f.removedBy.length; i++) if (f.removedBy[i] > 0) n++;
+    return n;
+  }
+
+  top(limit: number): ExplainedTop {
+    return {
+      weighed: this.weighedHosts(limit) ?? [],
+      weighedTotal: this.weighing?.weights.length ?? 0,
+      eliminated: this.eliminations(limit),
+      eliminatedTotal: this.eliminationCount(),
+    };
+  }
 }
 
-/** An elimination whose reason is put into words when it is first read. */
-function elimination(host: HostState, filter: string, index: number, why: () => string): Elimination {
-  let reason: string | undefined;
-  return {
-    host: host.host,
-    nodename: host.nodename,
-    filter,
-    get reason() {
-      reason ??= why();
-      return reason;
-    },
-    instance_index: index,
-  };
+function elimination(host: HostState, filter: string, index: number, reason: string): Elimination {
+  return { host: host.host, nodename: host.nodename, filter, reason, instance_index: index };
 }
 
 /** The filter's own words for a host it removed (or a plain note when it has none or they fail). */

@@ -253,7 +253,11 @@ function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecis
       return weighed;
     },
     filter_counts: run.counts,
-    eliminated: () => (record ? record.eliminations() : []),
+    eliminated: (limit?: number) => (record ? record.eliminations(limit) : []),
+    explainedTop: (limit: number) =>
+      record
+        ? record.top(limit)
+        : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
     error: null,
     ...partial,
   };
