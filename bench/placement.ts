@@ -15,10 +15,10 @@ import { sieveFilters } from '../lib/engine/sieve.js';
 import { weighCandidates } from '../lib/engine/weighCandidates.js';
 import { rankHosts } from '../lib/engine/weighing.js';
 import { hostStateInput, toHostState } from '../lib/model/hostSchema.js';
-import { recordedDecisionJson } from '../lib/schedule/record.js';
 import type { HostState } from '../lib/model/hostState.js';
 import { parseRequestSpec } from '../lib/model/requestSchema.js';
 import type { RequestSpec } from '../lib/model/requestSpec.js';
+import { recordedDecisionJson } from '../lib/schedule/record.js';
 import { mib, percentile, round, writeSection } from './stats.js';
 
 const SIZES = [1_000, 10_000, 100_000];
@@ -224,7 +224,11 @@ async function explainedVsUnexplained(scheduler: Scheduler, fleet: Fleet, spec: 
     await plain();
     await recorded();
   }, runs);
-  const cpu: Record<'plain' | 'explained' | 'recorded', number[]> = { plain: [], explained: [], recorded: [] };
+  const cpu: Record<'plain' | 'explained' | 'recorded', number[]> = {
+    plain: [],
+    explained: [],
+    recorded: [],
+  };
   for (let i = 0; i < runs; i++) {
     for (const [key, fn] of [
       ['plain', plain],
@@ -237,7 +241,13 @@ async function explainedVsUnexplained(scheduler: Scheduler, fleet: Fleet, spec: 
       cpu[key].push(c.user + c.system);
     }
   }
-  const p50 = (xs: number[]) => round(percentile(xs.sort((a, b) => a - b), 50));
+  const p50 = (xs: number[]) =>
+    round(
+      percentile(
+        xs.sort((a, b) => a - b),
+        50,
+      ),
+    );
   const unexplained = p50(cpu.plain);
   const explainedCpu = p50(cpu.explained);
   const recordedCpu = p50(cpu.recorded);

@@ -255,9 +255,7 @@ function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecis
     filter_counts: run.counts,
     eliminated: (limit?: number) => (record ? record.eliminations(limit) : []),
     explainedTop: (limit: number) =>
-      record
-        ? record.top(limit)
-        : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
+      record ? record.top(limit) : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
     error: null,
     ...partial,
   };
