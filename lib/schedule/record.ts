@@ -3,7 +3,7 @@
  * `placid schedule --json`, capped to fit a DynamoDB item and an SQS reply, plus what it claimed.
  */
 import { createHash } from 'node:crypto';
-import { type DecisionJson, decisionJson } from '../cli/jsonOutput.js';
+import { type DecisionJson, decisionJson } from '../engine/decisionJson.js';
 import type { ExplainedTop, ScheduleDecision } from '../engine/explain.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { ClaimedHost } from './claims.js';
