@@ -3,11 +3,9 @@
  * consumes the plan queue, so the messages a run sends are printed instead of executed.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { LocalSqsQueue } from '../local/sqsQueue.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
-import { readPlanConfig } from './plan.js';
 
 export interface DetectArgs {
   dataDir?: string;
@@ -16,7 +14,11 @@ export interface DetectArgs {
 }
 
 export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
-  const { reconcile } = await import('../detector/index.js');
+  const [{ reconcile }, { LocalSqsQueue }, { readPlanConfig }] = await Promise.all([
+    import('../detector/index.js'),
+    import('../local/sqsQueue.js'),
+    import('./planConfig.js'),
+  ]);
   const { config, settings, plugins } = await readPlanConfig(args.config);
   const planQueue = new LocalSqsQueue({ name: 'placid-plans' });
   const result = await withLocalStore(args.dataDir, (store) =>

@@ -1,10 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
-import { decide } from './decide.js';
 import { InputError } from './errors.js';
 import { EXIT, EXIT_STATUS_HELP } from './exitCodes.js';
 import type { CliIO } from './io.js';
-import { printDecision } from './report.js';
-import { decideFromStore } from './storeDecision.js';
 
 export interface ScheduleArgs {
   hosts?: string;
@@ -21,12 +18,18 @@ export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number
   if (args.store) return runStoreSchedule(args, io);
   if (args.dataDir || args.claim) throw new InputError('--data-dir and --claim need --store');
   if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');
+  // Loaded per command, so `placid --help` and the other commands start without the engine.
+  const [{ decide }, { printDecision }] = await Promise.all([import('./decide.js'), import('./report.js')]);
   const decided = await decide({ hosts: args.hosts, request: args.request, config: args.config });
   return printDecision(decided, args.json ?? false, io);
 }
 
 async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
   if (args.hosts) throw new InputError('give either --hosts or --store, not both');
+  const [{ decideFromStore }, { printDecision }] = await Promise.all([
+    import('./storeDecision.js'),
+    import('./report.js'),
+  ]);
   const { decided, outcome, dataDir } = await decideFromStore(args);
   if (decided && decided.hosts.length === 0) {
     io.stderr.write(
