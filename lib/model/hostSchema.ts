@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { ValidationError } from './errors.js';
+import { fastHostState } from './hostFastPath.js';
 import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
 import { canonicalImageProperties } from './imageMeta.js';
+import { formatPath } from './path.js';
 import { finite, nonNegative, novaString, parseWith } from './schema.js';
 
 const aggregate = z.object({
@@ -176,8 +178,7 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
 
 /** Parses an array of host states; `source` names the file or message in errors. */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
-  const parsed = parseWith(z.array(hostStateInput), input, source);
-  const states = parsed.map(toHostState);
+  const states = hostStatesOf(input, source);
   const seen = new Map<string, number>();
   states.forEach((h, i) => {
     const key = `${h.host}\u0000${h.nodename}`;
@@ -189,5 +190,29 @@ export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
     }
     seen.set(key, i);
   });
+  return states;
+}
+
+/**
+ * Each host by the fast path (hostFastPath.ts) when it has the common shape, else by zod; the
+ * issues of every host zod refuses are reported together, as one parse of the array would.
+ */
+function hostStatesOf(input: unknown, source: string): HostState[] {
+  if (!Array.isArray(input)) return parseWith(z.array(hostStateInput), input, source).map(toHostState);
+  const states: HostState[] = new Array(input.length);
+  const issues: { path: string; message: string }[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const fast = fastHostState(input[i]);
+    if (fast) {
+      states[i] = fast;
+      continue;
+    }
+    const result = hostStateInput.safeParse(input[i]);
+    if (result.success) states[i] = toHostState(result.data);
+    else
+      for (const issue of result.error.issues)
+        issues.push({ path: formatPath([i, ...issue.path]), message: issue.message });
+  }
+  if (issues.length > 0) throw new ValidationError(source, issues);
   return states;
 }
