@@ -35,5 +35,6 @@ export {
   type EmbeddedScheduler,
   type PreparedFleet,
 } from './service.js';
+export { type GroupingCheck, verifyGrouping } from './verifyGrouping.js';
 export { ALL_ZERO, type AllZero, defineWeigher, type HostWeigher } from './weigher.js';
 export { configMultiplier } from './weighers/multiplier.js';
