@@ -103,7 +103,8 @@ export class Scheduler {
     // A rebuild only re-checks the current host: no Placement query and no claim (Nova's legacy path).
     const rebuild = isRebuild(spec);
     const placement = !rebuild && this.config.placid.placement_prefilter;
-    const candidates = fleetCandidates(fleet, buffers);
+    // The pre-filter writes its own candidates; without it every host is one.
+    const candidates = fleetCandidates(fleet, buffers, !placement);
     if (placement) {
       const error = prefilter(run, candidates);
       if (error) return decisionOf(run, { error });
@@ -292,9 +293,9 @@ async function claimFirst(
   return -1;
 }
 
-/** Every host of the fleet as a candidate, in the decision's buffers. */
-function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers): Candidates {
-  const n = fleet.hosts.length;
+/** The fleet's candidates in the decision's buffers: every host when `all`, else none yet. */
+function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers, all: boolean): Candidates {
+  const n = all ? fleet.hosts.length : 0;
   for (let i = 0; i < n; i++) buffers.positions[i] = i;
   return { hosts: fleet.hosts, index: fleetIndex(fleet.hosts), positions: buffers.positions, count: n };
 }
