@@ -1,5 +1,5 @@
-import type { ScheduleDecision } from './explain.js';
 import type { HostState } from '../model/hostState.js';
+import type { ScheduleDecision } from './explain.js';
 
 interface HostRef {
   host: string;
