@@ -1,5 +1,6 @@
 /** `placid approve PLAN_ID`: approves a plan made in approve mode; the next detector run sends it. */
 import type { Command } from '@commander-js/extra-typings';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
@@ -9,8 +10,10 @@ export async function runApprove(planId: string, args: { dataDir?: string }, io:
   const plan = await withLocalStore(args.dataDir, (store) => approvePlan(store, planId, new Date()));
   const { moved, waves } = plan.summary;
   io.stdout.write(
-    `approved ${plan.plan_id}: ${moved} migration(s) in ${waves} wave(s), expires ${plan.plan_expires_at}; ` +
-      'the next detector run (`placid detect`) sends wave 1\n',
+    terminalSafe(
+      `approved ${plan.plan_id}: ${moved} migration(s) in ${waves} wave(s), expires ${plan.plan_expires_at}; ` +
+        'the next detector run (`placid detect`) sends wave 1\n',
+    ),
   );
   return 0;
 }

@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError } from '@commander-js/extra-typings'
 import { parseDuration } from '../collect/durationText.js';
 import type { Phase } from '../collect/run.js';
 import { InputError } from './errors.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { checkQueueUrl } from './queueUrl.js';
@@ -56,7 +57,9 @@ export async function runCollectCommand(args: CollectArgs, io: CliIO, controls: 
         sink,
       );
       progress.clear();
-      io.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : collect.formatSummary(summary));
+      io.stdout.write(
+        args.json ? `${JSON.stringify(summary)}\n` : terminalSafe(collect.formatSummary(summary)),
+      );
       worst = Math.max(worst, collect.exitStatusOf(summary));
       if (args.interval === undefined || run === args.runs || stop.aborted) break;
       await sleep(Math.max(0, started + args.interval - Date.now()), stop);

@@ -3,6 +3,7 @@
  * consumes the plan queue, so the messages a run sends are printed instead of executed.
  */
 import type { Command } from '@commander-js/extra-typings';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
@@ -41,7 +42,7 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
     lines.push(`sent ${m.migration_id}: ${m.instance_uuid} ${m.source_host} -> ${m.dest_host}`);
   for (const id of result.expired) lines.push(`expired ${id}`);
   for (const id of result.completed ?? []) lines.push(`completed ${id}`);
-  io.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
   return 0;
 }
 

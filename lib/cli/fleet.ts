@@ -2,7 +2,9 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { InputError } from './errors.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
+import { readConfig } from './inputs.js';
 import type { CliIO } from './io.js';
 
 export interface FleetArgs {
@@ -10,6 +12,8 @@ export interface FleetArgs {
   json?: boolean;
   window?: number;
   at?: Date;
+  /** nova.conf / JSON: service_down_time (liveness) and the allocation ratios shown. */
+  config?: string;
 }
 
 export const DEFAULT_WINDOW_MINUTES = 10;
@@ -33,23 +37,34 @@ export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<numbe
       `no local fleet store at ${dataDir}: run \`placid ingest FILE\` first, or pass --data-dir`,
     );
   }
+  const { config } = await readConfig(args.config);
   const at = args.at ?? new Date();
   const local = await openLocalStore({ dataDir, store: { clock: () => at } });
   try {
     const view = await readFleetView(local.store, {
       at,
       windowMinutes: args.window ?? DEFAULT_WINDOW_MINUTES,
+      config,
     });
-    io.stdout.write(args.json ? `${JSON.stringify(view, null, 2)}\n` : formatFleet(view, dataDir));
+    io.stdout.write(
+      args.json ? `${JSON.stringify(view, null, 2)}\n` : terminalSafe(formatFleet(view, dataDir)),
+    );
   } finally {
     await local.close();
   }
   return 0;
 }
 
+/** Longest steal window: 30 days (samples older than the store keeps would only read as missing). */
+export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
+
 function positiveMinutes(value: string): number {
   const n = Number(value);
-  if (!(Number.isFinite(n) && n > 0)) throw new InvalidArgumentError('must be a positive number of minutes');
+  if (!(Number.isFinite(n) && n > 0 && n <= MAX_WINDOW_MINUTES)) {
+    throw new InvalidArgumentError(
+      `must be a positive number of minutes, at most ${MAX_WINDOW_MINUTES} (30 days)`,
+    );
+  }
   return n;
 }
 
@@ -76,6 +91,10 @@ export function addFleetCommand(program: Command, io: CliIO, done: (status: numb
       '--at <time>',
       'look at the fleet as of this ISO-8601 time (default: now), e.g. to replay old reports',
       isoTime,
+    )
+    .option(
+      '--config <file>',
+      "nova.conf-style INI, or .json: [DEFAULT] service_down_time (a host whose last report is older is down) and allocation ratios; Nova's defaults when omitted",
     )
     .addHelpText('after', FLEET_EXIT_HELP)
     .action(async (opts) => done(await runFleetCommand(opts, io)));

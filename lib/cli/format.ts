@@ -38,3 +38,21 @@ export function capped<T>(items: readonly T[], limit: number): { shown: readonly
 export function indent(lines: readonly string[], by: string): string[] {
   return lines.map((line) => by + line);
 }
+
+// ESC-introduced sequences whole (CSI `ESC [ … final`, OSC `ESC ] … BEL|ST`, DCS/APC/PM/SOS
+// `ESC P|_|^|X … ST`, two-byte `ESC x`), then every other control character: C0 but tab and newline,
+// DEL, and C1 (U+0080–U+009F; U+009B is a one-character CSI on some terminals).
+const ESCAPE_SEQUENCE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b[\]P_^X][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\s\S]?/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text safe to print on a terminal: host names, plan ids, reasons and other operator- or
+ * report-supplied strings cannot move the cursor, retitle the window (OSC) or hide earlier output.
+ * Every readable (non-JSON) output of the CLI goes through it; JSON output is escaped by JSON itself.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '');
+}

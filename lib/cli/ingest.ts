@@ -5,7 +5,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { InputError } from './errors.js';
-import { plural } from './format.js';
+import { plural, terminalSafe } from './format.js';
 import type { InputMessage } from './ingestInput.js';
 import type { CliIO } from './io.js';
 import { checkQueueUrl } from './queueUrl.js';
@@ -87,7 +87,7 @@ async function ingestToQueue(url: string, messages: InputMessage[], source: stri
 function printRejected(rejected: { where: string; reason: string }[], total: number, io: CliIO): number {
   if (rejected.length === 0) return INGEST_EXIT.stored;
   io.stdout.write(`  rejected  ${rejected.length} of ${plural(total, 'message')}:\n`);
-  for (const r of rejected) io.stdout.write(`    ${r.where}: ${r.reason}\n`);
+  for (const r of rejected) io.stdout.write(terminalSafe(`    ${r.where}: ${r.reason}\n`));
   return INGEST_EXIT.rejected;
 }
 

@@ -1,5 +1,6 @@
 import { CommanderError } from '@commander-js/extra-typings';
 import { EXIT, exitCodeFor } from './exitCodes.js';
+import { terminalSafe } from './format.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, oneLine } from './program.js';
 
@@ -29,10 +30,10 @@ function reportFailure(err: unknown, io: CliIO): number {
   const code = exitCodeFor(err);
   const message = err instanceof Error ? err.message : String(err);
   if (code === EXIT.internalError) {
-    io.stderr.write(`placid: internal error: ${oneLine(message)}\n`);
-    if (err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    io.stderr.write(terminalSafe(`placid: internal error: ${oneLine(message)}\n`));
+    if (err instanceof Error && err.stack) io.stderr.write(terminalSafe(`${err.stack}\n`));
   } else {
-    io.stderr.write(`placid: ${oneLine(message)}\n`);
+    io.stderr.write(terminalSafe(`placid: ${oneLine(message)}\n`));
   }
   return code;
 }

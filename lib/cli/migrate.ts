@@ -10,6 +10,7 @@ import { type Command, InvalidArgumentError } from '@commander-js/extra-typings'
 import type { WorkflowRun } from '../local/workflowRunner.js';
 import type { LocalMigration } from '../workflow/localMigration.js';
 import { InputError } from './errors.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 
@@ -124,7 +125,7 @@ function describe(context: LocalMigration): string {
 }
 
 function write(io: CliIO, args: MigrateArgs, json: unknown, text: () => string): void {
-  io.stdout.write(args.json ? `${JSON.stringify(json, null, 2)}\n` : text());
+  io.stdout.write(args.json ? `${JSON.stringify(json, null, 2)}\n` : terminalSafe(text()));
 }
 
 function wholeNumber(value: string): number {

@@ -1,5 +1,6 @@
 /** `placid plan`: plans the live migrations that relieve the suffering VMs of FLEET.json. */
 import type { Command } from '@commander-js/extra-typings';
+import { terminalSafe } from './format.js';
 import type { CliIO } from './io.js';
 
 export interface PlanArgs {
@@ -28,7 +29,7 @@ export async function runPlan(args: PlanArgs, io: CliIO): Promise<number> {
   const fleet = parseFleetDocument(await readJsonFile(args.fleet, 'fleet'), args.fleet);
   const { config, settings, plugins } = await readPlanConfig(args.config);
   const plan = await planRebalance({ fleet, settings, config, plugins });
-  io.stdout.write(args.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
+  io.stdout.write(args.json ? `${JSON.stringify(plan, null, 2)}\n` : terminalSafe(formatPlan(plan)));
   return 0;
 }
 

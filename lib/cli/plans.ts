@@ -1,6 +1,7 @@
 /** `placid plans`: the stored plans, newest first, with their status and their migrations' states. */
 import type { Command } from '@commander-js/extra-typings';
 import type { StoredPlanStatus } from '../detector/index.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
@@ -51,7 +52,9 @@ export async function runPlans(args: { dataDir?: string; json?: boolean }, io: C
         .map(([s, n]) => `${n} ${s}`)
         .join(', ') || 'no migrations';
     io.stdout.write(
-      `${p.plan_id}  ${p.status.padEnd(16)} created ${p.created_at}  expires ${p.expires_at}  ${states}\n`,
+      terminalSafe(
+        `${p.plan_id}  ${p.status.padEnd(16)} created ${p.created_at}  expires ${p.expires_at}  ${states}\n`,
+      ),
     );
   }
   return 0;

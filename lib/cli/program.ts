@@ -5,12 +5,14 @@ import { addDemoCommand } from './demo.js';
 import { addDetectCommand } from './detect.js';
 import { EXIT_STATUS_HELP } from './exitCodes.js';
 import { addFleetCommand } from './fleet.js';
+import { terminalSafe } from './format.js';
 import { addIngestCommand } from './ingest.js';
 import type { CliIO } from './io.js';
 import { addMigrateCommand } from './migrate.js';
 import { addPlanCommand } from './plan.js';
 import { addPlansCommand } from './plans.js';
 import { addScheduleCommand } from './schedule.js';
+import { addServeCommand } from './serve.js';
 import { addSimulateCommand } from './simulate.js';
 
 /** Commander's messages on one line ("placid: …"), like every other error placid prints. */
@@ -33,7 +35,7 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`placid: ${oneLine(s)}\n`),
+      outputError: (s, write) => write(terminalSafe(`placid: ${oneLine(s)}\n`)),
     })
     .addHelpText('after', EXIT_STATUS_HELP);
   addScheduleCommand(program, io, done);
@@ -47,5 +49,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addApproveCommand(program, io, done);
   addPlansCommand(program, io, done);
   addSimulateCommand(program, io, done);
+  addServeCommand(program, io, done);
   return program;
 }

@@ -1,5 +1,6 @@
 import type { Decided } from './decide.js';
 import { EXIT } from './exitCodes.js';
+import { terminalSafe } from './format.js';
 import type { CliIO } from './io.js';
 import { decisionJson } from './jsonOutput.js';
 import { formatDecision } from './textOutput.js';
@@ -9,7 +10,7 @@ export function printDecision({ decision, spec }: Decided, json: boolean, io: Cl
   io.stdout.write(
     json
       ? `${JSON.stringify(decisionJson(decision, spec.num_instances), null, 2)}\n`
-      : formatDecision(decision, spec),
+      : terminalSafe(formatDecision(decision, spec)),
   );
   return decision.error ? EXIT.noValidHost : EXIT.placed;
 }

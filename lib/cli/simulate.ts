@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import type { SimulationResult } from '../sim/result.js';
+import { InputError } from './errors.js';
 import type { CliIO } from './io.js';
 
 export interface SimulateArgs {
@@ -41,6 +42,9 @@ export async function runSimulateCommand(args: SimulateArgs, io: CliIO): Promise
     ? await loadScenario(args.scenario)
     : parseScenario({}, 'the default scenario');
   const scenario = args.seed === undefined ? loaded : { ...loaded, seed: args.seed };
+  const outDir = args.out ?? 'placid-report';
+  // Checked before the run: a day's simulation should not end in "cannot write the report".
+  if (args.html !== false) await makeOutDir(outDir);
   const progress = progressReporter(io.stderr as Parameters<typeof progressReporter>[0]);
   let output: Awaited<ReturnType<typeof runSimulation>>;
   try {
@@ -49,7 +53,7 @@ export async function runSimulateCommand(args: SimulateArgs, io: CliIO): Promise
     progress.done();
   }
   const { result, timer } = output;
-  const htmlPath = args.html === false ? undefined : await writeHtml(result, args.out ?? 'placid-report');
+  const htmlPath = args.html === false ? undefined : await writeHtml(result, outDir);
   if (args.json) {
     io.stdout.write(`${JSON.stringify(result)}\n`);
     if (htmlPath) io.stderr.write(`placid simulate: HTML report ${htmlPath}\n`);
@@ -72,9 +76,29 @@ export function simulationExitStatus(result: Pick<SimulationResult, 'runs'>): nu
 async function writeHtml(result: SimulationResult, dir: string): Promise<string> {
   const { renderSimulationHtml } = await import('../sim/report/html.js');
   const path = resolve(join(dir, `placid-simulation-${result.scenario.seed}.html`));
-  await mkdir(resolve(dir), { recursive: true });
   await writeFile(path, renderSimulationHtml(result));
   return path;
+}
+
+const OUT_DIR_PROBLEMS: Record<string, string> = {
+  EEXIST: 'it is a file, not a directory',
+  ENOTDIR: 'part of the path is a file, not a directory',
+  EACCES: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOENT: 'not a usable path',
+  ENAMETOOLONG: 'the path is too long',
+  ERR_INVALID_ARG_VALUE: 'not a valid path',
+};
+
+/** Creates the report directory, or says in one line why it cannot be (exit 2). */
+async function makeOutDir(dir: string): Promise<void> {
+  try {
+    await mkdir(resolve(dir), { recursive: true });
+  } catch (error) {
+    const problem = OUT_DIR_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (!problem) throw error;
+    throw new InputError(`--out ${dir}: cannot hold the HTML report: ${problem}`, { cause: error });
+  }
 }
 
 function seedValue(value: string): number {

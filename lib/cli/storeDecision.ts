@@ -4,6 +4,7 @@
  * through the schedule stage's core: resources are claimed in the store and the decision recorded.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { SchedulerConfig } from '../config/options.js';
 import { createScheduler, loadPluginModules } from '../engine/registry.js';
 import { defaultDataDir } from '../local/dynalite.js';
@@ -13,6 +14,7 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import { type ScheduleOutcome, scheduleRequest } from '../schedule/core.js';
 import { FleetSnapshot } from '../schedule/snapshot.js';
 import type { Decided } from './decide.js';
+import { InputError } from './errors.js';
 import { readConfig, readJsonFile } from './inputs.js';
 
 export interface StoreDecisionInputs {
@@ -38,6 +40,12 @@ export async function decideFromStore(inputs: StoreDecisionInputs): Promise<Stor
   const spec = await readStoreRequest(inputs.request, inputs.claim ?? false);
   const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
   const dataDir = inputs.dataDir ?? defaultDataDir();
+  // Like the other store commands: a mistyped --data-dir must not quietly become an empty store.
+  if (!existsSync(dataDir)) {
+    throw new InputError(
+      `no local fleet store at ${dataDir}: run \`placid ingest FILE\` first, or pass --data-dir`,
+    );
+  }
   const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
   try {
     const snapshot = new FleetSnapshot(pipeline.store);

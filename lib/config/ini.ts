@@ -22,7 +22,10 @@ export class IniValues {
   }
 }
 
-/** A parsed INI file: group → key → values. */
+/**
+ * A parsed INI file: group → key → values. Both levels are null-prototype objects, so a group or key
+ * named `__proto__`, `constructor` or `toString` is an ordinary name, never Object.prototype's.
+ */
 export type IniDocument = Record<string, Record<string, IniValues>>;
 
 /**
@@ -32,7 +35,7 @@ export type IniDocument = Record<string, Record<string, IniValues>>;
  * stripped, repeated keys and repeated sections accumulated. Like oslo, `#` after a value is kept.
  */
 export function parseIni(text: string, source: string): IniDocument {
-  const doc: IniDocument = {};
+  const doc: IniDocument = Object.create(null);
   let group: string | undefined;
   let pending: { key: string; parts: string[]; line: number } | undefined;
   const flush = () => {
@@ -65,7 +68,7 @@ export function parseIni(text: string, source: string): IniDocument {
     flush();
     if (line.startsWith('[')) {
       group = sectionName(line, lineNo, fail);
-      doc[group] ??= {};
+      doc[group] ??= Object.create(null);
       continue;
     }
     const [key, value] = splitAssignment(line, lineNo, fail);

@@ -71,7 +71,8 @@ export function resolveConfig(doc: ConfigDocument, source: string, table: Option
       if (spec) {
         values[group][name] = optionValue(raw, spec, `${where}: [${group}] ${name}`);
       } else if (isTolerated(group, name, options)) {
-        config.extra[group] = { ...config.extra[group], [name]: extraValue(raw) };
+        config.extra[group] ??= Object.create(null);
+        config.extra[group][name] = extraValue(raw);
       } else {
         throw new ConfigError(`${where}: [${group}] unknown option ${name}${hint(name, options)}`);
       }
@@ -92,7 +93,7 @@ function optionValue(raw: unknown, spec: OptionSpec, label: string): unknown {
 }
 
 function isTolerated(group: string, name: string, options: Readonly<Record<string, OptionSpec>>): boolean {
-  if (IGNORED_NOVA_OPTIONS[group]?.includes(name)) return true;
+  if (Object.hasOwn(IGNORED_NOVA_OPTIONS, group) && IGNORED_NOVA_OPTIONS[group].includes(name)) return true;
   return OPEN_GROUPS.has(group) && nearest(name, Object.keys(options)) === undefined;
 }
 
@@ -109,7 +110,9 @@ function rejectMistypedGroup(group: string, table: OptionTable, source: string):
 }
 
 function extraValues(entries: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, extraValue(v)]));
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of Object.entries(entries)) out[k] = extraValue(v);
+  return out;
 }
 
 function extraValue(raw: unknown): string {

@@ -11,8 +11,12 @@ export interface OptionSpec {
   type: OptionType;
   default: unknown;
   min?: number;
+  /** 0 reads as None (unset): Nova's pre-Stein `*_allocation_ratio = 0.0` meant "use the default". */
+  zeroIsUnset?: boolean;
   help: string;
 }
+
+const RATIO_HELP = "Ratio for hosts that report none (a host's reported ratio wins); 0.0 means unset";
 
 export const DEFAULT_ENABLED_FILTERS = [
   'ComputeFilter',
@@ -118,12 +122,27 @@ export const OPTIONS = {
   DEFAULT: {
     service_down_time: { type: 'int', default: 60, min: 1, help: 'ComputeFilter liveness window (s)' },
     default_availability_zone: { type: 'string', default: 'nova', help: 'AZ of hosts without one' },
-    cpu_allocation_ratio: { type: 'float', default: null, help: 'Overrides every host ratio when set' },
-    ram_allocation_ratio: { type: 'float', default: null, help: 'Overrides every host ratio when set' },
-    disk_allocation_ratio: { type: 'float', default: null, help: 'Overrides every host ratio when set' },
-    initial_cpu_allocation_ratio: { type: 'float', default: 4.0, help: 'Ratio for hosts that report none' },
-    initial_ram_allocation_ratio: { type: 'float', default: 1.0, help: 'Ratio for hosts that report none' },
-    initial_disk_allocation_ratio: { type: 'float', default: 1.0, help: 'Ratio for hosts that report none' },
+    cpu_allocation_ratio: { type: 'float', default: null, min: 0, zeroIsUnset: true, help: RATIO_HELP },
+    ram_allocation_ratio: { type: 'float', default: null, min: 0, zeroIsUnset: true, help: RATIO_HELP },
+    disk_allocation_ratio: { type: 'float', default: null, min: 0, zeroIsUnset: true, help: RATIO_HELP },
+    initial_cpu_allocation_ratio: {
+      type: 'float',
+      min: 0,
+      default: 4.0,
+      help: 'Ratio for hosts that report none',
+    },
+    initial_ram_allocation_ratio: {
+      type: 'float',
+      min: 0,
+      default: 1.0,
+      help: 'Ratio for hosts that report none',
+    },
+    initial_disk_allocation_ratio: {
+      type: 'float',
+      min: 0,
+      default: 1.0,
+      help: 'Ratio for hosts that report none',
+    },
     reserved_host_memory_mb: { type: 'int', default: 512, min: 0, help: 'Placement MEMORY_MB reserved' },
     reserved_host_cpus: { type: 'int', default: 0, min: 0, help: 'Placement VCPU reserved' },
     reserved_host_disk_mb: { type: 'int', default: 0, min: 0, help: 'Placement DISK_GB reserved (MiB)' },

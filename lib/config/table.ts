@@ -45,7 +45,8 @@ export function mergeOptionTables<A extends OptionTable, B extends OptionTable>(
 
 /** A fresh configuration holding every default of `table` (arrays copied, so callers may mutate). */
 export function defaultsFor<T extends OptionTable>(table: T): ConfigOf<T> {
-  const out: Record<string, Record<string, unknown>> = { extra: {} };
+  // `extra` holds operator-chosen group and option names: null prototypes keep `[__proto__]` a name.
+  const out: Record<string, Record<string, unknown>> = { extra: Object.create(null) };
   for (const [group, options] of Object.entries(table)) {
     out[group] = {};
     for (const [name, spec] of Object.entries(options)) {

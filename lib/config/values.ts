@@ -25,8 +25,10 @@ export function parseOptionValue(raw: unknown, spec: OptionSpec): unknown {
     case 'bool':
       return parseBool(raw, spec);
     case 'int':
-    case 'float':
-      return parseNumber(raw, spec);
+    case 'float': {
+      const n = parseNumber(raw, spec);
+      return n === 0 && spec.zeroIsUnset ? null : n;
+    }
     case 'string':
       if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
       throw new BadValue(expected(spec));

@@ -1,16 +1,17 @@
 /** An operator's approval of a plan made in approve mode: the next reconcile starts sending it. */
 import type { FleetStore } from '../store/fleetStore.js';
-import { PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
+import { checkPlanId, PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
 import { getPlan, setPlanStatus } from './planItems.js';
 import type { StoredPlan } from './types.js';
 
 /**
  * Marks `planId` approved.
- * @throws UnknownPlanError, PlanExpiredError (also when past its expiry but not yet marked),
+ * @throws InvalidPlanIdError (empty, over 128 characters, control characters), UnknownPlanError, PlanExpiredError (also when past its expiry but not yet marked),
  *   PlanNotPendingError (a recommendation, or already approved, completed…)
  * @example await approvePlan(store, 'plan-3f2a…', new Date())
  */
 export async function approvePlan(store: FleetStore, planId: string, now: Date): Promise<StoredPlan> {
+  checkPlanId(planId);
   const plan = await getPlan(store.ctx, planId);
   if (!plan) throw new UnknownPlanError(planId);
   if (plan.status === 'expired' || Date.parse(plan.plan_expires_at) <= now.getTime()) {

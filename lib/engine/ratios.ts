@@ -5,24 +5,52 @@ import { type AggregateMemo, aggregateLimit, aggregateLimitOrigin } from './aggr
 export type ResourceKind = 'cpu' | 'ram' | 'disk';
 
 /**
- * The allocation ratio in force for a host: `[DEFAULT] <kind>_allocation_ratio` when set (the compute
- * node's config), else what the host reports, else `initial_<kind>_allocation_ratio`.
+ * The allocation ratio in force for a host: what the host reports (its compute service's ratio, as
+ * Nova's scheduler reads it from the compute node), else `[DEFAULT] <kind>_allocation_ratio` (the
+ * compute-side default this config would give it), else `initial_<kind>_allocation_ratio`.
  */
 export function allocationRatio(host: HostState, kind: ResourceKind, config: SchedulerConfig): number {
   const d = config.DEFAULT;
   if (kind === 'cpu')
-    return d.cpu_allocation_ratio ?? host.cpu_allocation_ratio ?? d.initial_cpu_allocation_ratio;
+    return host.cpu_allocation_ratio ?? d.cpu_allocation_ratio ?? d.initial_cpu_allocation_ratio;
   if (kind === 'ram')
-    return d.ram_allocation_ratio ?? host.ram_allocation_ratio ?? d.initial_ram_allocation_ratio;
-  return d.disk_allocation_ratio ?? host.disk_allocation_ratio ?? d.initial_disk_allocation_ratio;
+    return host.ram_allocation_ratio ?? d.ram_allocation_ratio ?? d.initial_ram_allocation_ratio;
+  return host.disk_allocation_ratio ?? d.disk_allocation_ratio ?? d.initial_disk_allocation_ratio;
 }
 
 /** Where `allocationRatio` took the host's ratio from, in words (for the Ram, Core and Disk filters). */
 export function ratioOrigin(host: HostState, kind: ResourceKind, config: SchedulerConfig): string {
   const option = `${kind}_allocation_ratio` as const;
-  if (config.DEFAULT[option] !== null) return `[DEFAULT] ${option}`;
   if (host[option] !== null) return 'reported by the host';
+  if (config.DEFAULT[option] !== null) return `[DEFAULT] ${option}, as the host reports none`;
   return `[DEFAULT] initial_${option}, as the host reports none`;
+}
+
+const RATIO_OPTIONS = ['cpu_allocation_ratio', 'ram_allocation_ratio', 'disk_allocation_ratio'] as const;
+
+/**
+ * One warning per `[DEFAULT] <kind>_allocation_ratio` that differs from a ratio some host reports.
+ * Those options belong to the compute service; an operator sharing one nova.conf may expect them to
+ * apply fleet-wide, but the reported ratio wins (as in Nova), so say so instead of silently ignoring it.
+ */
+export function ratioConfigWarnings(hosts: Iterable<HostState>, config: SchedulerConfig): string[] {
+  const differing = new Map<string, { count: number; example: string; reported: number }>();
+  for (const host of hosts) {
+    for (const option of RATIO_OPTIONS) {
+      const configured = config.DEFAULT[option];
+      const reported = host[option];
+      if (configured === null || reported === null || reported === configured) continue;
+      const seen = differing.get(option);
+      if (seen) seen.count++;
+      else differing.set(option, { count: 1, example: host.host, reported });
+    }
+  }
+  return [...differing].map(
+    ([option, { count, example, reported }]) =>
+      `[DEFAULT] ${option} = ${config.DEFAULT[option as (typeof RATIO_OPTIONS)[number]]} is not applied to ` +
+      `${count} host(s) that report their own ratio (e.g. ${example} reports ${reported}); ` +
+      'a reported ratio wins, the option only sets the ratio of hosts that report none',
+  );
 }
 
 /**

@@ -47,6 +47,9 @@ interface WeighRecord {
  * breakdowns, are built from the recording only when someone reads them.
  */
 export class DecisionRecord {
+  /** False when only the first instance's weights are kept (no eliminations, no breakdowns). */
+  constructor(readonly explains = true) {}
+
   private prefilter: PrefilterRecord | null = null;
   private narrowed: NarrowRecord | null = null;
   private readonly filters: FilterRecord[] = [];
@@ -55,6 +58,7 @@ export class DecisionRecord {
   private weighedReached = false;
 
   prefiltered(hosts: readonly HostState[], positions: Int32Array, count: number, check: HostCheck): void {
+    if (!this.explains) return;
     const kept = new Uint8Array(hosts.length);
     for (let j = 0; j < count; j++) kept[positions[j]] = 1;
     this.prefilter = { hosts, kept, check };
@@ -62,7 +66,7 @@ export class DecisionRecord {
 
   /** Where the first instance's narrowing records its removals (later instances narrow nothing new). */
   narrowing(hosts: readonly HostState[], spec: RequestSpec, ctx: EngineContext): Uint8Array | null {
-    if (ctx.index !== 0) return null;
+    if (ctx.index !== 0 || !this.explains) return null;
     const removedBy = new Uint8Array(hosts.length);
     this.narrowed = { hosts, removedBy, spec };
     return removedBy;

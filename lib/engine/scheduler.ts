@@ -31,8 +31,13 @@ import type { HostWeigher } from './weigher.js';
 export type Claim = (host: HostState, spec: RequestSpec, instanceUuid: string) => boolean | Promise<boolean>;
 
 export interface ScheduleOptions {
-  /** Keep every eliminated host with its reason and every weighed host (slower; for people). */
+  /** Record every eliminated host and every weighed host (their reasons are built when read). */
   explain?: boolean;
+  /**
+   * Keep every survivor of the first instance with its final weight (no breakdown, no reasons):
+   * what an advisory answer needs. Implied by `explain`.
+   */
+  weights?: boolean;
   /**
    * Claims each instance. Without one, a multi-create claims in memory as Placement would (when the
    * Placement pre-filter is on); a rebuild never claims, as in Nova.
@@ -96,7 +101,7 @@ export class Scheduler {
       uuids,
       random: options.random ?? this.random,
       counts: [],
-      record: options.explain ? new DecisionRecord() : null,
+      record: options.explain || options.weights ? new DecisionRecord(options.explain ?? false) : null,
       buffers,
       ctx: { config: this.config, now: options.now ?? new Date(), index: 0, fleet },
     };

@@ -56,13 +56,13 @@ export async function sortHosts(
   const skipFilters =
     narrows(spec) && narrowCandidates(c, spec, record?.narrowing(c.hosts, spec, ctx) ?? null);
   if (!skipFilters) {
-    const removedBy = record ? new Uint16Array(c.hosts.length) : null;
+    const removedBy = record?.explains ? new Uint16Array(c.hosts.length) : null;
     const run = await sieve(plugins.filters, c, spec, ctx, removedBy);
     counts?.push(...run.counts);
     if (record && removedBy) record.filtered(c.hosts, removedBy, run.stages, spec, ctx);
   }
   const n = c.count;
-  const weighers: WeigherRecord[] | null = record ? [] : null;
+  const weighers: WeigherRecord[] | null = record?.explains ? [] : null;
   if (n > 0) weighCandidates(plugins.weighers, c, spec, ctx, weights, weighers);
   record?.weighed(c.hosts, c.positions, weights, n, weighers ?? [], ctx);
   if (n === 0) return { hosts: [], remaining: null };

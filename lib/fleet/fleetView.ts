@@ -6,6 +6,7 @@
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
 import { allocationRatio, type ResourceKind } from '../engine/ratios.js';
 import type { HostState } from '../model/hostState.js';
+import { serviceIsUp } from '../model/liveness.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StoredHost } from '../store/hostItems.js';
@@ -97,7 +98,7 @@ function hostView(
     host: s.host,
     nodename: s.nodename,
     availability_zone: s.availability_zone,
-    status: status(s),
+    status: status(s, at, config.DEFAULT.service_down_time),
     vcpus: capacity('cpu', s.vcpus_used, s.vcpus_total),
     ram_mb: capacity('ram', s.total_usable_ram_mb - s.free_ram_mb, s.total_usable_ram_mb),
     disk_gb: capacity('disk', s.total_usable_disk_gb - s.free_disk_mb / 1024, s.total_usable_disk_gb),
@@ -110,9 +111,10 @@ function hostView(
   };
 }
 
-function status(s: HostState): HostView['status'] {
+/** As ComputeFilter sees it: a host whose last report is older than service_down_time is down. */
+function status(s: HostState, at: Date, downTimeSeconds: number): HostView['status'] {
   if (s.service.disabled) return 'disabled';
-  return s.service.up && !s.service.forced_down ? 'up' : 'down';
+  return serviceIsUp(s.service, at, downTimeSeconds) ? 'up' : 'down';
 }
 
 function byZone(views: HostView[]): FleetView['zones'] {

@@ -3,7 +3,7 @@
  * the process with "Database is closed" from inside a request, which nothing can catch, so Placid
  * takes its own lock file first and names the holder.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
 
@@ -14,7 +14,7 @@ const LOCK_FILE = 'placid.lock';
  * holds other files and no store is refused, so a mistyped --data-dir cannot litter it.
  */
 export function lockDataDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true });
+  makeDir(dir);
   const entries = readdirSync(dir).filter((e) => e !== LOCK_FILE);
   // LevelDB always keeps a CURRENT file; its absence beside other files means this is not a store.
   if (entries.length > 0 && !existsSync(join(dir, 'CURRENT'))) {
@@ -22,6 +22,7 @@ export function lockDataDir(dir: string): () => void {
       `${dir} holds other files and no placid store; pass an empty or new directory as --data-dir`,
     );
   }
+  if (entries.length > 0) checkCurrentFile(dir);
   const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -39,6 +40,42 @@ export function lockDataDir(dir: string): () => void {
     }
   }
   throw new ConfigError(`cannot lock the local store ${dir}: another process keeps taking it`);
+}
+
+const DIR_PROBLEMS: Record<string, string> = {
+  EEXIST: 'it is a file, not a directory',
+  ENOTDIR: 'part of the path is a file, not a directory',
+  EACCES: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOENT: 'not a usable path',
+  ENAMETOOLONG: 'the path is too long',
+  ERR_INVALID_ARG_VALUE: 'not a valid path',
+};
+
+function makeDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'EEXIST' });
+  } catch (error) {
+    const problem = DIR_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (!problem) throw error;
+    throw new ConfigError(`--data-dir ${dir} cannot hold a placid store: ${problem}`, { cause: error });
+  }
+}
+
+/**
+ * LevelDB's CURRENT names the live manifest (`MANIFEST-000015` and a newline). A damaged one makes
+ * dynalite throw from inside a callback, which crashes the process with no message, so it is checked
+ * before dynalite opens the directory.
+ */
+function checkCurrentFile(dir: string): void {
+  const current = readFileSync(join(dir, 'CURRENT'), 'latin1');
+  const manifest = /^(MANIFEST-\d+)\n$/.exec(current)?.[1];
+  if (manifest !== undefined && existsSync(join(dir, manifest))) return;
+  const why = manifest === undefined ? 'does not name a manifest' : `names ${manifest}, which is missing`;
+  throw new ConfigError(
+    `the local store ${dir} is damaged: its CURRENT file ${why}; restore the directory from a backup, or pass a new --data-dir and ingest again`,
+  );
 }
 
 function isAlive(pid: number): boolean {

@@ -1,15 +1,21 @@
 import * as z from 'zod';
+import { BOUNDS, bounded } from './bounds.js';
 import { ValidationError } from './errors.js';
-import { fastHostState } from './hostFastPath.js';
-import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
+import { ASSUMED_SERVICE, HOST_STATE_FIELDS, type HostState, type StatValue } from './hostState.js';
+import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
-import { formatPath } from './path.js';
-import { finite, nonNegative, novaString, parseWith } from './schema.js';
+import { novaString, parseWith } from './schema.js';
+
+/** Keys (host, nodename, uuids): never empty. */
+const id = identifier();
+/** Other names: an empty one is legal. */
+const name = identifier({ allowEmpty: true });
+const ratio = bounded('allocation_ratio', { positive: true });
 
 const aggregate = z.object({
-  uuid: z.string().optional(),
-  name: z.string(),
-  hosts: z.array(z.string()).default([]),
+  uuid: name.optional(),
+  name,
+  hosts: z.array(name).default([]),
   metadata: z.record(z.string(), novaString).default({}),
 });
 
@@ -23,13 +29,15 @@ const service = z.object({
 
 const metric = z.object({
   name: z.string().min(1),
-  value: finite,
+  // Nova's memory-bandwidth metrics carry per-NUMA-node values and may carry no value at all.
+  value: bounded('metric').optional(),
+  numa_membw_values: z.record(z.string(), bounded('metric')).optional(),
   source: z.string().optional(),
   timestamp: z.string().optional(),
 });
 
 const instance = z.looseObject({
-  uuid: z.string().optional(),
+  uuid: id.optional(),
   image_properties: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
     .optional()
@@ -37,32 +45,35 @@ const instance = z.looseObject({
 });
 
 const inventory = z.object({
-  total: nonNegative,
-  used: nonNegative.default(0),
-  reserved: nonNegative.optional(),
-  allocation_ratio: z.number().positive().optional(),
-  min_unit: nonNegative.optional(),
-  max_unit: nonNegative.optional(),
-  step_size: z.number().positive().optional(),
+  total: bounded('inventory'),
+  used: bounded('inventory').default(0),
+  reserved: bounded('inventory').optional(),
+  allocation_ratio: ratio.optional(),
+  min_unit: bounded('inventory').optional(),
+  max_unit: bounded('inventory').optional(),
+  step_size: bounded('inventory', { positive: true }).optional(),
 });
 
 const numaCell = z.object({
-  id: z.number().int().nonnegative(),
-  socket: z.number().int().nonnegative().nullish(),
-  cpuset: z.array(z.number().int().nonnegative()).default([]),
-  pcpuset: z.array(z.number().int().nonnegative()).default([]),
-  memory: nonNegative,
-  cpu_usage: nonNegative.default(0),
-  memory_usage: nonNegative.default(0),
-  pinned_cpus: z.array(z.number().int().nonnegative()).default([]),
-  siblings: z.array(z.array(z.number().int().nonnegative())).default([]),
+  id: bounded('cpu_id'),
+  socket: bounded('cpu_id').nullish(),
+  cpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  pcpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  memory: bounded('ram_mb'),
+  cpu_usage: bounded('vcpus').default(0),
+  memory_usage: bounded('ram_mb').default(0),
+  pinned_cpus: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  siblings: z
+    .array(z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max))
+    .max(BOUNDS.cpu_id.max)
+    .default([]),
   mempages: z
     .array(
       z.object({
-        size_kb: z.number().int().positive(),
-        total: nonNegative,
-        used: nonNegative.default(0),
-        reserved: nonNegative.optional(),
+        size_kb: bounded('page_size_kb'),
+        total: bounded('page_count'),
+        used: bounded('page_count').default(0),
+        reserved: bounded('page_count').optional(),
       }),
     )
     .default([]),
@@ -71,8 +82,8 @@ const numaCell = z.object({
 const pciPool = z.looseObject({
   vendor_id: z.string(),
   product_id: z.string(),
-  count: z.number().int().nonnegative(),
-  numa_node: z.number().int().nullish(),
+  count: bounded('pci_devices'),
+  numa_node: z.number().int().min(-1).max(BOUNDS.cpu_id.max).nullish(),
   physical_network: z.string().nullish(),
   dev_type: z.string().optional(),
   tags: z.record(z.string(), novaString).optional(),
@@ -80,48 +91,49 @@ const pciPool = z.looseObject({
 
 /** Input shape of one host state: every field optional but `host`; omitted fields take HostState defaults. */
 export const hostStateInput = z.looseObject({
-  host: z.string().min(1, 'must be a non-empty host name'),
-  nodename: z.string().optional(),
-  uuid: z.string().optional(),
-  cell_uuid: z.string().nullish(),
-  free_ram_mb: finite.default(0),
-  total_usable_ram_mb: nonNegative.default(0),
-  free_disk_mb: finite.default(0),
-  total_usable_disk_gb: nonNegative.default(0),
-  disk_mb_used: nonNegative.default(0),
-  vcpus_total: nonNegative.default(0),
-  vcpus_used: nonNegative.default(0),
-  cpu_allocation_ratio: z.number().positive().nullish(),
-  ram_allocation_ratio: z.number().positive().nullish(),
-  disk_allocation_ratio: z.number().positive().nullish(),
+  host: id,
+  nodename: id.optional(),
+  uuid: id.optional(),
+  cell_uuid: name.nullish(),
+  free_ram_mb: bounded('free_ram_mb').default(0),
+  total_usable_ram_mb: bounded('ram_mb').default(0),
+  free_disk_mb: bounded('free_disk_mb').default(0),
+  total_usable_disk_gb: bounded('disk_gb').default(0),
+  disk_mb_used: bounded('disk_mb').default(0),
+  vcpus_total: bounded('vcpus').default(0),
+  vcpus_used: bounded('vcpus').default(0),
+  cpu_allocation_ratio: ratio.nullish(),
+  ram_allocation_ratio: ratio.nullish(),
+  disk_allocation_ratio: ratio.nullish(),
   aggregates: z.array(aggregate).default([]),
   instances: z
-    .union([z.record(z.string(), instance), z.array(z.string())])
+    .union([z.record(id, instance), z.array(id)])
     .default({})
     .transform((v) =>
       Array.isArray(v)
         ? Object.fromEntries(v.map((uuid) => [uuid, { uuid }]))
         : Object.fromEntries(Object.entries(v).map(([uuid, i]) => [uuid, { ...i, uuid }])),
     ),
-  num_instances: z.number().int().nonnegative().optional(),
-  num_io_ops: z.number().int().nonnegative().default(0),
-  failed_builds: z.number().int().nonnegative().default(0),
+  num_instances: bounded('host_instances').optional(),
+  num_io_ops: bounded('io_ops').optional(),
+  failed_builds: bounded('failed_builds').default(0),
   metrics: z.array(metric).default([]),
-  service: service.default({ disabled: false, up: true }),
+  service: service.optional(),
   hypervisor_type: z.string().nullish(),
-  hypervisor_version: z.number().int().nonnegative().nullish(),
-  hypervisor_hostname: z.string().nullish(),
+  hypervisor_version: bounded('hypervisor_version').nullish(),
+  hypervisor_hostname: name.nullish(),
   supported_instances: z.array(z.tuple([z.string(), z.string(), z.string()])).default([]),
   cpu_info: z
     .union([z.string(), z.record(z.string(), z.unknown())])
     .nullish()
     .transform((v) => (v == null ? null : typeof v === 'string' ? v : JSON.stringify(v))),
   host_ip: z.string().nullish(),
-  stats: z.record(z.string(), novaString).default({}),
+  // Nova's stats are strings, but a dict value is walked by ComputeCapabilitiesFilter.
+  stats: z.record(z.string(), z.union([novaString, z.record(z.string(), z.unknown())])).default({}),
   numa_topology: z.object({ cells: z.array(numaCell) }).nullish(),
   pci_stats: z.object({ pools: z.array(pciPool) }).nullish(),
-  availability_zone: z.string().nullish(),
-  traits: z.array(z.string()).default([]),
+  availability_zone: name.nullish(),
+  traits: z.array(name).default([]),
   inventories: z.record(z.string(), inventory).default({}),
 });
 
@@ -152,13 +164,13 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
     // Nova derives num_instances from stats; an explicit field wins, then stats, then the instance map.
     num_instances:
       parsed.num_instances ??
-      (stats.num_instances !== undefined
-        ? Number.parseInt(stats.num_instances, 10) || 0
-        : Object.keys(parsed.instances).length),
-    num_io_ops: parsed.num_io_ops,
+      statCount(stats.num_instances, BOUNDS.host_instances.max) ??
+      Object.keys(parsed.instances).length,
+    // Nova's HostState reads it from the `io_workload` stat; an explicit field wins.
+    num_io_ops: parsed.num_io_ops ?? statCount(stats.io_workload, BOUNDS.io_ops.max) ?? 0,
     failed_builds: parsed.failed_builds,
     metrics: parsed.metrics,
-    service: parsed.service,
+    service: parsed.service ?? ASSUMED_SERVICE,
     hypervisor_type: parsed.hypervisor_type ?? null,
     hypervisor_version: parsed.hypervisor_version ?? null,
     hypervisor_hostname: parsed.hypervisor_hostname ?? null,
@@ -176,9 +188,17 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
   };
 }
 
+/** A counter stat (`num_instances`, `io_workload`) when it is a count within `max` (stats are free-form strings). */
+function statCount(value: StatValue | undefined, max: number): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const n = Number.parseInt(value, 10) || 0;
+  return n >= 0 && n <= max ? n : undefined;
+}
+
 /** Parses an array of host states; `source` names the file or message in errors. */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
-  const states = hostStatesOf(input, source);
+  const parsed = parseWith(z.array(hostStateInput), input, source);
+  const states = parsed.map(toHostState);
   const seen = new Map<string, number>();
   states.forEach((h, i) => {
     const key = `${h.host}\u0000${h.nodename}`;
@@ -190,29 +210,5 @@ export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
     }
     seen.set(key, i);
   });
-  return states;
-}
-
-/**
- * Each host by the fast path (hostFastPath.ts) when it has the common shape, else by zod; the
- * issues of every host zod refuses are reported together, as one parse of the array would.
- */
-function hostStatesOf(input: unknown, source: string): HostState[] {
-  if (!Array.isArray(input)) return parseWith(z.array(hostStateInput), input, source).map(toHostState);
-  const states: HostState[] = new Array(input.length);
-  const issues: { path: string; message: string }[] = [];
-  for (let i = 0; i < input.length; i++) {
-    const fast = fastHostState(input[i]);
-    if (fast) {
-      states[i] = fast;
-      continue;
-    }
-    const result = hostStateInput.safeParse(input[i]);
-    if (result.success) states[i] = toHostState(result.data);
-    else
-      for (const issue of result.error.issues)
-        issues.push({ path: formatPath([i, ...issue.path]), message: issue.message });
-  }
-  if (issues.length > 0) throw new ValidationError(source, issues);
   return states;
 }

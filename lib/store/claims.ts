@@ -24,8 +24,8 @@ export interface ClaimRequest {
 }
 
 /**
- * Absolute caps, as Nova's filters compute them (total × allocation ratio). A resource without a
- * limit is not checked, like a Nova claim for which no filter set a limit.
+ * Absolute caps on the host's stored usage counters. A resource without a limit is not checked,
+ * like a Nova claim for which no filter set a limit.
  */
 export interface ClaimLimits {
   vcpus?: number;
@@ -33,12 +33,23 @@ export interface ClaimLimits {
   disk_gb?: number;
 }
 
-/** Nova's limits for a host: vCPUs, RAM and disk times their allocation ratios. */
+/**
+ * Placement's capacity for a host, `(total - reserved) × allocation ratio` per class, as caps on the
+ * stored counters. Nova's reported RAM and disk usage already include the host's reservation
+ * (free_ram_mb = total - reserved - instances), so those caps add it back; vCPU usage does not.
+ * This is the same rule as the engine's pre-filter, so a claim never admits what Placement refuses.
+ */
 export function claimLimits(host: HostState, config: SchedulerConfig): Required<ClaimLimits> {
+  const d = config.DEFAULT;
+  const reservedDiskGb = d.reserved_host_disk_mb / 1024;
   return {
-    vcpus: host.vcpus_total * allocationRatio(host, 'cpu', config),
-    memory_mb: host.total_usable_ram_mb * allocationRatio(host, 'ram', config),
-    disk_gb: host.total_usable_disk_gb * allocationRatio(host, 'disk', config),
+    vcpus: (host.vcpus_total - d.reserved_host_cpus) * allocationRatio(host, 'cpu', config),
+    memory_mb:
+      (host.total_usable_ram_mb - d.reserved_host_memory_mb) * allocationRatio(host, 'ram', config) +
+      d.reserved_host_memory_mb,
+    disk_gb:
+      (host.total_usable_disk_gb - Math.ceil(reservedDiskGb)) * allocationRatio(host, 'disk', config) +
+      reservedDiskGb,
   };
 }
 

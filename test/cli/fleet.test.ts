@@ -28,7 +28,11 @@ const DISABLED_HOST = JSON.stringify({
 describe('placid fleet', () => {
   const files = tempFiles('placid-fleet-');
   const dataDir = `${files.dir}/store`;
-  const fleet = (...args: string[]) => runCli(['fleet', '--data-dir', dataDir, '--at', AT, ...args]);
+  // The example reports are 2 minutes old at AT: a collector reporting every 5 minutes needs a
+  // service_down_time above that, or every host reads as down.
+  const config = files.write('nova.conf', '[DEFAULT]\nservice_down_time = 600\n');
+  const fleet = (...args: string[]) =>
+    runCli(['fleet', '--data-dir', dataDir, '--at', AT, '--config', config, ...args]);
   const json = async (...args: string[]) => {
     const run = await fleet('--json', ...args);
     return JSON.parse(run.stdout) as FleetView;
@@ -45,6 +49,15 @@ describe('placid fleet', () => {
       dataDir,
     ]);
     expect([ingested.status, disabled.status]).toEqual([0, 0]);
+  });
+
+  it("shows hosts whose last report is older than Nova's service_down_time (60 s) as down", async () => {
+    // Act: no --config, so service_down_time is 60 s, and the reports are 2 minutes old at AT
+    const run = await runCli(['fleet', '--data-dir', dataDir, '--at', AT, '--json']);
+    // Assess
+    const view = JSON.parse(run.stdout) as FleetView;
+    expect(host(view, 'cmp-az1-01').status).toBe('down');
+    expect(host(view, 'cmp-az3-01').status).toBe('disabled');
   });
 
   it('shows what was ingested as aligned tables, one per availability zone', async () => {

@@ -4,6 +4,7 @@ import { createScheduler } from '../../lib/engine/registry.js';
 import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
+import { at } from '../store/fixtures.js';
 import {
   depsFor,
   hostReport,
@@ -64,7 +65,7 @@ describe('scheduleRequest', () => {
     const spec = request('r-json');
     const hosts = (await store.listHosts()).map((x) => x.state);
     const expected = decisionJson(
-      await createScheduler(testConfig()).schedule(hosts, spec, { explain: true }),
+      await createScheduler(testConfig()).schedule(hosts, spec, { explain: true, now: NOW }),
       1,
     );
     // Act
@@ -142,6 +143,32 @@ describe('scheduleRequest', () => {
   });
 });
 
+describe('stale hosts', () => {
+  it('never places on a host whose last report is older than service_down_time (it is down)', async () => {
+    // Prepare: the roomiest host last reported 5 minutes ago; service_down_time is Nova's 60 s
+    await store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
+    await store.putHostReport(hostReport('fresh-small', 4096, at(-0.5)));
+    // Act
+    const outcome = await scheduleRequest(request('r-stale'), depsFor(store));
+    // Assess
+    expect(outcome.decision.selected).toEqual([{ host: 'fresh-small', nodename: 'fresh-small' }]);
+    expect(outcome.decision.eliminated.map((e) => [e.host, e.filter])).toEqual([
+      ['stale-big', 'ComputeFilter'],
+    ]);
+  });
+
+  it('counts a host as up again with a longer [DEFAULT] service_down_time', async () => {
+    // Prepare
+    await store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
+    const config = testConfig();
+    config.DEFAULT.service_down_time = 600;
+    // Act
+    const outcome = await scheduleRequest(request('r-stale-ok'), depsFor(store, config));
+    // Assess
+    expect(outcome.decision.selected).toEqual([{ host: 'stale-big', nodename: 'stale-big' }]);
+  });
+});
+
 describe('concurrent schedulers', () => {
   it('place 20 parallel requests on room for 10 without overcommitting any host', async () => {
     // Prepare: 5 hosts with room for two 2 GiB instances each; 20 Lambdas, each with its own warm snapshot
@@ -159,6 +186,25 @@ describe('concurrent schedulers', () => {
     expect(refused.every((o) => o.decision.error?.type === 'NoValidHost')).toBe(true);
     for (const host of hosts) expect(await usedRam({ store }, host)).toBe(4096);
     expect(placed.some((o) => o.claim_conflicts > 0)).toBe(true);
+  });
+
+  it("stop at Placement's (total - reserved) × ratio, not total × ratio, with warm snapshots", async () => {
+    // Prepare: one host with 16 vCPUs, 4 reserved, ratio 4: room for 48 vCPUs, i.e. 12 four-vCPU
+    // instances; 16 Lambdas whose snapshots all saw the host empty
+    const [host] = await putHosts(store, 1, 65_536, 'resv');
+    const config = testConfig();
+    config.DEFAULT.reserved_host_cpus = 4;
+    config.DEFAULT.initial_cpu_allocation_ratio = 4;
+    const lambdas = Array.from({ length: 16 }, () => depsFor(store, config));
+    await Promise.all(lambdas.map((d) => d.snapshot.refresh()));
+    const fourCpus = { flavor: { name: 'c4', vcpus: 4, memory_mb: 512 } };
+    // Act
+    const outcomes = await Promise.all(
+      lambdas.map((deps, i) => scheduleRequest(request(`r-resv-${i}`, fourCpus), deps)),
+    );
+    // Assess
+    expect(outcomes.filter((o) => !o.decision.error)).toHaveLength(12);
+    expect((await store.getHost(host))?.state.vcpus_used).toBe(48);
   });
 
   it('keep one claim when the same request is delivered to two schedulers at once', async () => {

@@ -151,11 +151,29 @@ describe('claimLimits', () => {
     // Prepare
     const host = makeHost({ vcpus_total: 16, total_usable_ram_mb: 1000, total_usable_disk_gb: 100 });
     const config = makeConfig({
-      DEFAULT: { cpu_allocation_ratio: 4, ram_allocation_ratio: 1.5, disk_allocation_ratio: 2 },
+      DEFAULT: { reserved_host_memory_mb: 0 },
     });
+    host.cpu_allocation_ratio = 4;
+    host.ram_allocation_ratio = 1.5;
+    host.disk_allocation_ratio = 2;
     // Act
     const limits = claimLimits(host, config);
     // Assess
     expect(limits).toEqual({ vcpus: 64, memory_mb: 1500, disk_gb: 200 });
+  });
+
+  it("takes the reservations off first, as Placement's (total - reserved) × ratio does", () => {
+    // Prepare: stored RAM and disk usage include the reservation (Nova's free_ram_mb excludes it)
+    const host = makeHost({ vcpus_total: 16, total_usable_ram_mb: 4096, total_usable_disk_gb: 100 });
+    host.cpu_allocation_ratio = 4;
+    host.ram_allocation_ratio = 1.5;
+    host.disk_allocation_ratio = 2;
+    const config = makeConfig({
+      DEFAULT: { reserved_host_cpus: 4, reserved_host_memory_mb: 1024, reserved_host_disk_mb: 10_240 },
+    });
+    // Act
+    const limits = claimLimits(host, config);
+    // Assess
+    expect(limits).toEqual({ vcpus: 48, memory_mb: 3072 * 1.5 + 1024, disk_gb: 90 * 2 + 10 });
   });
 });

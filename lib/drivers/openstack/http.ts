@@ -4,6 +4,7 @@
  * call but carries no credentials.
  */
 import type * as z from 'zod';
+import { scrubSecrets } from '../redact.js';
 import {
   apiErrorFor,
   type CallSite,
@@ -65,7 +66,8 @@ export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
     throw transportError(error, site, request.timeoutMs);
   }
   if (status < 200 || status >= 300) {
-    const message = (request.redact ?? ((m: string) => m))(errorMessage(text, status));
+    // Scrub the whole message first: truncating first could leave a fragment of a secret behind.
+    const message = truncate((request.redact ?? ((m: string) => m))(errorMessage(text, status)));
     const requestId =
       responseHeaders.get('x-openstack-request-id') ?? responseHeaders.get('x-compute-request-id');
     throw apiErrorFor(site, status, message, requestId ?? undefined, retryAfterMs(responseHeaders));
@@ -111,25 +113,24 @@ function errorMessage(text: string, status: number): string {
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(text));
     const first = parsed.success ? Object.values(parsed.data)[0] : undefined;
-    if (first) return truncate(first.message);
+    if (first) return first.message;
   } catch {
     // Not JSON (a proxy's HTML page, say): fall back to the raw text.
   }
   const raw = text.replace(/\s+/g, ' ').trim();
-  return raw === '' ? `HTTP ${status}` : truncate(raw);
+  return raw === '' ? `HTTP ${status}` : raw;
 }
 
 function truncate(message: string): string {
   return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
 }
 
-/** Blanks out secrets an API might echo back (a misconfigured proxy can reflect the request). */
+/**
+ * Blanks out secrets an API might echo back (a misconfigured proxy can reflect the request), in
+ * every encoding they could come back in.
+ */
 export function scrub(message: string, secrets: readonly string[]): string {
-  let clean = message;
-  for (const secret of secrets) {
-    if (secret.length >= 4) clean = clean.split(secret).join('[redacted]');
-  }
-  return clean;
+  return scrubSecrets(message, secrets);
 }
 
 function retryAfterMs(headers: Headers): number | undefined {

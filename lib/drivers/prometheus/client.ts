@@ -7,6 +7,7 @@
 import { inspect } from 'node:util';
 import { ConfigError, RequestError } from '../../model/errors.js';
 import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from '../openstack/retry.js';
+import { basicAuthSecrets, scrubSecrets } from '../redact.js';
 import { PrometheusError } from './errors.js';
 import { parseQueryResponse, type QueryResult } from './response.js';
 import { nodeTransport, type TlsOptions, type Transport } from './transport.js';
@@ -106,7 +107,9 @@ export class PrometheusClient {
           body: body.toString(),
           timeoutMs: this.#timeoutMs,
         });
-        return parseQueryResponse(path, response.status, response.text, retryAfterMs(response.headers));
+        return parseQueryResponse(path, response.status, response.text, retryAfterMs(response.headers), (t) =>
+          this.#scrub(t),
+        );
       } catch (error) {
         if (error instanceof PrometheusError) error.message = this.#scrub(error.message);
         throw error;
@@ -125,8 +128,13 @@ export class PrometheusClient {
 
   #scrub(message: string): string {
     const auth = this.#auth;
-    const secrets = auth.kind === 'basic' ? [auth.password] : auth.kind === 'bearer' ? [auth.token] : [];
-    return secrets.reduce((m, s) => (s.length >= 4 ? m.split(s).join('[redacted]') : m), message);
+    const secrets =
+      auth.kind === 'basic'
+        ? basicAuthSecrets(auth.username, auth.password)
+        : auth.kind === 'bearer'
+          ? [auth.token]
+          : [];
+    return scrubSecrets(message, secrets);
   }
 
   toJSON(): object {

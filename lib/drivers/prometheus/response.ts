@@ -47,6 +47,8 @@ export function parseQueryResponse(
   status: number,
   text: string,
   retryAfterMs?: number,
+  /** Blanks secrets out of the server's error text; runs before the text is shortened. */
+  redact: (text: string) => string = (text) => text,
 ): QueryResult {
   let doc: z.output<typeof envelope> | undefined;
   try {
@@ -57,7 +59,13 @@ export function parseQueryResponse(
   }
   if (status < 200 || status >= 300 || doc?.status === 'error') {
     const detail = doc?.error ?? (text.replace(/\s+/g, ' ').trim() || `HTTP ${status}`);
-    throw new PrometheusApiError(path, status, doc?.errorType ?? 'http', truncate(detail), retryAfterMs);
+    throw new PrometheusApiError(
+      path,
+      status,
+      doc?.errorType ?? 'http',
+      truncate(redact(detail)),
+      retryAfterMs,
+    );
   }
   if (!doc) throw new PrometheusResponseError(path, 'not a Prometheus API document');
   const result = data.safeParse(doc.data);

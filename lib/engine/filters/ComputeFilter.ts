@@ -1,3 +1,4 @@
+import { serviceIsUp } from '../../model/liveness.js';
 import { defineFilter } from '../filter.js';
 import type { HostGrouping } from '../hostGroups.js';
 
@@ -23,16 +24,3 @@ export const ComputeFilter = defineFilter({
     return `nova-compute on ${host.host} is down (no heartbeat within service_down_time=${ctx.config.DEFAULT.service_down_time}s)`;
   },
 });
-
-function serviceIsUp(
-  service: { up: boolean; forced_down?: boolean; last_seen_up?: string | null },
-  now: Date,
-  downTimeSeconds: number,
-): boolean {
-  if (service.forced_down) return false;
-  if (service.last_seen_up) {
-    const seen = Date.parse(service.last_seen_up);
-    if (!Number.isNaN(seen)) return Math.abs(now.getTime() - seen) <= downTimeSeconds * 1000;
-  }
-  return service.up;
-}

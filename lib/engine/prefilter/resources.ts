@@ -236,10 +236,10 @@ function inventoryFits(host: HostState, r: ResourceAmount): boolean {
   return inv.step_size === undefined || n % inv.step_size === 0;
 }
 
-/** lib/engine/ratios.ts's precedence: `[DEFAULT] <kind>_allocation_ratio`, the host's, the initial one. */
-function pick(override: number, reported: number, initial: number): number {
-  if (!Number.isNaN(override)) return override;
-  return Number.isNaN(reported) ? initial : reported;
+/** lib/engine/ratios.ts's precedence: the host's, `[DEFAULT] <kind>_allocation_ratio`, the initial one. */
+function pick(configured: number, reported: number, initial: number): number {
+  if (!Number.isNaN(reported)) return reported;
+  return Number.isNaN(configured) ? initial : configured;
 }
 
 const RATIO_NAMES = [

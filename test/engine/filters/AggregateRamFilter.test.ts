@@ -46,9 +46,12 @@ describe('AggregateRamFilter', () => {
     ).toBe(expected);
   });
 
-  it('falls back to [DEFAULT] ram_allocation_ratio when it is set', () => {
+  it('falls back to [DEFAULT] ram_allocation_ratio for a host that reports none', () => {
     const config = makeConfig({ DEFAULT: { ram_allocation_ratio: 2 } });
-    expect(passes(AggregateRamFilter, busy(1, ratios('bad')), { spec: ram(1000), config })).toBe(true);
+    expect(passes(AggregateRamFilter, busy(undefined, ratios('bad')), { spec: ram(1000), config })).toBe(
+      true,
+    );
+    expect(passes(AggregateRamFilter, busy(1, ratios('bad')), { spec: ram(1000), config })).toBe(false);
   });
 
   it('falls back per host for hosts sharing aggregates', async () => {

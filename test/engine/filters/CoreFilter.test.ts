@@ -25,9 +25,10 @@ describe('CoreFilter', () => {
     expect(passes(CoreFilter, h, { spec: cpus(vcpus) })).toBe(expected);
   });
 
-  it('lets [DEFAULT] cpu_allocation_ratio override the host', () => {
+  it("keeps the host's ratio over [DEFAULT] cpu_allocation_ratio, which only fills in a missing one", () => {
     const config = makeConfig({ DEFAULT: { cpu_allocation_ratio: 1 } });
-    expect(passes(CoreFilter, node(4, 3, 16), { spec: cpus(2), config })).toBe(false);
+    expect(passes(CoreFilter, node(4, 3, 16), { spec: cpus(2), config })).toBe(true);
+    expect(passes(CoreFilter, node(4, 3), { spec: cpus(2), config })).toBe(false);
   });
 
   it('ignores aggregate cpu_allocation_ratio (only AggregateCoreFilter reads it)', () => {

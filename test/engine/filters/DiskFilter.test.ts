@@ -31,9 +31,10 @@ describe('DiskFilter', () => {
     expect(passes(DiskFilter, h, { spec })).toBe(expected);
   });
 
-  it('lets [DEFAULT] disk_allocation_ratio override the host', () => {
+  it("keeps the host's ratio over [DEFAULT] disk_allocation_ratio, which only fills in a missing one", () => {
     const config = makeConfig({ DEFAULT: { disk_allocation_ratio: 2 } });
-    expect(passes(DiskFilter, node(10, 0, 1), { spec: disk(10), config })).toBe(true);
+    expect(passes(DiskFilter, node(10, 0, 1), { spec: disk(10), config })).toBe(false);
+    expect(passes(DiskFilter, node(10, 0), { spec: disk(10), config })).toBe(true);
   });
 
   it('ignores aggregate disk_allocation_ratio (only AggregateDiskFilter reads it)', () => {

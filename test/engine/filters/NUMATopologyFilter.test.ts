@@ -149,9 +149,14 @@ describe('NUMATopologyFilter', () => {
     const spec = makeSpec({ numa_topology: { cells: [{ id: 0, cpuset: [0, 1, 2, 3], memory: 512 }] } });
     // Act
     const hostRatio = passes(host, spec);
-    const configRatio = passes(host, spec, makeConfig({ DEFAULT: { cpu_allocation_ratio: 3 } }));
-    // Assess
-    expect([hostRatio, configRatio]).toEqual([false, true]);
+    const configRatio = passes(
+      { ...host, cpu_allocation_ratio: null },
+      spec,
+      makeConfig({ DEFAULT: { cpu_allocation_ratio: 3 } }),
+    );
+    const bothRatios = passes(host, spec, makeConfig({ DEFAULT: { cpu_allocation_ratio: 3 } }));
+    // Assess: the reported ratio wins; the config's only fills in for a host that reports none
+    expect([hostRatio, configRatio, bothRatios]).toEqual([false, true, false]);
   });
 
   it('does not change the host it checks', () => {

@@ -28,8 +28,24 @@ describe('RamFilter', () => {
 
   // A host with all of its 1024 MB in use: only a ratio above 1 leaves room for 1024 MB more.
   it.each([
-    ['[DEFAULT] ram_allocation_ratio overrides the host', { ram_allocation_ratio: 2 }, 1, true],
-    ['[DEFAULT] ram_allocation_ratio overrides a generous host', { ram_allocation_ratio: 1 }, 2, false],
+    [
+      "the host's ratio wins over a higher [DEFAULT] ram_allocation_ratio",
+      { ram_allocation_ratio: 2 },
+      1,
+      false,
+    ],
+    [
+      "the host's ratio wins over a lower [DEFAULT] ram_allocation_ratio",
+      { ram_allocation_ratio: 1 },
+      2,
+      true,
+    ],
+    [
+      '[DEFAULT] ram_allocation_ratio applies when the host reports none',
+      { ram_allocation_ratio: 2, initial_ram_allocation_ratio: 1 },
+      undefined,
+      true,
+    ],
     ['the host ratio applies when [DEFAULT] sets none', {}, 2, true],
     [
       'initial_ram_allocation_ratio applies when the host reports none',

@@ -253,14 +253,16 @@ describe('placementPrefilter resources', () => {
     expect(removed(result).host1).toEqual(['Placement:PCPU', 'needs 2 PCPU; the host has no PCPU inventory']);
   });
 
-  it('[DEFAULT] cpu_allocation_ratio overrides the ratio the host reports', () => {
+  it('[DEFAULT] cpu_allocation_ratio gives the ratio only to hosts that report none', () => {
     // Prepare
-    const host = computeHost({ vcpus_total: 4, vcpus_used: 7, cpu_allocation_ratio: 4 });
+    const reporting = computeHost({ vcpus_total: 4, vcpus_used: 7, cpu_allocation_ratio: 4 });
+    const silent = computeHost({ host: 'host2', vcpus_total: 4, vcpus_used: 7, cpu_allocation_ratio: null });
     const config = makeConfig({ DEFAULT: { cpu_allocation_ratio: 2 } });
     // Act
-    const result = prefilter([host], makeSpec({ flavor: flavor({ vcpus: 2 }) }), config);
+    const result = prefilter([reporting, silent], makeSpec({ flavor: flavor({ vcpus: 2 }) }), config);
     // Assess
-    expect(removed(result).host1[1]).toContain(
+    expect(Object.keys(removed(result))).toEqual(['host2']);
+    expect(removed(result).host2[1]).toContain(
       '1 VCPU free of 8 (4 total - 0 reserved, × cpu_allocation_ratio 2.0',
     );
   });

@@ -8,8 +8,14 @@ describe('CPUWeigher', () => {
     ["scales vcpus_total by the host's own ratio", { cpu_allocation_ratio: 2 }, makeConfig(), 8 * 2 - 2],
     ['uses initial_cpu_allocation_ratio (4.0) when the host reports none', {}, makeConfig(), 8 * 4 - 2],
     [
-      "lets [DEFAULT] cpu_allocation_ratio override the host's ratio",
+      "keeps the host's ratio over [DEFAULT] cpu_allocation_ratio",
       { cpu_allocation_ratio: 2 },
+      makeConfig({ DEFAULT: { cpu_allocation_ratio: 1.5 } }),
+      8 * 2 - 2,
+    ],
+    [
+      'takes [DEFAULT] cpu_allocation_ratio for a host that reports none',
+      { cpu_allocation_ratio: null },
       makeConfig({ DEFAULT: { cpu_allocation_ratio: 1.5 } }),
       8 * 1.5 - 2,
     ],
