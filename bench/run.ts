@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, results merged into bench/results.json. */
+import { benchAdvisory } from './advisory.js';
 import { benchBundles } from './bundle.js';
 import { benchIngest } from './ingest.js';
 import { benchPlacement } from './placement.js';
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   ingest: benchIngest,
   schedule: benchSchedule,
   plan: benchPlan,
+  advisory: benchAdvisory,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

@@ -5,37 +5,38 @@
  * decision, so a reply may repeat but a placement never does.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import { isPermanentFailure } from '../../lib/queue/failure.js';
 import type { MessageAttributes } from '../../lib/queue/port.js';
 import { processSqsBatch } from '../../lib/queue/processBatch.js';
+import { type AdvisoryAnswer, adviseRequest } from '../../lib/schedule/advisory.js';
 import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
-import { RequestIdConflictError } from '../../lib/schedule/errors.js';
-import { parseScheduleBody } from '../../lib/schedule/request.js';
+import { parseDecisionBody } from '../../lib/schedule/request.js';
 import { CORRELATION_ID_ATTRIBUTE } from '../shared/correlation.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger, recordBatchCounts } from '../shared/powertools.js';
-import { recordDecisionMetrics } from './metrics.js';
+import { recordAdvisoryMetrics, recordDecisionMetrics } from './metrics.js';
 import type { QueueStage } from './stage.js';
 
 /** The reply attribute that names the request a decision answers. */
 export const REQUEST_ID_ATTRIBUTE = 'placid-request-id';
 
-/** The body of a reply: which request, when it was decided, and the JSON of `placid schedule --json`. */
+/**
+ * The body of a reply: which request, when it was decided, and the JSON of `placid schedule --json`
+ * (for an advisory request: the verdicts, with `advisory: true`).
+ */
 export interface ScheduleReply {
   request_id: string;
   decided_at: string;
   replayed: boolean;
-  decision: ScheduleOutcome['decision'];
+  decision: ScheduleOutcome['decision'] | AdvisoryAnswer;
 }
 
-/** Requests that can never succeed, however often they are retried. */
-export function isPoisonRequest(error: unknown): boolean {
-  return (
-    error instanceof ValidationError ||
-    error instanceof RequestError ||
-    error instanceof RequestIdConflictError
-  );
-}
+/**
+ * Requests that can never succeed, however often they are retried: malformed or out-of-range input,
+ * a request the engine refuses, a reused request id, and any other permanent fault (one
+ * classification for every consumer: lib/queue/failure.ts).
+ */
+export const isPoisonRequest = (error: unknown): boolean => isPermanentFailure(error);
 
 /**
  * The SQS-triggered handler over `stage` (use queueStageFromEnv for the real one).
@@ -44,10 +45,21 @@ export function isPoisonRequest(error: unknown): boolean {
 export function createQueueHandler(stage: QueueStage) {
   return withPowertools(async (event: SQSEvent) => {
     const outcome = await processSqsBatch(event, {
-      parse: (body, record) => parseScheduleBody(body, `schedule request ${record.messageId}`),
-      handle: async (spec, record) => {
+      parse: (body, record) => parseDecisionBody(body, `schedule request ${record.messageId}`),
+      handle: async ({ spec, candidates, explain }, record) => {
+        if (candidates) {
+          const advised = await adviseRequest(spec, candidates, stage.deps, explain);
+          const { request_id, decided_at } = advised.answer;
+          const reply: ScheduleReply = { request_id, decided_at, replayed: false, decision: advised.answer };
+          await stage.replies.send(JSON.stringify(reply), replyAttributes(request_id, record));
+          recordAdvisoryMetrics(advised);
+          return;
+        }
         const decided = await scheduleRequest(spec, stage.deps);
-        await stage.replies.send(JSON.stringify(replyOf(decided)), replyAttributes(decided, record));
+        await stage.replies.send(
+          JSON.stringify(replyOf(decided)),
+          replyAttributes(decided.request_id, record),
+        );
         recordDecisionMetrics(decided);
       },
       deadLetter: stage.deadLetter,
@@ -64,8 +76,8 @@ export function replyOf(outcome: ScheduleOutcome): ScheduleReply {
   return { request_id, decided_at, replayed, decision };
 }
 
-function replyAttributes(outcome: ScheduleOutcome, record: SQSRecord): MessageAttributes {
-  const attributes: MessageAttributes = { [REQUEST_ID_ATTRIBUTE]: outcome.request_id };
+function replyAttributes(requestId: string, record: SQSRecord): MessageAttributes {
+  const attributes: MessageAttributes = { [REQUEST_ID_ATTRIBUTE]: requestId };
   const correlationId = record.messageAttributes?.[CORRELATION_ID_ATTRIBUTE]?.stringValue;
   if (correlationId) attributes[CORRELATION_ID_ATTRIBUTE] = correlationId;
   return attributes;

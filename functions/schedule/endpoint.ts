@@ -1,8 +1,9 @@
 /**
  * The schedule stage's synchronous endpoint (a Lambda Function URL; IAM auth is the URL's own
  * setting). POST a request spec with its `request_id`; the answer is the JSON of
- * `placid schedule --json`. Status codes:
- * - 200 placed; 409 NoValidHost (the body is still the full decision, with `error`);
+ * `placid schedule --json`. With `advisory: true` and `candidates`, the answer is each candidate's
+ * verdict and weight (an AdvisoryAnswer), always 200: nothing is claimed. Status codes:
+ * - 200 placed or advised; 409 NoValidHost (the body is still the full decision, with `error`);
  * - 400 malformed request; 405 not a POST;
  * - 409 `RequestIdConflict`: the request id was already decided for a different request;
  * - 503 DynamoDB throttled or unavailable: retry the same request (it is idempotent) after Retry-After;
@@ -10,13 +11,15 @@
  */
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import { wellFormedText } from '../../lib/model/identifiers.js';
+import { type AdvisoryOutcome, adviseRequest } from '../../lib/schedule/advisory.js';
 import { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
-import { parseScheduleBody } from '../../lib/schedule/request.js';
+import { parseDecisionBody } from '../../lib/schedule/request.js';
 import { isTransient } from '../../lib/schedule/transient.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger } from '../shared/powertools.js';
-import { recordDecisionMetrics } from './metrics.js';
+import { recordAdvisoryMetrics, recordDecisionMetrics } from './metrics.js';
 
 type Result = Exclude<LambdaFunctionURLResult, string>;
 
@@ -36,7 +39,12 @@ export function createUrlHandler(deps: ScheduleDeps) {
       });
     }
     try {
-      const spec = parseScheduleBody(bodyText(event), 'request body');
+      const { spec, candidates, explain } = parseDecisionBody(bodyText(event), 'request body');
+      if (candidates) {
+        const advised = await adviseRequest(spec, candidates, deps, explain);
+        recordAdvisoryMetrics(advised);
+        return advice(advised);
+      }
       const outcome = await scheduleRequest(spec, deps);
       recordDecisionMetrics(outcome);
       return decided(outcome);
@@ -60,8 +68,17 @@ function bodyText(event: LambdaFunctionURLEvent): string {
 function decided(outcome: ScheduleOutcome): Result {
   const status = outcome.decision.error ? 409 : 200;
   return json(status, outcome.decision, {
-    'x-placid-request-id': outcome.request_id,
+    // Request ids are validated at parse time; a header must still never carry CR/LF, whatever a
+    // record stored before that check says.
+    'x-placid-request-id': wellFormedText(outcome.request_id),
     'x-placid-replayed': String(outcome.replayed),
+  });
+}
+
+function advice(outcome: AdvisoryOutcome): Result {
+  return json(200, outcome.answer, {
+    'x-placid-request-id': wellFormedText(outcome.answer.request_id),
+    'x-placid-advisory': 'true',
   });
 }
 

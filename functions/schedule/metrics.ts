@@ -1,4 +1,5 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { AdvisoryOutcome } from '../../lib/schedule/advisory.js';
 import type { ScheduleOutcome } from '../../lib/schedule/core.js';
 import { metrics } from '../shared/powertools.js';
 
@@ -19,4 +20,15 @@ export function recordDecisionMetrics(outcome: ScheduleOutcome): void {
       outcome.refresh.readMs + outcome.refresh.rebuildMs,
     );
   }
+}
+
+/** One advisory decision: how many candidates it judged and how many Placid did not know. */
+export function recordAdvisoryMetrics(outcome: AdvisoryOutcome): void {
+  metrics.addMetric('DecisionsAdvised', MetricUnit.Count, 1);
+  metrics.addMetric(
+    'AdvisoryCandidates',
+    MetricUnit.Count,
+    outcome.answer.candidates.length + outcome.answer.unknown.length,
+  );
+  metrics.addMetric('AdvisoryUnknownHosts', MetricUnit.Count, outcome.answer.unknown.length);
 }

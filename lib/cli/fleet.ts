@@ -2,10 +2,10 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { InputError } from './errors.js';
-import { readConfig } from './inputs.js';
 import { formatFleet } from './fleetText.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
+import { readConfig } from './inputs.js';
 import type { CliIO } from './io.js';
 
 export interface FleetArgs {

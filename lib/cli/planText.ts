@@ -17,12 +17,22 @@ export function formatPlan(plan: Plan): string {
     `created ${plan.created_at}, expires ${plan.expires_at}`,
     `${plural(s.suffering_vms, 'suffering VM')}, ${plural(s.contended_hosts, 'contended host')}: ` +
       `${plural(s.moved, 'migration')} in ${plural(s.waves, 'wave')}, ${gibibytes(s.bytes)} ` +
-      `(lower bound ${gibibytes(s.lower_bound_bytes)}); predicted to suffer after the plan: ${s.suffering_left_predicted}` +
+      `(${lowerBound(s)}); predicted to suffer after the plan: ${s.suffering_left_predicted}` +
       (s.newly_suffering_predicted > 0 ? `, newly suffering: ${s.newly_suffering_predicted}` : ''),
   ];
   const sections = [head, ...waves(plan), ...skipped(plan.skipped)];
   if (plan.migrations.length === 0) sections.splice(1, 0, ['Nothing to move.']);
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+}
+
+/** The bound and what it covers: the hosts the plan relieves fully, where it moves at least that. */
+function lowerBound(s: Plan['summary']): string {
+  const c = s.lower_bound_covers;
+  if (c.hosts.length === 0) return 'no host relieved fully, so no lower bound';
+  return (
+    `${gibibytes(c.plan_bytes)} of it from the ${plural(c.hosts.length, 'host')} it relieves fully, ` +
+    `lower bound ${gibibytes(s.lower_bound_bytes)} for their ${plural(c.suffering_vms, 'suffering VM')}`
+  );
 }
 
 function waves(plan: Plan): string[][] {

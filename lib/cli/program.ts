@@ -12,6 +12,7 @@ import { addMigrateCommand } from './migrate.js';
 import { addPlanCommand } from './plan.js';
 import { addPlansCommand } from './plans.js';
 import { addScheduleCommand } from './schedule.js';
+import { addServeCommand } from './serve.js';
 import { addSimulateCommand } from './simulate.js';
 
 /** Commander's messages on one line ("placid: …"), like every other error placid prints. */
@@ -48,5 +49,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addApproveCommand(program, io, done);
   addPlansCommand(program, io, done);
   addSimulateCommand(program, io, done);
+  addServeCommand(program, io, done);
   return program;
 }

@@ -1,10 +1,12 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ratioConfigWarnings } from '../engine/ratios.js';
+import { isAdvisoryDoc, runAdvise } from './advise.js';
 import type { Decided } from './decide.js';
 import { decide } from './decide.js';
 import { InputError } from './errors.js';
 import { EXIT, EXIT_STATUS_HELP } from './exitCodes.js';
 import { terminalSafe } from './format.js';
+import { readJsonFile } from './inputs.js';
 import type { CliIO } from './io.js';
 import { printDecision } from './report.js';
 import { decideFromStore } from './storeDecision.js';
@@ -21,6 +23,8 @@ export interface ScheduleArgs {
 
 /** `placid schedule`: one explained placement of REQUEST.json over HOSTS.json or the stored fleet. */
 export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
+  const doc = await readJsonFile(args.request, 'request');
+  if (isAdvisoryDoc(doc)) return runAdvise(doc, args.request, args, io);
   if (args.store) return runStoreSchedule(args, io);
   if (args.dataDir || args.claim) throw new InputError('--data-dir and --claim need --store');
   if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');
@@ -65,7 +69,11 @@ export function addScheduleCommand(program: Command, io: CliIO, done: (status: n
     .command('schedule')
     .description('place one request on a fleet the way Nova FilterScheduler would, and explain why')
     .option('--hosts <file>', 'JSON array of host states (Nova HostState field names)')
-    .requiredOption('--request <file>', 'JSON request spec (flavor, image, hints, availability zone, ...)')
+    .requiredOption(
+      '--request <file>',
+      'JSON request spec (flavor, image, hints, availability zone, ...); with "advisory": true and ' +
+        '"candidates", each candidate\'s verdict and weight as JSON, nothing claimed',
+    )
     .option('--config <file>', "nova.conf-style INI, or .json; Nova's defaults when omitted")
     .option('--json', 'print the decision as JSON: selected, alternates, weighed, eliminated, error')
     .option('--store', 'use the fleet stored by `placid ingest` instead of --hosts')

@@ -74,7 +74,12 @@ export function hostSamples(
   return assemble(steps);
 }
 
-/** Stolen vCPUs as a share of demanded ones (stolen + busy), in percent; 0 when nothing was demanded. */
+/**
+ * A host's steal_percent as the report schema defines it: stolen vCPUs as a share of demanded ones
+ * (stolen + busy), summed over its VMs, in percent; 0 when nothing was demanded. Summed, never a
+ * mean of the VMs' percentages: a half-idle VM shows half the steal of a busy one while losing the
+ * same share of its demand.
+ */
 export function stealOfDemand(vms: readonly VmDemand[]): number | undefined {
   if (vms.length === 0) return undefined;
   const stolen = vms.reduce((s, v) => s + v.stolen, 0);

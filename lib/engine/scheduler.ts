@@ -33,6 +33,11 @@ export interface ScheduleOptions {
   /** Keep every eliminated host with its reason and every weighed host (slower; for people). */
   explain?: boolean;
   /**
+   * Keep every survivor of the first instance with its final weight (no breakdown, no reasons), on
+   * the fast path: what an advisory answer needs. Implied by `explain`.
+   */
+  weights?: boolean;
+  /**
    * Claims each instance. Without one, a multi-create claims in memory as Placement would (when the
    * Placement pre-filter is on); a rebuild never claims, as in Nova.
    */
@@ -146,13 +151,19 @@ export class Scheduler {
     for (let index = 0; index < uuids.length; index++) {
       spec.instance_uuid = uuids[index];
       const ctx: EngineContext = { ...ctx0, index };
-      const sort = { explain, random, spares: numAlts + SPARE_HOSTS, full: uuids.length > 1 };
+      const sort = {
+        explain,
+        random,
+        spares: numAlts + SPARE_HOSTS,
+        full: uuids.length > 1,
+        weights: index === 0 && options.weights === true,
+      };
       const sorted = candidates
         ? await sortCandidates(plugins, candidates, spec, ctx, sort, log, buffers!.weights)
         : await sortHosts(plugins, hosts, spec, ctx, sort, log);
       // Later instances work on this instance's sorted list, which holds consumed copies.
       candidates = null;
-      if (index === 0 && explain) weighed = sorted.weighed;
+      if (index === 0 && (explain || options.weights)) weighed = sorted.weighed;
       // Nova replaces the candidates with this instance's sorted survivors: the list only shrinks.
       hosts = sorted.hosts;
       rest = sorted.remaining;

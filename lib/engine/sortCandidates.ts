@@ -9,6 +9,7 @@ import {
   type SortLog,
   type SortOptions,
   selectionOrder,
+  weightsOnly,
 } from './sortHosts.js';
 import { weighCandidates } from './weighCandidates.js';
 
@@ -42,5 +43,6 @@ export async function sortCandidates(
     order.length < n
       ? () => [...hosts, ...remainingOrder(survivorWeights, order).map((j) => fleet[positions[j]])]
       : null;
-  return { hosts, weighed: null, remaining };
+  const weighed = sort.weights ? weightsOnly(survivorWeights, (j) => fleet[positions[j]]) : null;
+  return { hosts, weighed, remaining };
 }

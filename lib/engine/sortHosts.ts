@@ -17,6 +17,8 @@ export interface SortOptions {
   spares: number;
   /** Rank every host (a multi-create hands the whole sorted list to the next instance). */
   full: boolean;
+  /** Give every survivor's weight (`weighed` without breakdowns) even when not explained. */
+  weights?: boolean;
 }
 
 /** Where one sort records what it did (counts and removals feed the explanation). */
@@ -29,7 +31,7 @@ export interface SortLog {
 export interface SortedHosts {
   /** The chosen host first, then the rest best first: every survivor, or only the best few. */
   hosts: HostState[];
-  /** Every survivor with its weight, best first and ties in input order (only when explained). */
+  /** Every survivor with its weight, best first and ties in input order (when explained or asked). */
   weighed: HostWeight[] | null;
   /** Every survivor in the order of `hosts`, when `hosts` is only the best few. */
   remaining: (() => HostState[]) | null;
@@ -85,8 +87,15 @@ export async function sortHosts(
           multiplier: t.multiplier[i],
         })),
       }))
-    : null;
+    : sort.weights
+      ? weightsOnly(weights, (i) => filtered[i])
+      : null;
   return { hosts, weighed, remaining };
+}
+
+/** Every survivor with its final weight, best first, ties in input order; no breakdown. */
+export function weightsOnly(weights: Float64Array, hostAt: (i: number) => HostState): HostWeight[] {
+  return rankHosts(weights).map((i) => ({ host: hostAt(i), weight: weights[i], breakdown: [] }));
 }
 
 /**

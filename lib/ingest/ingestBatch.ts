@@ -6,6 +6,7 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { ValidationError } from '../model/errors.js';
 import { parseReportMessage, type ReportMessage } from '../model/reports.js';
+import { isPermanentFailure } from '../queue/failure.js';
 import type { MessageQueue } from '../queue/port.js';
 import { type BatchLogger, type BatchOutcome, processSqsBatch } from '../queue/processBatch.js';
 import type { FleetStore } from '../store/fleetStore.js';
@@ -78,7 +79,7 @@ export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<In
     try {
       return await step();
     } catch (error) {
-      if (!(error instanceof ValidationError)) retried.push({ messageId: record.messageId, error });
+      if (!isPermanentFailure(error)) retried.push({ messageId: record.messageId, error });
       throw error;
     }
   };

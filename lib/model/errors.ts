@@ -15,6 +15,8 @@ export interface Issue {
 
 /** Input that does not match its schema; names the source, each field path and the problem. */
 export class ValidationError extends PlacidError {
+  /** The same input fails the same way every time (queue consumers dead-letter it at once). */
+  readonly retryable = false;
   constructor(
     readonly source: string,
     readonly issues: Issue[],
@@ -29,7 +31,11 @@ export class ValidationError extends PlacidError {
 }
 
 /** Configuration that names an unknown option, filter or weigher, or has a bad value. */
-export class ConfigError extends PlacidError {}
+export class ConfigError extends PlacidError {
+  readonly retryable = false;
+}
 
 /** A request that the engine cannot evaluate (Nova would raise; Placid explains). */
-export class RequestError extends PlacidError {}
+export class RequestError extends PlacidError {
+  readonly retryable = false;
+}

@@ -1,13 +1,21 @@
 import * as z from 'zod';
+import { BOUNDS, bounded } from './bounds.js';
 import { ValidationError } from './errors.js';
 import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
+import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
-import { finite, nonNegative, novaString, parseWith } from './schema.js';
+import { novaString, parseWith } from './schema.js';
+
+/** Keys (host, nodename, uuids): never empty. */
+const id = identifier();
+/** Other names: an empty one is legal. */
+const name = identifier({ allowEmpty: true });
+const ratio = bounded('allocation_ratio', { positive: true });
 
 const aggregate = z.object({
-  uuid: z.string().optional(),
-  name: z.string(),
-  hosts: z.array(z.string()).default([]),
+  uuid: name.optional(),
+  name,
+  hosts: z.array(name).default([]),
   metadata: z.record(z.string(), novaString).default({}),
 });
 
@@ -21,13 +29,13 @@ const service = z.object({
 
 const metric = z.object({
   name: z.string().min(1),
-  value: finite,
+  value: bounded('metric'),
   source: z.string().optional(),
   timestamp: z.string().optional(),
 });
 
 const instance = z.looseObject({
-  uuid: z.string().optional(),
+  uuid: id.optional(),
   image_properties: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
     .optional()
@@ -35,32 +43,35 @@ const instance = z.looseObject({
 });
 
 const inventory = z.object({
-  total: nonNegative,
-  used: nonNegative.default(0),
-  reserved: nonNegative.optional(),
-  allocation_ratio: z.number().positive().optional(),
-  min_unit: nonNegative.optional(),
-  max_unit: nonNegative.optional(),
-  step_size: z.number().positive().optional(),
+  total: bounded('inventory'),
+  used: bounded('inventory').default(0),
+  reserved: bounded('inventory').optional(),
+  allocation_ratio: ratio.optional(),
+  min_unit: bounded('inventory').optional(),
+  max_unit: bounded('inventory').optional(),
+  step_size: bounded('inventory', { positive: true }).optional(),
 });
 
 const numaCell = z.object({
-  id: z.number().int().nonnegative(),
-  socket: z.number().int().nonnegative().nullish(),
-  cpuset: z.array(z.number().int().nonnegative()).default([]),
-  pcpuset: z.array(z.number().int().nonnegative()).default([]),
-  memory: nonNegative,
-  cpu_usage: nonNegative.default(0),
-  memory_usage: nonNegative.default(0),
-  pinned_cpus: z.array(z.number().int().nonnegative()).default([]),
-  siblings: z.array(z.array(z.number().int().nonnegative())).default([]),
+  id: bounded('cpu_id'),
+  socket: bounded('cpu_id').nullish(),
+  cpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  pcpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  memory: bounded('ram_mb'),
+  cpu_usage: bounded('vcpus').default(0),
+  memory_usage: bounded('ram_mb').default(0),
+  pinned_cpus: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  siblings: z
+    .array(z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max))
+    .max(BOUNDS.cpu_id.max)
+    .default([]),
   mempages: z
     .array(
       z.object({
-        size_kb: z.number().int().positive(),
-        total: nonNegative,
-        used: nonNegative.default(0),
-        reserved: nonNegative.optional(),
+        size_kb: bounded('page_size_kb'),
+        total: bounded('page_count'),
+        used: bounded('page_count').default(0),
+        reserved: bounded('page_count').optional(),
       }),
     )
     .default([]),
@@ -69,8 +80,8 @@ const numaCell = z.object({
 const pciPool = z.looseObject({
   vendor_id: z.string(),
   product_id: z.string(),
-  count: z.number().int().nonnegative(),
-  numa_node: z.number().int().nullish(),
+  count: bounded('pci_devices'),
+  numa_node: z.number().int().min(-1).max(BOUNDS.cpu_id.max).nullish(),
   physical_network: z.string().nullish(),
   dev_type: z.string().optional(),
   tags: z.record(z.string(), novaString).optional(),
@@ -78,37 +89,37 @@ const pciPool = z.looseObject({
 
 /** Input shape of one host state: every field optional but `host`; omitted fields take HostState defaults. */
 export const hostStateInput = z.looseObject({
-  host: z.string().min(1, 'must be a non-empty host name'),
-  nodename: z.string().optional(),
-  uuid: z.string().optional(),
-  cell_uuid: z.string().nullish(),
-  free_ram_mb: finite.default(0),
-  total_usable_ram_mb: nonNegative.default(0),
-  free_disk_mb: finite.default(0),
-  total_usable_disk_gb: nonNegative.default(0),
-  disk_mb_used: nonNegative.default(0),
-  vcpus_total: nonNegative.default(0),
-  vcpus_used: nonNegative.default(0),
-  cpu_allocation_ratio: z.number().positive().nullish(),
-  ram_allocation_ratio: z.number().positive().nullish(),
-  disk_allocation_ratio: z.number().positive().nullish(),
+  host: id,
+  nodename: id.optional(),
+  uuid: id.optional(),
+  cell_uuid: name.nullish(),
+  free_ram_mb: bounded('free_ram_mb').default(0),
+  total_usable_ram_mb: bounded('ram_mb').default(0),
+  free_disk_mb: bounded('free_disk_mb').default(0),
+  total_usable_disk_gb: bounded('disk_gb').default(0),
+  disk_mb_used: bounded('disk_mb').default(0),
+  vcpus_total: bounded('vcpus').default(0),
+  vcpus_used: bounded('vcpus').default(0),
+  cpu_allocation_ratio: ratio.nullish(),
+  ram_allocation_ratio: ratio.nullish(),
+  disk_allocation_ratio: ratio.nullish(),
   aggregates: z.array(aggregate).default([]),
   instances: z
-    .union([z.record(z.string(), instance), z.array(z.string())])
+    .union([z.record(id, instance), z.array(id)])
     .default({})
     .transform((v) =>
       Array.isArray(v)
         ? Object.fromEntries(v.map((uuid) => [uuid, { uuid }]))
         : Object.fromEntries(Object.entries(v).map(([uuid, i]) => [uuid, { ...i, uuid }])),
     ),
-  num_instances: z.number().int().nonnegative().optional(),
-  num_io_ops: z.number().int().nonnegative().default(0),
-  failed_builds: z.number().int().nonnegative().default(0),
+  num_instances: bounded('host_instances').optional(),
+  num_io_ops: bounded('io_ops').default(0),
+  failed_builds: bounded('failed_builds').default(0),
   metrics: z.array(metric).default([]),
   service: service.default({ disabled: false, up: true }),
   hypervisor_type: z.string().nullish(),
-  hypervisor_version: z.number().int().nonnegative().nullish(),
-  hypervisor_hostname: z.string().nullish(),
+  hypervisor_version: bounded('hypervisor_version').nullish(),
+  hypervisor_hostname: name.nullish(),
   supported_instances: z.array(z.tuple([z.string(), z.string(), z.string()])).default([]),
   cpu_info: z
     .union([z.string(), z.record(z.string(), z.unknown())])
@@ -118,8 +129,8 @@ export const hostStateInput = z.looseObject({
   stats: z.record(z.string(), novaString).default({}),
   numa_topology: z.object({ cells: z.array(numaCell) }).nullish(),
   pci_stats: z.object({ pools: z.array(pciPool) }).nullish(),
-  availability_zone: z.string().nullish(),
-  traits: z.array(z.string()).default([]),
+  availability_zone: name.nullish(),
+  traits: z.array(name).default([]),
   inventories: z.record(z.string(), inventory).default({}),
 });
 
@@ -149,10 +160,7 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
     instances: parsed.instances,
     // Nova derives num_instances from stats; an explicit field wins, then stats, then the instance map.
     num_instances:
-      parsed.num_instances ??
-      (stats.num_instances !== undefined
-        ? Number.parseInt(stats.num_instances, 10) || 0
-        : Object.keys(parsed.instances).length),
+      parsed.num_instances ?? statsInstanceCount(stats.num_instances) ?? Object.keys(parsed.instances).length,
     num_io_ops: parsed.num_io_ops,
     failed_builds: parsed.failed_builds,
     metrics: parsed.metrics,
@@ -172,6 +180,13 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
     extra,
     limits: {},
   };
+}
+
+/** `stats.num_instances` when it is a count within BOUNDS.host_instances (stats are free-form strings). */
+function statsInstanceCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number.parseInt(value, 10) || 0;
+  return n >= 0 && n <= BOUNDS.host_instances.max ? n : undefined;
 }
 
 /** Parses an array of host states; `source` names the file or message in errors. */

@@ -4,7 +4,9 @@
  * in reportChecks.ts, so these schemas stay reusable for the JSON Schema export.
  */
 import * as z from 'zod';
+import { bounded } from './bounds.js';
 import { hostStateInput } from './hostSchema.js';
+import { identifier, MAX_IDENTIFIER_LENGTH } from './identifiers.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 /** SQS rejects bodies above 256 KiB, so nothing larger can arrive through the queue anyway. */
@@ -12,27 +14,20 @@ export const MAX_MESSAGE_BYTES = 256 * 1024;
 /** An hour of 5-second samples; agents send far fewer per report. */
 export const MAX_SAMPLES_PER_REPORT = 720;
 /** Longest host, node, instance or name string; keeps every DynamoDB key well under its size limit. */
-export const MAX_NAME_LENGTH = 255;
+export const MAX_NAME_LENGTH = MAX_IDENTIFIER_LENGTH;
 
 /** ISO-8601 with a zone (Z or ±hh:mm); normalised to `toISOString()` so stored strings sort by time. */
 export const isoTimestamp = z.iso
   .datetime({ offset: true, error: 'must be an ISO-8601 timestamp with a zone, e.g. 2026-12-01T12:00:00Z' })
   .transform((v) => new Date(v).toISOString());
 
-const name = z
-  .string()
-  .min(1, 'must be a non-empty string')
-  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
+const name = identifier();
+/** Optional labels: may be empty, but are still one line of well-formed text. */
+const label = identifier({ allowEmpty: true });
 
 /** A 0..100 percentage; the message names the value so 140 % steal is obvious in the DLQ. */
-const percent = z
-  .number({ error: 'must be a number' })
-  .min(0, { error: (i) => `must be between 0 and 100, got ${i.input}` })
-  .max(100, { error: (i) => `must be between 0 and 100, got ${i.input}` });
-
-const nonNegativeNumber = z
-  .number({ error: 'must be a finite number' })
-  .min(0, { error: (i) => `must be >= 0, got ${i.input}` });
+const percent = bounded('percent');
+const load = bounded('load');
 
 const samples = <T extends z.ZodType>(sample: T) =>
   z
@@ -67,17 +62,22 @@ const gaps = z
 
 export const hostSampleInput = z.object({
   ts: isoTimestamp,
-  steal_percent: percent.describe('CPU steal on the host, or the mean over its VMs, in percent'),
+  steal_percent: percent.describe(
+    "Share of its VMs' CPU demand the host did not serve, in percent: stolen vCPU time / (stolen + used vCPU time), " +
+      'summed over its VMs (libvirt: vCPU delay / (delay + vCPU time)); the share every VM loses under proportional ' +
+      "share. Not a mean of the VMs' guest steal, which reads low when VMs are partly idle: send no host samples " +
+      'rather than another quantity. Readers decide from the VMs when their samples cover the host',
+  ),
   cpu_percent: percent,
-  load5: nonNegativeNumber,
+  load5: load,
   /** Optional: not every agent can see the migration network. */
-  migration_net_mbps: nonNegativeNumber.optional(),
+  migration_net_mbps: bounded('network_mbps').optional(),
 });
 
 export const instanceSampleInput = z.object({
   ts: isoTimestamp,
   steal_percent: percent,
-  load5: nonNegativeNumber,
+  load5: load,
   cpu_percent: percent,
 });
 
@@ -93,35 +93,36 @@ export const hypervisorReportInput = hostStateInput.extend({
 
 const flavorInput = z.object({
   name,
-  vcpus: z.number().int().nonnegative(),
-  memory_mb: z.number().int().nonnegative(),
-  root_gb: z.number().int().nonnegative(),
-  ephemeral_gb: z.number().int().nonnegative().default(0),
-  swap: z.number().int().nonnegative().default(0),
+  vcpus: bounded('vcpus').int(),
+  memory_mb: bounded('ram_mb').int(),
+  root_gb: bounded('disk_gb').int(),
+  ephemeral_gb: bounded('disk_gb').int().default(0),
+  swap: bounded('swap_mb').int().default(0),
 });
 
 /** The known instance fields; reports may carry more, which are kept (see instanceReportInput). */
 export const instanceReportFields = z.object({
   uuid: name,
-  name: z.string().max(MAX_NAME_LENGTH),
+  /** The display name may be empty, but is still one line of well-formed text. */
+  name: identifier({ allowEmpty: true }),
   host: name,
   /** Defaults to `host`, as for host states (libvirt reports one node per host). */
   nodename: name.optional(),
   availability_zone: name,
   /** From server metadata or tags; null when the instance has none. */
-  role: z.string().nullish().default(null),
+  role: label.nullish().default(null),
   flavor: flavorInput,
   /** True when the disk lives on shared storage, so a live migration copies no disk. */
   shared_storage: z.boolean().default(false).describe('True when the disk needs no copy to live-migrate'),
   server_group: z
     .object({
-      name: z.string(),
+      name: identifier({ allowEmpty: true }),
       policy: z.enum(['affinity', 'anti-affinity', 'soft-affinity', 'soft-anti-affinity']),
     })
     .nullish()
     .default(null),
-  kubernetes_node: z.string().nullish().default(null),
-  consul: z.object({ node: z.string(), address: z.string() }).nullish().default(null),
+  kubernetes_node: label.nullish().default(null),
+  consul: z.object({ node: label, address: label }).nullish().default(null),
   last_migrated_at: isoTimestamp.nullish().default(null),
   reported_at: isoTimestamp.describe('When the agent took this report; a newer report replaces an older one'),
   samples: samples(instanceSampleInput),

@@ -1,6 +1,7 @@
 export { backoffDelay, DEFAULT_RETRY_TIMING, type RetryTiming } from './backoff.js';
 export { chunkForBatch, type IndexedMessage } from './batching.js';
 export { QueueSendError } from './errors.js';
+export { classifyFailure, type FailureKind, isPermanentFailure, isTransientFailure } from './failure.js';
 export { parseJsonBody } from './jsonBody.js';
 export {
   checkMessage,

@@ -1,5 +1,5 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { ValidationError } from '../model/errors.js';
+import { isPermanentFailure } from './failure.js';
 import { sendToDeadLetter } from './poison.js';
 import type { MessageQueue } from './port.js';
 
@@ -16,7 +16,7 @@ export interface SqsBatchOptions<T> {
   handle: (item: T, record: SQSRecord) => Promise<void>;
   /** Where rejected messages go, with their reason attached. */
   deadLetter: MessageQueue;
-  /** Which errors mean the message itself is bad. Default: ValidationError. */
+  /** Which errors mean the message itself is bad. Default: isPermanentFailure (lib/queue/failure.ts). */
   isPoison?: (error: unknown) => boolean;
   logger?: BatchLogger;
 }
@@ -40,8 +40,6 @@ export interface BatchOutcome {
   rejections: Rejection[];
 }
 
-const isValidationError = (error: unknown): boolean => error instanceof ValidationError;
-
 /**
  * Processes an SQS batch one record at a time, in order. A poison message is sent to the dead-letter
  * queue by the handler itself and counted as done, so SQS never redelivers it and it never holds up
@@ -58,7 +56,7 @@ export async function processSqsBatch<T>(
   event: SQSEvent,
   options: SqsBatchOptions<T>,
 ): Promise<BatchOutcome> {
-  const isPoison = options.isPoison ?? isValidationError;
+  const isPoison = options.isPoison ?? isPermanentFailure;
   const failures: SQSBatchItemFailure[] = [];
   const rejections: Rejection[] = [];
   const counts: BatchCounts = { stored: 0, rejected: 0, retried: 0 };

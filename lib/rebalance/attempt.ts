@@ -43,7 +43,12 @@ export async function attemptMove(run: PlanRun, c: Candidate, purpose: MovePurpo
     if (!destLoad) continue;
     const destAfter = stealAfterAdding(destLoad, [c.demandVcpus]);
     const vmAfter = guestSteal(c.share, destAfter);
-    const benefit = purpose.kind === 'victim' ? c.stealPercent - vmAfter : sourceBefore - sourceAfter;
+    // A noisy neighbour that is one of a relief set is worth what the set does to its host: the
+    // set works only as a whole, and its last small move alone always looks like little.
+    const benefit =
+      purpose.kind === 'victim'
+        ? c.stealPercent - vmAfter
+        : Math.max(sourceBefore - sourceAfter, purpose.setBenefit ?? 0);
     if (benefit < settings.min_benefit_percent) {
       refusal ??= tooLittleBenefit(purpose, benefit, settings.min_benefit_percent, dest);
       continue;
@@ -90,7 +95,12 @@ function noReturnHosts(run: PlanRun, uuid: string, source: string): Map<string, 
 }
 
 function tooLittleBenefit(purpose: MovePurpose, benefit: number, min: number, dest: string): Skip {
-  const what = purpose.kind === 'victim' ? 'its own steal would drop' : 'its host steal would drop';
+  const what =
+    purpose.kind === 'victim'
+      ? 'its own steal would drop'
+      : purpose.setBenefit !== undefined
+        ? 'its host steal would drop (with the rest of its relief set)'
+        : 'its host steal would drop';
   return {
     code: 'too_little_benefit',
     reason: `too little benefit: moving it to ${dest}, ${what} by ${benefit.toFixed(1)} points, below min_benefit_percent ${min}`,

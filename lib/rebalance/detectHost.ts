@@ -1,12 +1,13 @@
 /**
- * Host contention and likely noisy neighbours. A host is contended when its steal is above
- * host_steal_threshold_percent: its own steal metric when it reports usable samples (host-side
- * steal or CPU-ready), otherwise its VMs' demand-weighted steal (stolen vCPUs / demanded vCPUs,
- * which under proportional share is the fraction every VM loses; idle VMs do not dilute it).
+ * Host contention and likely noisy neighbours. A host is contended when it loses more than
+ * host_steal_threshold_percent of its VMs' demand (stolen vCPUs / demanded vCPUs, which under
+ * proportional share is the fraction every VM loses; idle VMs do not dilute it), on the evidence
+ * hostEvidence.ts weighs: its VMs' samples when they cover it, else its own steal metric.
  * The noisy neighbours are the highest-demand VMs whose departure would, by the steal model,
  * bring the host under the threshold.
  */
 
+import { hostEvidence } from './hostEvidence.js';
 import { readWindow, type WindowSettings } from './samples.js';
 import type { RebalanceSettings } from './settings.js';
 import { effectiveCapacity, excessDemand } from './stealModel.js';
@@ -34,13 +35,24 @@ export function detectHost(
     stolen += vm.stolenVcpus ?? 0;
   }
   const own = readWindow(host.samples, now, settings, HOST_RANGES);
-  const fromHost = own.kind === 'ok';
-  const steal = fromHost ? own.stats.steal_percent.mean : withData.length > 0 ? ratio(stolen, demand) : null;
+  const evidence = hostEvidence({
+    stolenVcpus: stolen,
+    demandVcpus: demand,
+    vmsWithData: withData.length,
+    vmsTotal: vms.length,
+    hostMetric:
+      own.kind === 'ok'
+        ? { percent: own.stats.steal_percent.mean }
+        : { unusable: host.samples.length > 0 ? own.reason : null },
+    minCoveragePercent: settings.min_coverage_percent,
+  });
+  const steal = evidence.lossPercent;
   const base = {
     host: host.host,
     availability_zone: host.availability_zone,
     stealPercent: steal,
-    stealSource: steal === null ? null : fromHost ? ('host' as const) : ('vms' as const),
+    stealSource: evidence.source,
+    evidence,
     demandVcpus: demand,
     capacityVcpus: effectiveCapacity(demand, steal ?? 0, host.vcpus_total),
     vmsWithData: withData.length,
@@ -53,20 +65,16 @@ export function detectHost(
     const reason = `unknown: ${hostNote}none of its ${vms.length} VM(s) has usable data`;
     return { ...base, status: 'unknown', noisyNeighbours: [], excessDemandVcpus: 0, reason };
   }
-  // An operator who feeds host-side steal wants to know why it was not used.
-  const unused = own.kind !== 'ok' && host.samples.length > 0 ? ` (host samples unused: ${own.reason})` : '';
-  const source = fromHost
-    ? `host-reported steal ${pct(steal)}`
-    : `its VMs lose ${pct(steal)} of their demand (${vcpu(stolen)} of ${vcpu(demand)} vCPUs stolen)${unused}`;
   if (steal <= threshold) {
-    const reason = `not contended: ${source}, at or below ${pct(threshold)}`;
+    const reason = `not contended: ${pct(steal)} of demand lost, at or below ${pct(threshold)} (${evidence.text})`;
     return { ...base, status: 'ok', noisyNeighbours: [], excessDemandVcpus: 0, reason };
   }
   const excess = excessDemand({ capacityVcpus: base.capacityVcpus, demandVcpus: demand }, threshold);
   const noisy = noisyNeighbours(withData, excess);
   const names = noisy.map((n) => `${n.uuid} (${vcpu(n.demandVcpus)} vCPUs)`).join(', ');
   const reason =
-    `contended: ${source}, above ${pct(threshold)}; ${vcpu(excess)} vCPUs of demand must leave` +
+    `contended: ${pct(steal)} of demand lost, above ${pct(threshold)} (${evidence.text}); ` +
+    `${vcpu(excess)} vCPUs of demand must leave` +
     (noisy.length > 0 ? `; likely noisy neighbours: ${names}` : '; no VM data to name noisy neighbours');
   return { ...base, status: 'contended', noisyNeighbours: noisy, excessDemandVcpus: excess, reason };
 }
@@ -84,10 +92,6 @@ function noisyNeighbours(vms: readonly VmDetection[], excess: number): NoisyNeig
     removed += demand;
   }
   return out;
-}
-
-function ratio(stolen: number, demand: number): number {
-  return demand > 0 ? (stolen / demand) * 100 : 0;
 }
 
 const pct = (v: number) => `${v.toFixed(1)}%`;

@@ -1,66 +1,69 @@
 /**
- * A lower bound on the bytes a plan must move, to judge the planner's choices against. For each
- * host with suffering VMs, ignoring destinations, waves and budgets (but not which VMs may move at
- * all: cooldown, refused block migrations, missing data):
- * - a suffering VM that only its own move can help (its steal stays above the exit threshold even
- *   when the host steals nothing) costs its own bytes;
- * - the others recover once E vCPUs of demand leave; the cheapest set of movable VMs whose demand
- *   reaches E is found exactly by a 0/1 knapsack-cover dynamic programme over demand in steps of
- *   1/20 vCPU, with each demand rounded up and E rounded down, so the result never exceeds the true
- *   minimum;
- * - when no set reaches E, every movable suffering VM must move (its own move is its only relief).
- * The host bounds add up: moves from different hosts do not relieve each other.
+ * A lower bound on the bytes the plan moves from one host, to judge the planner's choices
+ * against. It is a bound on the same thing the plan does: the same VMs may move (cooldown,
+ * refused block migrations and missing data rule the same VMs out), the same model says when a
+ * suffering VM recovers (outcome.ts), only destinations, waves and budgets are ignored. So on a
+ * host whose every suffering VM the plan relieves, the plan moves at least this many bytes.
+ * - A suffering VM that only its own move can help costs its own bytes (if it cannot move, no
+ *   plan relieves it: the bound does not cover it).
+ * - The others recover once the host's lost share drops below each one's target; the cheapest
+ *   set that gets there is found exactly (reliefSet.ts) with each demand rounded up and each
+ *   excess down, so the result never exceeds the true minimum; no margin and no cap at the host
+ *   threshold (the plan adds both).
+ * - When no set relieves them all, the bound covers none of the host's suffering VMs.
+ * Host bounds add up: moves from different hosts do not relieve each other.
  */
 import type { Candidate } from './candidates.js';
+import { cheapestRelief } from './reliefSet.js';
+import { excessDemand, type HostLoad, withDemand } from './stealModel.js';
 
-/** Demand resolution of the knapsack: 1/20 vCPU. */
-const STEPS_PER_VCPU = 20;
-
-/**
- * The fewest bytes of `pool` whose demand reaches `excess` vCPUs, or undefined when the whole pool
- * cannot reach it.
- * @example minimumCoverBytes(candidates, 3.16)
- */
-export function minimumCoverBytes(pool: readonly Candidate[], excess: number): number | undefined {
-  const target = Math.floor(excess * STEPS_PER_VCPU);
-  if (target <= 0) return excess > 0 && pool.length > 0 ? cheapestPositive(pool) : 0;
-  // best[c]: fewest bytes for at least c steps of demand.
-  const best = new Float64Array(target + 1).fill(Number.POSITIVE_INFINITY);
-  best[0] = 0;
-  for (const c of pool) {
-    const steps = Math.ceil(c.demandVcpus * STEPS_PER_VCPU - 1e-9);
-    if (steps <= 0) continue;
-    for (let covered = target; covered > 0; covered--) {
-      const from = best[Math.max(0, covered - steps)] + c.cost.bytes;
-      if (from < best[covered]) best[covered] = from;
-    }
-  }
-  return Number.isFinite(best[target]) ? best[target] : undefined;
+export interface HostBound {
+  bytes: number;
+  /** The suffering VMs this bound relieves (those the plan could relieve at all). */
+  covers: string[];
 }
 
-/** Less than one step of demand is needed: any VM with demand will do. */
-function cheapestPositive(pool: readonly Candidate[]): number | undefined {
-  let best: number | undefined;
-  for (const c of pool)
-    if (c.demandVcpus > 0 && (best === undefined || c.cost.bytes < best)) best = c.cost.bytes;
-  return best;
+interface BoundVictim {
+  uuid: string;
+  target: number;
+  candidate: Candidate | undefined;
 }
 
 /**
- * The bound for one host: `mustMove` are suffering VMs only their own move helps, `pool` the VMs
- * that may move to relieve the rest, `victims` the movable suffering VMs among them.
+ * The bound for one host with `load` (undefined: unknown), its suffering VMs that only their own
+ * move helps (`mustMove`), the others (`recoverable`, with their targets), and the VMs that may
+ * move to relieve them (`pool`); null when no set of moves relieves every recoverable one.
  */
 export function hostLowerBound(
-  mustMove: readonly Candidate[],
+  load: HostLoad | undefined,
+  mustMove: readonly BoundVictim[],
+  recoverable: readonly BoundVictim[],
   pool: readonly Candidate[],
-  victims: readonly Candidate[],
-  excess: number,
-): number {
+): HostBound | null {
   let bytes = 0;
-  for (const c of mustMove) bytes += c.cost.bytes;
-  if (excess <= 0) return bytes;
-  const cover = minimumCoverBytes(pool, excess);
-  if (cover !== undefined) return bytes + cover;
-  for (const c of victims) bytes += c.cost.bytes;
-  return bytes;
+  let left = 0;
+  const covers: string[] = [];
+  for (const v of mustMove) {
+    if (!v.candidate) continue;
+    bytes += v.candidate.cost.bytes;
+    left += v.candidate.demandVcpus;
+    covers.push(v.uuid);
+  }
+  if (recoverable.length === 0) return { bytes, covers };
+  if (!load) return null;
+  const after = withDemand(load, -left);
+  const item = new Map(pool.map((c) => [c, { demandVcpus: c.demandVcpus, bytes: c.cost.bytes, c }]));
+  const set = cheapestRelief(
+    {
+      victims: recoverable.map((v) => ({
+        target: v.target,
+        candidate: v.candidate ? item.get(v.candidate) : undefined,
+      })),
+      pool: [...item.values()],
+      excessFor: (target) => excessDemand(after, Math.max(0, target)),
+    },
+    'bound',
+  );
+  if (set === undefined || set === 'over_budget') return null;
+  return { bytes: bytes + set.bytes, covers: [...covers, ...recoverable.map((v) => v.uuid)] };
 }

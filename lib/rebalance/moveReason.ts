@@ -7,6 +7,8 @@ export interface MovePurpose {
   kind: 'victim' | 'noisy_neighbour';
   /** Why this VM is the one to move, e.g. "suffering on contended cmp1; …". */
   why: string;
+  /** For a move of a relief set: the drop (points) of its host's steal the whole set brings. */
+  setBenefit?: number;
 }
 
 /** Predicted host steal (percent) around the move. */

@@ -55,7 +55,7 @@ export const REBALANCE_OPTIONS = {
       type: 'float',
       default: 80,
       min: 1,
-      help: 'Share of the window buckets that must hold a usable sample (8 of 10 minutes by default): two lost reports are tolerated, a half-empty window is not evidence',
+      help: "Share of the window buckets that must hold a usable sample (8 of 10 minutes by default): two lost reports are tolerated, a half-empty window is not evidence. Also the share of a host's VMs with usable data for their samples to stand for the host",
     },
     stale_sample_minutes: {
       type: 'int',
@@ -67,7 +67,7 @@ export const REBALANCE_OPTIONS = {
       type: 'float',
       default: 5,
       min: 0,
-      help: "A host is contended above this steal (its own metric or its VMs' demand-weighted steal), and only hosts below it are destinations. Equal to the VM exit threshold: a destination must not put a moved VM back into suffering; 1-3 % is housekeeping noise",
+      help: "A host is contended when it loses more than this share of its VMs' demand (from its VMs' samples when they cover it, else its own metric), and only hosts below it are destinations. Equal to the VM exit threshold: a destination must not put a moved VM back into suffering; 1-3 % is housekeeping noise",
     },
     max_same_role_per_host: {
       type: 'int',

@@ -20,9 +20,18 @@ export interface PlanParts {
   migrations: PlannedMigration[];
   skipped: SkippedVm[];
   waves: PlanWave[];
-  lowerBoundBytes: number;
+  lowerBound: PlanLowerBound;
   /** The model's prediction for these migrations (outcome.ts). */
   outcome: Outcome;
+}
+
+/** The lower bound and the suffering VMs it covers (planner.ts coveredBound). */
+export interface PlanLowerBound {
+  bytes: number;
+  hosts: string[];
+  sufferingVms: number;
+  /** What the plan moves from those hosts. */
+  planBytes: number;
 }
 
 const STATUS: Record<RebalanceMode, PlanStatus> = {
@@ -49,7 +58,12 @@ export function buildPlan(parts: PlanParts): Plan {
       contended_hosts: detection.hosts.filter((h) => h.status === 'contended').length,
       moved: migrations.length,
       bytes: migrations.reduce((n, m) => n + m.estimated_bytes, 0),
-      lower_bound_bytes: parts.lowerBoundBytes,
+      lower_bound_bytes: parts.lowerBound.bytes,
+      lower_bound_covers: {
+        hosts: parts.lowerBound.hosts,
+        suffering_vms: parts.lowerBound.sufferingVms,
+        plan_bytes: parts.lowerBound.planBytes,
+      },
       waves: parts.waves.length,
       suffering_left_predicted: outcome.sufferingLeft.length,
       newly_suffering_predicted: outcome.newlySuffering.length,

@@ -9,9 +9,11 @@ import type { InstanceReport } from '../model/reports.js';
 import { type Candidate, ineligibility } from './candidates.js';
 import { cooldownOf } from './cooldown.js';
 import { migrationCost } from './cost.js';
+import { SearchBudget } from './coverSearch.js';
 import type { GroupMember } from './destination.js';
 import { detect } from './detect.js';
 import { hostObservation } from './fleetInput.js';
+import type { HostBound } from './lowerBound.js';
 import type { PlannerInput } from './planner.js';
 import { createPlannerScheduler } from './plannerScheduler.js';
 import { PlanState } from './planState.js';
@@ -20,6 +22,14 @@ import type { RebalanceSettings } from './settings.js';
 import type { DetectionReport, HostDetection, MigrationRecord, VmDetection } from './types.js';
 import { vmShare } from './vmSteal.js';
 import { WavePlanner } from './waves.js';
+
+/**
+ * The exact search's budget per plan, in DP cells (a cell is a few nanoseconds: this is about
+ * 20-40 ms on one core). Counted in cells rather than milliseconds so the same fleet always gives
+ * the same plan (the plan id is a hash of its decisions). Generated fleets of 1,000 hosts use a
+ * small part of it; past it, each host falls back to the greedy.
+ */
+export const SEARCH_BUDGET_CELLS = 8_000_000;
 
 export class PlanRun {
   readonly detection: DetectionReport;
@@ -35,7 +45,10 @@ export class PlanRun {
   readonly history: ReadonlyMap<string, MigrationRecord[]>;
   /** Server-group members by group name. */
   readonly groups = new Map<string, GroupMember[]>();
-  lowerBoundBytes = 0;
+  /** Per host with suffering VMs: its lower bound (lowerBound.ts), null when it cannot be relieved fully. */
+  readonly hostBounds = new Map<string, HostBound | null>();
+  /** DP cells the exact relief search may fill in this run before the greedy takes over. */
+  readonly searchBudget = new SearchBudget(SEARCH_BUDGET_CELLS);
   /** Instances and detections of the VMs that may be considered: those on hosts with suffering VMs. */
   private readonly instances = new Map<string, InstanceReport>();
   private readonly vmDetections = new Map<string, VmDetection>();
@@ -137,6 +150,10 @@ export class PlanRun {
           });
     this.candidates.set(uuid, result);
     return result;
+  }
+
+  addHostBound(host: HostDetection, bound: HostBound | null): void {
+    this.hostBounds.set(host.host, bound);
   }
 
   skip(uuid: string, skip: Skip): void {

@@ -65,8 +65,17 @@ export interface PlanSummary {
   contended_hosts: number;
   moved: number;
   bytes: number;
-  /** The fewest bytes that could relieve every host, ignoring destinations and limits (lowerBound.ts). */
+  /**
+   * The fewest bytes that could relieve the suffering VMs of `lower_bound_covers`, ignoring
+   * destinations and limits (lowerBound.ts): never above the plan's bytes from those hosts.
+   */
   lower_bound_bytes: number;
+  /**
+   * Which suffering VMs the bound covers: those on the hosts whose every suffering VM the plan is
+   * predicted to relieve (suffering VMs no move could relieve, such as a VM in cooldown that only its
+   * own move helps, left aside), and what the plan moves from those hosts.
+   */
+  lower_bound_covers: { hosts: string[]; suffering_vms: number; plan_bytes: number };
   waves: number;
   /** Suffering VMs the proportional-share model predicts after the plan (outcome.ts). */
   suffering_left_predicted: number;

@@ -8,8 +8,8 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { Plugins } from '../engine/registry.js';
 import type { FleetInput } from './fleetInput.js';
-import { predictOutcome } from './outcome.js';
-import { buildPlan } from './plan.js';
+import { type Outcome, predictOutcome } from './outcome.js';
+import { buildPlan, type PlanLowerBound } from './plan.js';
 import { PlanRun } from './planRun.js';
 import type { Plan, PlannedMigration } from './planTypes.js';
 import { finalSkips } from './recovery.js';
@@ -45,9 +45,32 @@ export async function planRebalance(input: PlannerInput): Promise<Plan> {
     migrations: run.migrations,
     skipped: finalSkips(run, outcome),
     waves: run.waves.summary(),
-    lowerBoundBytes: run.lowerBoundBytes,
+    lowerBound: coveredBound(run, outcome),
     outcome,
   });
+}
+
+/**
+ * The lower bound over the hosts whose every suffering VM (of those any plan could relieve) the
+ * plan is predicted to relieve: there the plan moves at least the bound, so bytes / bound measures
+ * its choices alone. Hosts it leaves suffering (out of destinations, budget or time) are left out.
+ */
+function coveredBound(run: PlanRun, outcome: Outcome): PlanLowerBound {
+  const left = new Set(outcome.sufferingLeft);
+  const hosts: string[] = [];
+  let bytes = 0;
+  let covered = 0;
+  for (const [host, bound] of run.hostBounds) {
+    if (!bound || bound.covers.some((uuid) => left.has(uuid))) continue;
+    hosts.push(host);
+    bytes += bound.bytes;
+    covered += bound.covers.length;
+  }
+  const inScope = new Set(hosts);
+  const planBytes = run.migrations
+    .filter((m) => inScope.has(m.source_host))
+    .reduce((n, m) => n + m.estimated_bytes, 0);
+  return { bytes, hosts: hosts.sort(), sufferingVms: covered, planBytes };
 }
 
 /** vCPUs of the VMs on hosts the migrations leave or reach: the outcome re-predicts only those. */

@@ -1,36 +1,49 @@
 /**
  * Relieving one host with the fewest bytes moved. Under proportional share every VM on a host
- * loses the same fraction of its demand, so once enough demand has left, the suffering VMs that
- * stay recover without moving. Per host:
- * 1. A suffering VM whose steal is so far above its host's that even a host stealing nothing
- *    would leave it above the exit threshold (pinning, NUMA: not plain contention) can only be
- *    helped by its own move: those move first.
- * 2. The others recover once the host's predicted steal is low enough for the worst of them
- *    (its steal minus the host's, subtracted from the exit threshold; never above
- *    host_steal_threshold_percent). The demand that must leave for that is covered by the
- *    greedy of candidates.ts over the victims (by default), re-selected after every attempt so a
- *    VM that cannot move is replaced by the next best.
- * 3. With noisy_neighbour_moves, the busy VMs that are not suffering join the pool when that
- *    relieves more suffering VMs, or as many for fewer bytes (DRS-style cost/benefit, estimated
- *    before destinations are known).
+ * loses about the same share of its demand (the host's lost share, on the evidence
+ * hostEvidence.ts weighs), so once enough demand has left, the suffering VMs that stay recover
+ * without moving. Per host:
+ * 1. A suffering VM that loses so much more of its demand than its host that even a host losing
+ *    nothing would leave it above the exit threshold (pinning, NUMA: not plain contention) can
+ *    only be helped by its own move: those move first.
+ * 2. The others recover once the host's lost share is below each one's target (its exit
+ *    threshold in the host's unit, minus what it loses beyond the host; never above
+ *    host_steal_threshold_percent). The cheapest set of moves that gets there is searched exactly
+ *    (reliefSet.ts: the worst victims move or the demand they need gone leaves, a knapsack cover
+ *    per host) over the movable victims, and with noisy_neighbour_moves the busy VMs that are not
+ *    suffering too; searched again after every attempt, so a VM that cannot move is replaced by
+ *    the next best. Past the plan's search budget, the greedy of candidates.ts picks instead.
+ * 3. Each host also adds its lower bound (lowerBound.ts) to the plan's.
  */
 import { attemptMove } from './attempt.js';
-import { bytesOf, type Candidate, demandOf, RELIEF_EPSILON, selectForRelief } from './candidates.js';
+import { type Candidate, demandOf, RELIEF_EPSILON, selectForRelief } from './candidates.js';
 import { pct, vcpus } from './format.js';
 import { hostLowerBound } from './lowerBound.js';
 import type { MovePurpose } from './moveReason.js';
 import type { PlanRun } from './planRun.js';
 import type { Skip } from './planTypes.js';
-import { excessDemand, type HostLoad, hostSteal } from './stealModel.js';
+import { cheapestRelief, type ReliefSet } from './reliefSet.js';
+import { excessDemand, type HostLoad, hostSteal, withDemand } from './stealModel.js';
 import type { HostDetection } from './types.js';
 import { recoveryTarget, type VmShare, vmShare } from './vmSteal.js';
 
 /** Relief beyond the exact excess, so the predicted steal ends strictly below its target. */
 const MARGIN_VCPUS = 1e-3;
 
+/** A suffering VM and its target: the host lost share below which it recovers in place. */
 interface Victim {
   uuid: string;
   share: VmShare | null;
+  /** Percent; 0 or less when only its own move helps. */
+  target: number;
+  candidate: Candidate | undefined;
+}
+
+/** A candidate as the cover search sees it. */
+interface Item {
+  demandVcpus: number;
+  bytes: number;
+  c: Candidate;
 }
 
 export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void> {
@@ -39,50 +52,108 @@ export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void
   const load0 = p.state.load(host.host);
   const stealBefore = load0 ? hostSteal(load0) : 0;
   const victims: Victim[] = [];
-  const eligible: Candidate[] = [];
   for (const uuid of host.victims) {
     const c = p.candidate(uuid);
     if (!c) continue;
     if (isSkip(c)) p.skip(uuid, c);
-    else eligible.push(c);
     const detection = p.detectionOf(uuid);
-    victims.push({ uuid, share: detection ? vmShare(detection, p.vcpusOf(uuid) ?? 0) : null });
+    const share = detection ? vmShare(detection, p.vcpusOf(uuid) ?? 0) : null;
+    const target = load0 && share ? recoveryTarget(share, stealBefore, exit) : 0;
+    victims.push({ uuid, share, target, candidate: isSkip(c) ? undefined : c });
   }
-  const targetOf = (share: VmShare) => recoveryTarget(share, stealBefore, exit);
-  const ownMoveOnly = (share: VmShare | null) => !load0 || share === null || targetOf(share) <= 0;
-  const mustMove = eligible.filter((c) => ownMoveOnly(c.share));
-  const coverVictims = eligible.filter((c) => !ownMoveOnly(c.share));
-  const recoverable = victims.filter((v) => !ownMoveOnly(v.share));
-  const needFor = (load: HostLoad | undefined, staying: readonly Victim[]) =>
-    neededRelief(
-      load,
-      staying.map((v) => targetOf(v.share as VmShare)),
-      s.host_steal_threshold_percent,
-    );
+  const mustMove = victims.filter((v) => v.target <= 0);
+  const recoverable = victims.filter((v) => v.target > 0);
+  const items = new Map<Candidate, Item>();
+  const itemOf = (c: Candidate) => {
+    let item = items.get(c);
+    if (!item) {
+      item = { demandVcpus: c.demandVcpus, bytes: c.cost.bytes, c };
+      items.set(c, item);
+    }
+    return item;
+  };
+  const coverVictims = recoverable.flatMap((v) => (v.candidate ? [v.candidate] : []));
+  const pool = s.noisy_neighbour_moves ? [...coverVictims, ...busyNeighbours(p, host)] : coverVictims;
+  p.addHostBound(host, hostLowerBound(load0, mustMove, recoverable, pool));
 
-  const need0 = needFor(load0, recoverable);
-  const all = s.noisy_neighbour_moves ? [...coverVictims, ...busyNeighbours(p, host)] : coverVictims;
-  p.lowerBoundBytes += hostLowerBound(mustMove, all, coverVictims, need0);
-  const pool = all === coverVictims ? coverVictims : choosePool(coverVictims, all, need0, recoverable.length);
-
-  for (const c of [...mustMove].sort((a, b) => a.cost.bytes - b.cost.bytes)) {
+  const evidence = host.evidence.text;
+  for (const v of [...mustMove].sort((a, b) => bytesOf(a) - bytesOf(b))) {
+    if (!v.candidate) continue;
+    const c = v.candidate;
     const why =
-      `suffering (steal ${pct(c.stealPercent)}) beyond what its host ${host.host} explains (the host loses ` +
-      `${pct(stealBefore)} of its demand): relieving the host would not bring it under the exit threshold ${exit}%, only its own move does`;
+      `suffering (steal ${pct(c.stealPercent)}, ${pct(c.share.lostPercent)} of its demand lost) beyond what its host ` +
+      `${host.host} explains (the host loses ${pct(stealBefore)} of its demand; ${evidence}): relieving the host ` +
+      `would not bring it under the exit threshold ${exit}%, only its own move does`;
     await attemptMove(p, c, { kind: 'victim', why });
   }
   const tried = new Set<string>();
+  const open = (c: Candidate | undefined) =>
+    c !== undefined && !tried.has(c.vm.uuid) && !p.hasMoved(c.vm.uuid);
+  // The moves of the chosen set still to plan; searched again only when one cannot be planned.
+  let queue: NextMove[] = [];
   for (;;) {
+    const load = p.state.load(host.host);
     const staying = recoverable.filter((v) => !p.hasMoved(v.uuid));
-    const need = staying.length > 0 ? needFor(p.state.load(host.host), staying) : 0;
+    const need = neededRelief(
+      load,
+      staying.map((v) => v.target),
+      s.host_steal_threshold_percent,
+    );
     if (need <= 0) break;
-    const left = pool.filter((c) => !tried.has(c.vm.uuid) && !p.hasMoved(c.vm.uuid));
-    const [next] = selectForRelief(left, need);
+    const left = pool.filter(open);
+    if (queue.length === 0 || !open(queue[0].c)) {
+      const set = cheapestRelief(
+        {
+          victims: staying.map((v) => ({
+            target: v.target,
+            candidate: open(v.candidate) ? itemOf(v.candidate as Candidate) : undefined,
+          })),
+          pool: left.map(itemOf),
+          excessFor: (target) => neededRelief(load, [target], s.host_steal_threshold_percent),
+        },
+        'sure',
+        p.searchBudget,
+      );
+      queue = movesOf(set, left, need, load);
+    }
+    const next = queue.shift();
     if (!next) break;
-    tried.add(next.vm.uuid);
-    const coverable = demandOf(left) + RELIEF_EPSILON >= need;
-    await attemptMove(p, next, purposeOf(next, host, need, coverable, staying.length));
+    tried.add(next.c.vm.uuid);
+    const planned = await attemptMove(p, next.c, purposeOf(next, host, need, staying.length));
+    if (!planned || next.role === 'greedy' || next.role === 'partial') queue = [];
   }
+}
+
+interface NextMove {
+  c: Candidate;
+  role: 'worst' | 'cover' | 'greedy' | 'partial';
+  /** For a move of a relief set: the drop of the host's steal (points) the whole set brings. */
+  setBenefit?: number;
+}
+
+/** The moves to plan: the worst victims of the cheapest set first, then its cover by demand; else greedy. */
+function movesOf(
+  set: ReliefSet<Item> | undefined | 'over_budget',
+  left: readonly Candidate[],
+  need: number,
+  load: HostLoad | undefined,
+): NextMove[] {
+  if (set !== undefined && set !== 'over_budget') {
+    const cover = [...set.cover].sort((a, b) => b.demandVcpus - a.demandVcpus);
+    const all = [...set.worst, ...cover];
+    const leaving = all.reduce((n, i) => n + i.demandVcpus, 0);
+    const setBenefit = load ? hostSteal(load) - hostSteal(withDemand(load, -leaving)) : undefined;
+    return [
+      ...set.worst.map((i) => ({ c: i.c, role: 'worst' as const, setBenefit })),
+      ...cover.map((i) => ({ c: i.c, role: 'cover' as const, setBenefit })),
+    ];
+  }
+  // No set relieves every victim (each move still helps), or the search budget is spent: one
+  // greedy pick at a time.
+  const [pick] = selectForRelief(left, need);
+  if (!pick) return [];
+  const covers = demandOf(left) + RELIEF_EPSILON >= need;
+  return [{ c: pick, role: set === 'over_budget' && covers ? 'greedy' : 'partial' }];
 }
 
 /**
@@ -111,50 +182,49 @@ function busyNeighbours(p: PlanRun, host: HostDetection): Candidate[] {
   return out;
 }
 
-/** DRS-style: the pool whose selection relieves more suffering VMs, or as many for fewer bytes. */
-function choosePool(victims: Candidate[], all: Candidate[], need: number, recoverable: number): Candidate[] {
-  const estimate = (pool: Candidate[]) => {
-    const picks = selectForRelief(pool, need);
-    const covers = demandOf(picks) + RELIEF_EPSILON >= need;
-    return {
-      relieved: covers ? recoverable : picks.filter((c) => c.suffering).length,
-      bytes: bytesOf(picks),
-    };
-  };
-  const v = estimate(victims);
-  const a = estimate(all);
-  return a.relieved > v.relieved || (a.relieved === v.relieved && a.bytes < v.bytes) ? all : victims;
-}
-
-function purposeOf(
-  c: Candidate,
-  host: HostDetection,
-  need: number,
-  coverable: boolean,
-  staying: number,
-): MovePurpose {
-  const where = `${host.status === 'contended' ? 'contended ' : ''}${host.host}`;
+function purposeOf(next: NextMove, host: HostDetection, need: number, staying: number): MovePurpose {
+  const { c, role } = next;
+  const where = `${host.status === 'contended' ? 'contended ' : ''}${host.host} (${host.evidence.text})`;
+  const how =
+    role === 'greedy'
+      ? 'the best relief per byte (greedy: the plan spent its search budget)'
+      : role === 'partial'
+        ? 'the best relief per byte, though no set of movable VMs relieves every suffering VM there'
+        : 'part of the set of moves with the fewest bytes that relieves every suffering VM there';
   if (!c.suffering) {
+    const set =
+      next.setBenefit === undefined
+        ? ''
+        : `; with the rest of its set, ${host.host}'s steal drops by ${next.setBenefit.toFixed(1)} points`;
     return {
       kind: 'noisy_neighbour',
+      setBenefit: next.setBenefit,
       why:
-        `noisy neighbour on ${where} (${vcpus(c.demandVcpus)} vCPUs of demand, not suffering): moving it ` +
-        `lets ${staying} suffering VM(s) recover in place for fewer bytes than moving them (noisy_neighbour_moves)`,
+        `noisy neighbour on ${where} (${vcpus(c.demandVcpus)} vCPUs of demand, not suffering): ${vcpus(need)} vCPUs of ` +
+        `demand must leave for ${staying} suffering VM(s) to recover in place, and moving it is ${how}${set} (noisy_neighbour_moves)`,
     };
   }
-  const load = `load5 ${(c.detection.load5PerVcpu?.mean ?? 0).toFixed(2)}/vCPU`;
-  if (!coverable) {
+  const state = `suffering (steal ${pct(c.stealPercent)}, ${pct(c.share.lostPercent)} of its demand lost, load5 ${(c.detection.load5PerVcpu?.mean ?? 0).toFixed(2)}/vCPU) on ${where}`;
+  if (role === 'partial') {
     return {
       kind: 'victim',
-      why: `suffering (steal ${pct(c.stealPercent)}, ${load}) on ${where}, which its movable VMs cannot relieve fully: its own move helps it`,
+      why: `${state}, which its movable VMs cannot relieve fully: its own move helps it`,
+    };
+  }
+  if (role === 'worst') {
+    return {
+      kind: 'victim',
+      why: `${state}: it needs its host the least contended of the VMs there, so its own move is ${how}`,
     };
   }
   return {
     kind: 'victim',
-    why:
-      `suffering (steal ${pct(c.stealPercent)}, ${load}) on ${where}: ${vcpus(need)} vCPUs of demand must leave ` +
-      'for the VMs that stay to recover, and it is the best relief per byte moved',
+    why: `${state}: ${vcpus(need)} vCPUs of demand must leave for the VMs that stay to recover, and its move is ${how}`,
   };
+}
+
+function bytesOf(v: Victim): number {
+  return v.candidate?.cost.bytes ?? 0;
 }
 
 function isSkip(c: Candidate | Skip): c is Skip {

@@ -5,6 +5,7 @@
  * HostObservation; a stored HypervisorReport needs `{ ...report, vcpus_total: report.state.vcpus_total }`.
  */
 import type { HostSample, InstanceReport, InstanceSample } from '../model/reports.js';
+import type { HostEvidence } from './hostEvidence.js';
 
 /** A sample as read back from the store may also say which host the VM was on. */
 export type VmSample = InstanceSample & { host?: string };
@@ -69,9 +70,11 @@ export interface HostDetection {
   host: string;
   availability_zone: string | null;
   status: HostStatus;
-  /** Host-side steal when the host reports usable samples, else its VMs' demand-weighted steal. */
+  /** Its lost share of demand (stolen / demanded vCPUs), percent, on `evidence` (hostEvidence.ts). */
   stealPercent: number | null;
   stealSource: 'host' | 'vms' | null;
+  /** Both sources, which decided, whether they disagree, and a phrase for reasons. */
+  evidence: HostEvidence;
   demandVcpus: number;
   /** Effective capacity (stealModel.effectiveCapacity): what the host delivers. */
   capacityVcpus: number;

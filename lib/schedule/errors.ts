@@ -5,6 +5,7 @@ import { PlacidError } from '../model/errors.js';
  * a new request id (the HTTP endpoint answers 409; the queue consumer dead-letters the message).
  */
 export class RequestIdConflictError extends PlacidError {
+  readonly retryable = false;
   constructor(readonly requestId: string) {
     super(
       `request_id ${requestId} was already decided for a different request; ` +

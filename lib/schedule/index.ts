@@ -1,4 +1,14 @@
 /** The schedule stage's public API: snapshot, core, request parsing and the recorded decision. */
+
+export {
+  type AdvisoryAnswer,
+  type AdvisoryOutcome,
+  type AdvisoryRecord,
+  adviseAmong,
+  adviseRequest,
+  type CandidateRef,
+  type Verdict,
+} from './advisory.js';
 export { type ClaimedHost, claimRequestFor, storeClaim, type TrackedClaim } from './claims.js';
 export { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from './core.js';
 export { RequestIdConflictError } from './errors.js';
@@ -10,7 +20,15 @@ export {
   requestHash,
   type StageDecisionJson,
 } from './record.js';
-export { MAX_REQUEST_ID_LENGTH, parseScheduleBody, parseScheduleRequest } from './request.js';
+export {
+  type DecisionRequest,
+  MAX_CANDIDATES,
+  MAX_REQUEST_ID_LENGTH,
+  parseDecisionBody,
+  parseDecisionRequest,
+  parseScheduleBody,
+  parseScheduleRequest,
+} from './request.js';
 export {
   FleetSnapshot,
   type RefreshStats,

@@ -1,11 +1,17 @@
 /** Schedule requests as the stage receives them: a request spec document that must carry its request id. */
 import { type Issue, ValidationError } from '../model/errors.js';
+import { identifierProblem, MAX_IDENTIFIER_LENGTH } from '../model/identifiers.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
+import type { CandidateRef } from './advisory.js';
 
-/** DynamoDB keys may be longer; a longer id is almost certainly not an id. */
-export const MAX_REQUEST_ID_LENGTH = 256;
+/**
+ * DynamoDB keys may be longer; a longer id is almost certainly not an id. The id schema
+ * (lib/model/identifiers.ts) also refuses control characters and lone surrogates: the id becomes a
+ * store key, an SQS reply attribute and an HTTP header, and must be valid in all three.
+ */
+export const MAX_REQUEST_ID_LENGTH = MAX_IDENTIFIER_LENGTH;
 
 /**
  * Validates a request document (REQUEST.json's schema). Unlike the CLI, `request_id` is required:
@@ -21,8 +27,6 @@ export function parseScheduleRequest(doc: unknown, source = 'schedule request'):
         path: 'request_id',
         message: 'is required (a unique id per request; a redelivery with the same id is answered once)',
       });
-    } else if (typeof id === 'string' && (id.length === 0 || id.length > MAX_REQUEST_ID_LENGTH)) {
-      issues.push({ path: 'request_id', message: `must be 1 to ${MAX_REQUEST_ID_LENGTH} characters` });
     }
   }
   let spec: RequestSpec;
@@ -39,4 +43,106 @@ export function parseScheduleRequest(doc: unknown, source = 'schedule request'):
 /** A message or HTTP body: JSON text holding one schedule request. */
 export function parseScheduleBody(body: string, source = 'schedule request'): RequestSpec {
   return parseScheduleRequest(parseJsonBody(body, source), source);
+}
+
+/** Candidates per advisory request at most (a whole region's compute nodes fit easily). */
+export const MAX_CANDIDATES = 100_000;
+
+/**
+ * A decision request: a request spec, and for an advisory decision (`advisory: true`) the
+ * `candidates` to decide among. Without `advisory` the request is placed and claimed as always.
+ */
+export interface DecisionRequest {
+  spec: RequestSpec;
+  /** Present only for an advisory request. */
+  candidates?: CandidateRef[];
+  /** An advisory request that wants each eliminated candidate's filter and reason (slower). */
+  explain?: boolean;
+}
+
+/**
+ * Validates a decision request: the schedule request's fields plus `advisory` and `candidates`.
+ * @throws ValidationError listing every problem with its field path.
+ */
+export function parseDecisionRequest(doc: unknown, source = 'schedule request'): DecisionRequest {
+  const fields =
+    typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {};
+  const issues = advisoryIssues(fields);
+  let spec: RequestSpec;
+  try {
+    spec = parseScheduleRequest(doc, source);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(source, [...error.issues, ...issues]);
+  }
+  if (issues.length > 0) throw new ValidationError(source, issues);
+  if (fields.advisory !== true) return { spec };
+  const candidates = (fields.candidates as { host: string; nodename?: string }[]).map((c) => ({
+    host: c.host,
+    nodename: c.nodename ?? c.host,
+  }));
+  return { spec, candidates, explain: fields.explain === true };
+}
+
+/** A message or HTTP body holding one decision request. */
+export function parseDecisionBody(body: string, source = 'schedule request'): DecisionRequest {
+  return parseDecisionRequest(parseJsonBody(body, source), source);
+}
+
+function advisoryIssues(fields: Record<string, unknown>): Issue[] {
+  const { advisory, candidates, explain } = fields;
+  if (advisory !== undefined && typeof advisory !== 'boolean') {
+    return [{ path: 'advisory', message: 'must be true or false' }];
+  }
+  if (advisory !== true) {
+    const misplaced: Issue[] = [];
+    if (candidates !== undefined) {
+      misplaced.push({
+        path: 'candidates',
+        message: 'needs advisory: true (a placed request ranges over the whole fleet)',
+      });
+    }
+    if (explain !== undefined) {
+      misplaced.push({
+        path: 'explain',
+        message: 'needs advisory: true (a placed decision is always explained)',
+      });
+    }
+    return misplaced;
+  }
+  if (explain !== undefined && typeof explain !== 'boolean') {
+    return [{ path: 'explain', message: 'must be true or false' }];
+  }
+  if (!Array.isArray(candidates)) {
+    return [
+      {
+        path: 'candidates',
+        message: 'is required with advisory: true: a list of {host, nodename} to decide among',
+      },
+    ];
+  }
+  if (candidates.length > MAX_CANDIDATES) {
+    return [{ path: 'candidates', message: `has ${candidates.length} entries; at most ${MAX_CANDIDATES}` }];
+  }
+  const issues: Issue[] = [];
+  candidates.forEach((c, i) => {
+    if (issues.length >= 10) return;
+    const entry =
+      typeof c === 'object' && c !== null && !Array.isArray(c) ? (c as Record<string, unknown>) : null;
+    if (!entry) issues.push({ path: `candidates[${i}]`, message: 'must be an object {host, nodename}' });
+    else {
+      const host = nameProblem(entry.host, false);
+      if (host) issues.push({ path: `candidates[${i}].host`, message: host });
+      const nodename = nameProblem(entry.nodename, true);
+      if (nodename) issues.push({ path: `candidates[${i}].nodename`, message: nodename });
+    }
+  });
+  return issues;
+}
+
+/** A host or node name as every stored name is checked (lib/model/identifiers.ts). */
+function nameProblem(value: unknown, optional: boolean): string | undefined {
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'string') return optional ? 'must be a string when given' : 'must be a string';
+  return identifierProblem(value);
 }

@@ -18,6 +18,12 @@ export interface SnapshotOptions {
   fullRefreshMs?: number;
   /** `refresh()` reads nothing when the last read is younger than this. Default 0: read every time. */
   maxAgeMs?: number;
+  /**
+   * Once loaded, `refresh()` never waits for the store: a due read starts in the background and
+   * the request goes on with what is held (stale-while-revalidate). For a long-running process
+   * (`placid serve`); a Lambda may be frozen mid-read, so it keeps the default, false.
+   */
+  revalidateInBackground?: boolean;
 }
 
 export interface RefreshStats {
@@ -49,6 +55,8 @@ export class FleetSnapshot {
   private inflight: Promise<RefreshStats> | undefined;
   private readonly fullRefreshMs: number;
   private readonly maxAgeMs: number;
+  private readonly background: boolean;
+  private failure: unknown;
 
   constructor(
     private readonly source: SnapshotSource,
@@ -56,6 +64,17 @@ export class FleetSnapshot {
   ) {
     this.fullRefreshMs = options.fullRefreshMs ?? 5 * 60_000;
     this.maxAgeMs = options.maxAgeMs ?? 0;
+    this.background = options.revalidateInBackground ?? false;
+  }
+
+  /** Resolves when no read is in flight (before the store closes under a background read). */
+  async settled(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
+  }
+
+  /** The last background read's error, until a read succeeds (claims stay safe meanwhile). */
+  get backgroundFailure(): unknown {
+    return this.failure;
   }
 
   /** The engine's view of the last read; the same object until something changes. */
@@ -77,27 +96,49 @@ export class FleetSnapshot {
    * only the hosts changed since the last read. Concurrent callers share one read.
    */
   refresh(): Promise<RefreshStats> {
+    if (this.background && this.loaded) return Promise.resolve(this.revalidate());
+    return this.startRead();
+  }
+
+  private startRead(): Promise<RefreshStats> {
     this.inflight ??= this.read().finally(() => {
       this.inflight = undefined;
     });
     return this.inflight;
   }
 
+  /** Starts a due read without waiting for it; answers with what is held now. */
+  private revalidate(): RefreshStats {
+    const due = this.source.ctx.clock().getTime() - this.lastReadAt >= this.maxAgeMs;
+    if (due && !this.inflight) {
+      this.startRead().then(
+        () => {
+          this.failure = undefined;
+        },
+        (error: unknown) => {
+          this.failure = error;
+        },
+      );
+    }
+    return this.freshStats();
+  }
+
+  private freshStats(): RefreshStats {
+    return {
+      kind: 'fresh',
+      read: 0,
+      changed: 0,
+      removed: 0,
+      rebuilt: false,
+      hosts: this.entries.size,
+      readMs: 0,
+      rebuildMs: 0,
+    };
+  }
+
   private async read(): Promise<RefreshStats> {
     const now = this.source.ctx.clock().getTime();
-    const hosts = this.entries.size;
-    if (this.loaded && now - this.lastReadAt < this.maxAgeMs) {
-      return {
-        kind: 'fresh',
-        read: 0,
-        changed: 0,
-        removed: 0,
-        rebuilt: false,
-        hosts,
-        readMs: 0,
-        rebuildMs: 0,
-      };
-    }
+    if (this.loaded && now - this.lastReadAt < this.maxAgeMs) return this.freshStats();
     const full = !this.loaded || now - this.lastFullAt >= this.fullRefreshMs;
     const started = performance.now();
     const incoming = full ? await this.listAll(now) : await this.readChanges();

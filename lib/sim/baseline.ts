@@ -1,16 +1,20 @@
 /**
- * The simple strategy the planner is measured against: move each suffering VM to the host of its
- * availability zone with the most free RAM that can hold it (free RAM only: no steal, CPU or role
- * checks), one after the other, each move updating free RAM. With `settings`, the moves are put in
- * waves with the planner's limits and plan expiry, and those without a wave are dropped, so both
- * strategies get the same migration budget.
+ * The simple strategy the planner is measured against: move each suffering VM, worst (highest
+ * steal) first, to the host of its availability zone with the most free RAM that can hold it (free
+ * RAM only: no steal, CPU or role checks), one after the other, each move updating free RAM. With
+ * `settings`, it keeps the hard limits the planner keeps whatever the destination (no move in
+ * cooldown, no block migration above max_block_migration_gb, none that would not converge) and
+ * the moves are put in waves with the planner's limits and plan expiry, those without a wave
+ * dropped, so both strategies get the same migration budget.
  */
 
+import { ineligibility } from '../rebalance/candidates.js';
+import { cooldownOf } from '../rebalance/cooldown.js';
 import { migrationCost } from '../rebalance/cost.js';
 import type { FleetInput } from '../rebalance/fleetInput.js';
 import type { Move } from '../rebalance/outcome.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
-import type { DetectionReport } from '../rebalance/types.js';
+import type { DetectionReport, MigrationRecord } from '../rebalance/types.js';
 import { WavePlanner } from '../rebalance/waves.js';
 
 export interface BaselinePlan {
@@ -33,9 +37,21 @@ export function simpleStrategy(
     ? new WavePlanner(settings, fleet.now, new Date(fleet.now.getTime() + settings.plan_ttl_minutes * 60_000))
     : null;
   const moves: BaselinePlan['moves'] = [];
-  for (const uuid of detection.suffering) {
+  const detections = new Map(detection.vms.map((d) => [d.uuid, d]));
+  const history = new Map<string, MigrationRecord[]>();
+  for (const r of fleet.history) history.set(r.instance_uuid, [...(history.get(r.instance_uuid) ?? []), r]);
+  const worstFirst = [...detection.suffering].sort(
+    (a, b) =>
+      (detections.get(b)?.steal?.mean ?? 0) - (detections.get(a)?.steal?.mean ?? 0) || a.localeCompare(b),
+  );
+  for (const uuid of worstFirst) {
     const vm = vms.get(uuid);
-    if (!vm) continue;
+    const found = detections.get(uuid);
+    if (!vm || !found) continue;
+    if (settings) {
+      const cooldown = cooldownOf(vm, history.get(uuid) ?? [], fleet.now, settings);
+      if (ineligibility(found, migrationCost(vm, settings), cooldown)) continue;
+    }
     let best: string | undefined;
     for (const host of zoneHosts.get(vm.availability_zone) ?? []) {
       const free = freeRam.get(host) ?? 0;

@@ -33,7 +33,17 @@ export interface FleetShape {
   /** Share of VMs in an anti-affinity server group of their role (default 0.1). */
   serverGroupShare?: number;
   now?: Date;
+  /**
+   * What the hypervisors report as steal_percent (default `absent`: no host samples). The ways
+   * agents in the field compute it: `demand_weighted` (stolen vCPUs / demanded vCPUs: what the
+   * report schema defines), `mean` (plain mean of its VMs' guest steal), `vcpu_weighted` (guest
+   * steal weighted by vCPUs).
+   */
+  hostSteal?: HostStealVariant;
 }
+
+export const HOST_STEAL_VARIANTS = ['demand_weighted', 'mean', 'vcpu_weighted', 'absent'] as const;
+export type HostStealVariant = (typeof HOST_STEAL_VARIANTS)[number];
 
 export const HOST_VCPUS = 32;
 export const HOST_RAM_MB = 393_216;
@@ -131,7 +141,9 @@ export function generateFleet(shape: FleetShape): FleetInput {
       d.report.samples = minutes.map((ts) => sample(ts, d, lost, between));
       instances.push(d.report);
     }
-    hypervisors.push(hypervisor(h.name, h.zone, drafts, now));
+    const report = hypervisor(h.name, h.zone, drafts, now);
+    report.samples = hostSamples(drafts, shape.hostSteal ?? 'absent');
+    hypervisors.push(report);
   });
   return {
     now,
@@ -239,6 +251,43 @@ function hypervisor(name: string, zone: string, drafts: DraftVm[], now: Date): H
     state,
     samples: [],
   };
+}
+
+/** The host's samples, minute by minute, from its VMs' samples, with steal computed as `variant` says. */
+function hostSamples(drafts: readonly DraftVm[], variant: HostStealVariant): HypervisorReport['samples'] {
+  if (variant === 'absent' || drafts.length === 0) return [];
+  return drafts[0].report.samples.map((first, i) => {
+    let stolen = 0;
+    let used = 0;
+    let stealSum = 0;
+    let vcpuSteal = 0;
+    let vcpus = 0;
+    let load5 = 0;
+    for (const d of drafts) {
+      const s = d.report.samples[i];
+      const n = d.report.flavor.vcpus;
+      stolen += (s.steal_percent / 100) * n;
+      used += (s.cpu_percent / 100) * n;
+      stealSum += s.steal_percent;
+      vcpuSteal += s.steal_percent * n;
+      vcpus += n;
+      load5 += s.load5;
+    }
+    const steal =
+      variant === 'demand_weighted'
+        ? stolen + used > 0
+          ? (100 * stolen) / (stolen + used)
+          : 0
+        : variant === 'mean'
+          ? stealSum / drafts.length
+          : vcpuSteal / vcpus;
+    return {
+      ts: first.ts,
+      steal_percent: round(Math.min(100, steal)),
+      cpu_percent: round(Math.min(100, (100 * used) / HOST_VCPUS)),
+      load5: round(load5),
+    };
+  });
 }
 
 const round = (v: number) => Math.round(v * 100) / 100;

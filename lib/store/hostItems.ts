@@ -3,7 +3,7 @@
  * claims can test and bump in one UpdateItem (DynamoDB conditions cannot do arithmetic, so usage is
  * kept as "used" counters and the claim compares them against `limit - requested`).
  */
-
+import { hostStateOutOfBounds, quarantinedHostState } from '../model/bounds.js';
 import type { HostState } from '../model/hostState.js';
 import { withReportHeartbeat } from '../model/liveness.js';
 import type { HypervisorReport } from '../model/reports.js';
@@ -81,11 +81,21 @@ export function reportAttributes(
 }
 
 /**
+ * Ingest refuses out-of-range capacities, but a state stored before it did (a 1e200 MiB host) must
+ * not win every decision or break claim arithmetic: every reader (the schedule snapshot, the
+ * planner, `placid fleet`) sees such a host disabled with the reason, with no capacity.
+ */
+function harmless(state: HostState): HostState {
+  const problem = hostStateOutOfBounds(state);
+  return problem ? quarantinedHostState(state, problem) : state;
+}
+
+/**
  * Rebuilds the engine's view: the reported state with each pending claim consumed the way Nova's
  * consume_from_request does (vCPUs, RAM, root+ephemeral disk, one more instance and I/O op).
  */
 export function hostFromItem(item: Record<string, unknown>): StoredHost {
-  const state = JSON.parse(item.state as string) as HostState;
+  const state = harmless(JSON.parse(item.state as string) as HostState);
   // Stale is not up: the report is the heartbeat ComputeFilter checks against service_down_time.
   state.service = withReportHeartbeat(state.service, item.reported_at as string);
   const claims = (item.claims ?? {}) as Record<string, Claim>;

@@ -8,7 +8,9 @@
  * A page spans at most MAX_PAGE_SPAN_MS of samples (readers widen their key range by that much) and
  * carries at most MAX_PAGE_BYTES of sample JSON (DynamoDB's item limit is 400 KB).
  */
+
 import { createHash } from 'node:crypto';
+import { toWellFormed } from '../model/identifiers.js';
 import type { HostSample, HypervisorReport, InstanceReport, InstanceSample } from '../model/reports.js';
 import { epochSeconds } from './context.js';
 
@@ -48,9 +50,13 @@ export interface PageLimits {
 
 const DEFAULT_LIMITS: PageLimits = { maxSpanMs: MAX_PAGE_SPAN_MS, maxBytes: MAX_PAGE_BYTES };
 
-/** The partition key of a node's pages; components are URI-encoded so `/` in a name cannot collide. */
+/**
+ * The partition key of a node's pages; components are URI-encoded so `/` in a name cannot collide.
+ * Ingest refuses names that are not well-formed; a name stored before that check is made encodable
+ * here (lone surrogates become U+FFFD), so it can never make a reader throw URIError.
+ */
 export function nodeEntityKey(node: NodeRef): string {
-  return `host/${encodeURIComponent(node.host)}/${encodeURIComponent(node.nodename)}`;
+  return `host/${encodeURIComponent(toWellFormed(node.host))}/${encodeURIComponent(toWellFormed(node.nodename))}`;
 }
 
 /** One sample and whose it is: '' for the node itself, else an instance uuid. */

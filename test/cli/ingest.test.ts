@@ -47,7 +47,7 @@ describe('placid ingest (local store)', () => {
     expect(run.stdout).toContain('rejected  1 of 1 message:');
     expect(run.stdout).toContain(`${EXAMPLES}/invalid.json: hypervisors[0].vcpus_total:`);
     expect(run.stdout).toContain(
-      'hypervisors[0].samples[0].steal_percent: must be between 0 and 100, got 140',
+      'hypervisors[0].samples[0].steal_percent: must be a number from 0 to 100 percent, got 140',
     );
   });
 
@@ -175,7 +175,7 @@ describe('placid ingest --queue', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('sent      1 message (1 report)');
     expect(run.stdout).toContain(
-      'line 2: hypervisors[0].samples[0].steal_percent: must be between 0 and 100, got 140',
+      'line 2: hypervisors[0].samples[0].steal_percent: must be a number from 0 to 100 percent, got 140',
     );
     const entries = sqs.commandCalls(SendMessageBatchCommand).flatMap((c) => c.args[0].input.Entries ?? []);
     expect(entries).toHaveLength(1);

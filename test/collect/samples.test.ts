@@ -115,6 +115,26 @@ describe('hostSamples', () => {
 });
 
 describe('stealOfDemand', () => {
+  it("is the share of the VMs' demand lost, not a mean of their guest steal", () => {
+    // Prepare: two 4-vCPU VMs each losing 25 % of their demand; the busy one shows 25 % guest
+    // steal (1 of 4 vCPUs), the half-idle one 12.5 % (0.5 of 4): a plain or vCPU-weighted mean
+    // would read 18.75 %.
+    const vms = [
+      { stolen: 1, busy: 3 },
+      { stolen: 0.5, busy: 1.5 },
+    ];
+    // Act
+    const { samples } = hostSamples(
+      table({ host_cpu: [50, 50, 50], host_load5: [8, 8, 8] }),
+      'e',
+      GRID,
+      () => vms,
+      true,
+    );
+    // Assess
+    expect(samples.map((s) => s.steal_percent)).toEqual([25, 25, 25]);
+  });
+
   it.each([
     [[], undefined],
     [[{ stolen: 0, busy: 0 }], 0],

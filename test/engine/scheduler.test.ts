@@ -34,6 +34,24 @@ describe('Scheduler', () => {
     expect(d.filter_counts).toEqual([{ filter: 'ComputeFilter', start: 4, end: 3, instance_index: 0 }]);
   });
 
+  it.each([
+    ['the fast path', {}],
+    ['the host-list path (ignore_hosts narrows)', { ignore_hosts: ['nowhere'] }],
+  ])('gives every survivor its weight without explaining, on %s, as explained', async (_path, extra) => {
+    // Prepare
+    const scheduler = new Scheduler(config, [ComputeFilter], [RAMWeigher]);
+    const spec = makeSpec(extra);
+    const explained = await scheduler.schedule(hosts(), spec, { explain: true });
+    // Act
+    const fast = await scheduler.schedule(hosts(), spec, { weights: true });
+    // Assess
+    const rows = (d: typeof fast) => d.weighed?.map((w) => [w.host.host, w.weight]);
+    expect(rows(fast)).toEqual(rows(explained));
+    expect(rows(fast)).toHaveLength(3);
+    expect(fast.weighed?.every((w) => w.breakdown.length === 0)).toBe(true);
+    expect(fast.eliminated()).toEqual([]);
+  });
+
   it('consumes resources between the instances of a multi-create', async () => {
     const scheduler = new Scheduler(config, [ComputeFilter], [RAMWeigher]);
     const d = await scheduler.schedule(

@@ -22,7 +22,7 @@ const MALFORMED: [string, () => string, RegExp][] = [
   [
     'a wrong type',
     () => body([hypervisorDoc({ host: 'bad-type', vcpus_total: 'sixteen' })]),
-    /hypervisors\[0\]\.vcpus_total: .*expected number/,
+    /hypervisors\[0\]\.vcpus_total: expected a number from 0 to 65536 vCPUs/,
   ],
   [
     'a missing field',
@@ -38,7 +38,7 @@ const MALFORMED: [string, () => string, RegExp][] = [
           samples: [{ ts: at(-1), steal_percent: 140, cpu_percent: 40, load5: 2 }],
         }),
       ]),
-    /hypervisors\[0\]\.samples\[0\]\.steal_percent: must be between 0 and 100, got 140/,
+    /hypervisors\[0\]\.samples\[0\]\.steal_percent: must be a number from 0 to 100 percent, got 140/,
   ],
   [
     'an unknown schema_version',

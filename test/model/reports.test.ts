@@ -116,20 +116,25 @@ describe('parseReportMessage: hostile and malformed messages', () => {
       '140 % steal',
       sample({ steal_percent: 140 }),
       'hypervisors[0].samples[0].steal_percent',
-      /between 0 and 100, got 140/,
+      /from 0 to 100 percent, got 140/,
     ],
     [
       'negative cpu_percent',
       sample({ cpu_percent: -1 }),
       'hypervisors[0].samples[0].cpu_percent',
-      /between 0 and 100, got -1/,
+      /from 0 to 100 percent, got -1/,
     ],
-    ['negative load5', sample({ load5: -0.5 }), 'hypervisors[0].samples[0].load5', /must be >= 0, got -0.5/],
+    [
+      'negative load5',
+      sample({ load5: -0.5 }),
+      'hypervisors[0].samples[0].load5',
+      /from 0 to 1000000 runnable tasks, got -0.5/,
+    ],
     [
       'a number too large to be finite',
       sample({ load5: 'INF' }).replace('"INF"', '1e400'),
       'hypervisors[0].samples[0].load5',
-      /finite number/,
+      /from 0 to 1000000 runnable tasks, got null/,
     ],
     [
       'a sample time that is not ISO-8601',
@@ -165,7 +170,7 @@ describe('parseReportMessage: hostile and malformed messages', () => {
       'a capacity given as a string',
       one({ vcpus_total: '16' }),
       'hypervisors[0].vcpus_total',
-      /expected number/,
+      /expected a number from 0 to 65536 vCPUs, got "16"/,
     ],
     [
       'samples given as an object',
@@ -173,7 +178,7 @@ describe('parseReportMessage: hostile and malformed messages', () => {
       'hypervisors[0].samples',
       /expected array/,
     ],
-    ['no host name', one({ host: undefined }), 'hypervisors[0].host', /expected string/],
+    ['no host name', one({ host: undefined }), 'hypervisors[0].host', /is required/],
     ['an empty host name', one({ host: '' }), 'hypervisors[0].host', /non-empty/],
     [
       'a host name longer than 255 characters',
@@ -185,13 +190,13 @@ describe('parseReportMessage: hostile and malformed messages', () => {
       'no availability zone',
       one({ availability_zone: undefined }),
       'hypervisors[0].availability_zone',
-      /expected string/,
+      /is required/,
     ],
     [
       'a flavor without vcpus',
       inst({ flavor: { name: 'm1', memory_mb: 1, root_gb: 1 } }),
       'instances[0].flavor.vcpus',
-      /expected number/,
+      /is required \(a number from 0 to 65536 vCPUs\)/,
     ],
     [
       'an unknown server group policy',

@@ -142,3 +142,44 @@ describe('parseJsonBody', () => {
     expect(() => parseJsonBody('{', 'ingest message')).toThrow(/^ingest message: \(root\): not valid JSON/);
   });
 });
+
+describe('processSqsBatch: one classification of failures (lib/queue/failure.ts)', () => {
+  it.each([
+    // Issue 12 items 1 and 2: these used to be retried until SQS dead-lettered them without a reason.
+    ['a URIError from a key built from the message', new URIError('URI malformed')],
+    [
+      'a value lib-dynamodb cannot marshal',
+      new Error('Number 4e+15 is greater than Number.MAX_SAFE_INTEGER. Use BigInt.'),
+    ],
+    [
+      'a request DynamoDB refuses as malformed',
+      Object.assign(new Error('bad number'), { name: 'ValidationException', $fault: 'client' }),
+    ],
+  ])(
+    'dead-letters %s on first sight, with the reason, and carries on with the batch',
+    async (_case, error) => {
+      // Prepare
+      const { run, deadLetter } = setup(async (item) => {
+        if (item.steal === 13) throw error;
+      });
+      // Act
+      const outcome = await run([good('a'), good('bad', 13), good('b')]);
+      // Assess
+      expect(outcome.response).toEqual({ batchItemFailures: [] });
+      expect(outcome.counts).toEqual({ stored: 2, rejected: 1, retried: 0 });
+      expect(deadLetter.messages()[0].attributes[DEAD_LETTER_ATTRIBUTE.error]).toBe(error.message);
+    },
+  );
+
+  it('retries an error nobody classified, so the redrive policy bounds it', async () => {
+    // Prepare
+    const { run, deadLetter } = setup(async () => {
+      throw new Error('socket hang up');
+    });
+    // Act
+    const outcome = await run([good('a')]);
+    // Assess
+    expect(outcome.response).toEqual({ batchItemFailures: [{ itemIdentifier: 'a' }] });
+    expect(deadLetter.size).toBe(0);
+  });
+});

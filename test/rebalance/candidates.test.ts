@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { type Candidate, ineligibility, selectForRelief } from '../../lib/rebalance/candidates.js';
 import type { Cooldown } from '../../lib/rebalance/cooldown.js';
 import { migrationCost } from '../../lib/rebalance/cost.js';
-import { hostLowerBound, minimumCoverBytes } from '../../lib/rebalance/lowerBound.js';
 import type { VmDetection } from '../../lib/rebalance/types.js';
 import { settingsWith } from './fixtures.js';
 
@@ -67,64 +66,6 @@ describe('selectForRelief', () => {
     const picks = selectForRelief(pool, 1);
     // Assess
     expect(uuids(picks)).toEqual(['small']);
-  });
-});
-
-describe('minimumCoverBytes', () => {
-  it.each([
-    ['one VM', [candidate('a', 3, 8)], 2, 8],
-    [
-      'the cheapest pair over a single big VM',
-      [candidate('a', 2, 4), candidate('b', 2, 4), candidate('c', 4, 16)],
-      3.5,
-      8,
-    ],
-    ['nothing to cover', [candidate('a', 2, 4)], 0, 0],
-  ])('finds the exact minimum for %s', (_case, pool, excess, gib) => {
-    // Act
-    const bytes = minimumCoverBytes(pool, excess);
-    // Assess
-    expect(bytes).toBe(gib * GIB);
-  });
-
-  it('is undefined when the whole pool cannot cover', () => {
-    // Act
-    const bytes = minimumCoverBytes([candidate('a', 1, 4)], 2);
-    // Assess
-    expect(bytes).toBeUndefined();
-  });
-
-  it('never exceeds what the greedy selection moves', () => {
-    // Prepare
-    const pool = [
-      candidate('a', 1.3, 3),
-      candidate('b', 2.1, 5),
-      candidate('c', 0.7, 1),
-      candidate('d', 3.9, 9),
-    ];
-    // Act
-    const bound = minimumCoverBytes(pool, 4.2) ?? Number.NaN;
-    const greedy = selectForRelief(pool, 4.2).reduce((n, c) => n + c.cost.bytes, 0);
-    // Assess
-    expect(bound).toBeLessThanOrEqual(greedy);
-  });
-});
-
-describe('hostLowerBound', () => {
-  it('adds VMs only their own move helps to the cheapest cover', () => {
-    // Act
-    const bytes = hostLowerBound([candidate('own', 2, 4)], [candidate('a', 3, 8)], [candidate('a', 3, 8)], 2);
-    // Assess
-    expect(bytes).toBe(12 * GIB);
-  });
-
-  it('counts every movable victim when no set can relieve the host', () => {
-    // Prepare
-    const victims = [candidate('a', 1, 8), candidate('b', 1, 4)];
-    // Act
-    const bytes = hostLowerBound([], victims, victims, 10);
-    // Assess
-    expect(bytes).toBe(12 * GIB);
   });
 });
 

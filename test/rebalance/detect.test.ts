@@ -32,19 +32,53 @@ describe('detect: hosts', () => {
       vmsWithData: 2,
     });
     expect(host.reason).toContain(
-      'contended: its VMs lose 25.0% of their demand (0.8 of 3.2 vCPUs stolen), above 5.0%',
+      'contended: 25.0% of demand lost, above 5.0% (VM samples: 25.0% of demand lost (0.8 of 3.2 vCPUs stolen, 2 of 2 VMs with data))',
     );
   });
 
-  it('prefers the host-side steal metric when the host reports usable samples', () => {
+  it('decides from the VMs that cover the host when the host metric disagrees, and says so', () => {
+    // Prepare: the host reports a plain mean of guest steal (half of 20 %), its VMs lose 25 % of demand.
+    const hosts = [makeHostObservation({ samples: hostSamples(10) })];
+    const vms = [
+      makeVm({ uuid: 'busy', reading: { steal: 20, load5: 6, cpu: 60 } }),
+      makeVm({ uuid: 'idle', reading: { steal: 0, load5: 0, cpu: 0 } }),
+    ];
+    // Act
+    const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
+    // Assess
+    expect(host).toMatchObject({ status: 'contended', stealSource: 'vms', stealPercent: 25 });
+    expect(host.evidence).toMatchObject({ vmLossPercent: 25, hostMetricPercent: 10, disagree: true });
+    expect(host.reason).toContain('host metric 10.0% disagrees by -15.0 points, decided from the VMs');
+  });
+
+  it('says the host metric agrees when it is within two points of its VMs', () => {
     // Prepare
+    const hosts = [makeHostObservation({ samples: hostSamples(24) })];
+    const vms = [makeVm({ reading: { steal: 20, load5: 6, cpu: 60 } })];
+    // Act
+    const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
+    // Assess
+    expect(host).toMatchObject({ stealSource: 'vms', stealPercent: 25 });
+    expect(host.evidence.disagree).toBe(false);
+    expect(host.reason).toContain('; host metric 24.0% agrees)');
+  });
+
+  it('uses the host metric where its VMs do not cover the host', () => {
+    // Prepare: one of three VMs has data (33 % < min_coverage_percent 80).
     const hosts = [makeHostObservation({ samples: hostSamples(2) })];
-    const vms = [makeVm({ reading: { steal: 20, load5: 6 } })];
+    const vms = [
+      makeVm({ uuid: 'a', reading: { steal: 20, load5: 6, cpu: 60 } }),
+      makeVm({ uuid: 'b', samples: [] }),
+      makeVm({ uuid: 'c', samples: [] }),
+    ];
     // Act
     const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
     // Assess
     expect(host).toMatchObject({ status: 'ok', stealSource: 'host', stealPercent: 2 });
-    expect(host.reason).toBe('not contended: host-reported steal 2.0%, at or below 5.0%');
+    expect(host.reason).toBe(
+      'not contended: 2.0% of demand lost, at or below 5.0% (host metric: 2.0% of demand lost; ' +
+        'its VMs do not cover it (1 of 3 with data, 25.0% of their demand lost, -23.0 points from the host metric))',
+    );
   });
 
   it('falls back to its VMs when the host samples are stale, and says why', () => {
@@ -59,7 +93,7 @@ describe('detect: hosts', () => {
     // Assess
     expect(host).toMatchObject({ status: 'contended', stealSource: 'vms', stealPercent: 25 });
     expect(host.reason).toContain(
-      '(host samples unused: stale: newest usable sample is 5.0 min old (limit 3 min))',
+      '; host metric unused: stale: newest usable sample is 5.0 min old (limit 3 min))',
     );
   });
 

@@ -82,7 +82,7 @@ describe('parseFleetDocument', () => {
     [
       'steal above 100 %',
       { now: NOW, instances: [{ ...vm, samples: [{ ...vm.samples[0], steal_percent: 140 }] }] },
-      'instances[0].samples[0].steal_percent: must be between 0 and 100, got 140',
+      'instances[0].samples[0].steal_percent: must be a number from 0 to 100 percent, got 140',
     ],
     [
       'a sample from the future',

@@ -18,6 +18,17 @@ describe('formatPlan', () => {
     expect(text).toMatch(/src → d1 .* NEEDS APPROVAL/);
   });
 
+  it('says which suffering VMs the lower bound covers', async () => {
+    // Prepare
+    const plan = await planRebalance({ fleet: contendedFleet(), settings: settingsWith() });
+    // Act
+    const text = formatPlan(plan);
+    // Assess
+    expect(text).toContain(
+      '8.0 GiB (8.0 GiB of it from the 1 host it relieves fully, lower bound 8.0 GiB for their 3 suffering VMs)',
+    );
+  });
+
   it('says there is nothing to move, then lists the VMs not moved under their reason', async () => {
     // Prepare
     const plan = await planRebalance({

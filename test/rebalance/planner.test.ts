@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planRebalance } from '../../lib/rebalance/planner.js';
+import { PlanRun } from '../../lib/rebalance/planRun.js';
 import type { Plan } from '../../lib/rebalance/planTypes.js';
+import { relieveHost } from '../../lib/rebalance/relief.js';
 import type { RebalanceSettings } from '../../lib/rebalance/settings.js';
 import { minutesAgo, NOW, settingsWith } from './fixtures.js';
 import { contendedFleet, fleetOf } from './planFixtures.js';
@@ -53,6 +55,29 @@ describe('planRebalance: relief with the fewest bytes', () => {
     expect(p.migrations).toEqual([]);
     expect(p.skipped).toEqual([]);
     expect(p.summary.suffering_vms).toBe(0);
+  });
+});
+
+describe('relieveHost: the search budget', () => {
+  it('falls back to the greedy by relief per byte once the plan has spent its search budget', async () => {
+    // Prepare
+    const run = new PlanRun({ fleet: contendedFleet(), settings: settingsWith() });
+    run.searchBudget.used = run.searchBudget.cells;
+    // Act
+    for (const host of run.hostsToRelieve()) await relieveHost(run, host);
+    // Assess: the same single move as the exact search here, said to come from the greedy.
+    expect(run.migrations).toHaveLength(1);
+    expect(run.migrations[0].reason).toContain('greedy: the plan spent its search budget');
+  });
+
+  it('uses the exact search while the budget lasts', async () => {
+    // Prepare
+    const run = new PlanRun({ fleet: contendedFleet(), settings: settingsWith() });
+    // Act
+    for (const host of run.hostsToRelieve()) await relieveHost(run, host);
+    // Assess
+    expect(run.migrations[0].reason).toContain('part of the set of moves with the fewest bytes');
+    expect(run.searchBudget.used).toBeGreaterThan(0);
   });
 });
 
@@ -212,6 +237,47 @@ describe('planRebalance: noisy neighbours', () => {
     expect(p.migrations).toHaveLength(1);
     expect(p.migrations[0]).toMatchObject({ instance_uuid: 'batch-1', kind: 'noisy_neighbour' });
     expect(p.skipped.filter((s) => s.code === 'recovers_without_moving')).toHaveLength(3);
+  });
+
+  it('judges a move of a relief set by what the whole set does to its host (min_benefit_percent)', async () => {
+    // Prepare: 18.2 vCPUs of demand on 16 (12.1 % lost). Two 1-vCPU neighbours (1 GiB, 0.9 vCPU
+    // each) are the cheapest relief; the first alone takes the host to 7.5 %, 4.6 points (below
+    // min_benefit_percent 5), the pair to 2.5 %.
+    const fleet = fleetOf(
+      [{ host: 'src' }, { host: 'd1' }, { host: 'd2' }, { host: 'd3' }],
+      [
+        ...[1, 2, 3].map((i) => ({
+          uuid: `web-${i}`,
+          host: 'src',
+          busy: 0.9,
+          load: 1.5,
+          ramGib: 64,
+          role: 'web',
+        })),
+        { uuid: 'batch', host: 'src', busy: 0.95, load: 0.9, ramGib: 32, role: 'batch' },
+        ...[1, 2, 3, 4].map((i) => ({
+          uuid: `tiny-${i}`,
+          host: 'src',
+          busy: 0.9,
+          load: 0.5,
+          vcpus: 1,
+          ramGib: 1,
+          shared: true,
+          role: `tiny-${i}`,
+        })),
+        ...[1, 2, 3].map((i) => ({ uuid: `calm-${i}`, host: `d${i}`, busy: 0.2, role: 'cache' })),
+      ],
+    );
+    // Act
+    const p = await plan(fleet, { noisy_neighbour_moves: true });
+    // Assess
+    expect(p.migrations.map((m) => m.instance_uuid).sort()).toEqual(['tiny-1', 'tiny-2']);
+    expect(p.migrations[0].reason).toContain("with the rest of its set, src's steal drops by 9.6 points");
+    expect(p.summary).toMatchObject({
+      suffering_left_predicted: 0,
+      bytes: 2 * 2 ** 30,
+      lower_bound_bytes: 2 * 2 ** 30,
+    });
   });
 
   it('moves victims by default, as operators expect', async () => {

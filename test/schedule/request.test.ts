@@ -24,8 +24,11 @@ describe('parseScheduleRequest', () => {
 
   it.each([
     ['missing', { flavor }, 'is required'],
-    ['empty', { request_id: '', flavor }, 'must be 1 to 256 characters'],
-    ['too long', { request_id: 'x'.repeat(257), flavor }, 'must be 1 to 256 characters'],
+    ['empty', { request_id: '', flavor }, 'must be a non-empty string'],
+    ['too long', { request_id: 'x'.repeat(256), flavor }, 'must be at most 255 characters'],
+    ['split by CRLF', { request_id: 'r-1\r\nx-admin: yes', flavor }, 'control character (U+000D at 3)'],
+    ['a lone surrogate', { request_id: 'r-\ud800', flavor }, 'lone surrogate U+D800 at 2'],
+    ['a NUL', { request_id: 'r\u0000', flavor }, 'control character (U+0000 at 1)'],
   ])('rejects a request id that is %s', (_case, doc, message) => {
     // Act
     const issues = issuesOf(() => parseScheduleRequest(doc));

@@ -183,3 +183,51 @@ describe('FleetSnapshot version order', () => {
     expect(snapshot.fleet.hosts[0].free_ram_mb).toBe(300);
   });
 });
+
+describe('FleetSnapshot with revalidateInBackground', () => {
+  it('answers from what it holds and reads the change in the background', async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot({ revalidateInBackground: true });
+    h.setNow(msAfterNow(120_000));
+    await store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    // Act
+    const stats = await snapshot.refresh();
+    const before = freeRam(snapshot, 'cmp1');
+    await snapshot.settled();
+    // Assess
+    expect(stats.kind).toBe('fresh');
+    expect(before).toBe(8192);
+    expect(freeRam(snapshot, 'cmp1')).toBe(8192 - 1024);
+  });
+
+  it('waits for the first load, which nothing could answer from', async () => {
+    // Prepare
+    await putHosts(store, 2, 8192);
+    const snapshot = new FleetSnapshot(store, { revalidateInBackground: true });
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess
+    expect(stats).toMatchObject({ kind: 'full', hosts: 2 });
+  });
+
+  it('keeps a failed background read as backgroundFailure, and answers on', async () => {
+    // Prepare: a store whose change feed breaks after the first load
+    await putHosts(store, 3, 8192);
+    let broken = false;
+    const flaky = Object.assign(Object.create(store) as FleetStore, {
+      hostsChangedSince: (cursor?: string) =>
+        broken ? Promise.reject(new Error('store unreachable')) : store.hostsChangedSince(cursor),
+    });
+    const snapshot = new FleetSnapshot(flaky, { revalidateInBackground: true });
+    await snapshot.refresh();
+    broken = true;
+    h.setNow(msAfterNow(120_000));
+    // Act
+    const stats = await snapshot.refresh();
+    await snapshot.settled();
+    // Assess
+    expect(stats.kind).toBe('fresh');
+    expect(String(snapshot.backgroundFailure)).toContain('store unreachable');
+    expect(snapshot.size).toBe(3);
+  });
+});

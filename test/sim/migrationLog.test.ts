@@ -24,6 +24,7 @@ function considered(at: string, code: 'cooldown' | 'no_destination', uuids: stri
       moved: 0,
       bytes: 0,
       lower_bound_bytes: 0,
+      lower_bound_covers: { hosts: [], suffering_vms: 0, plan_bytes: 0 },
       waves: 0,
       suffering_left_predicted: uuids.length,
       newly_suffering_predicted: 0,

@@ -171,4 +171,27 @@ describe('the schedule queue consumer', () => {
     expect(reply).toMatchObject({ request_id: 'q-reply', replayed: true });
     expect(await usedRam({ store }, reply.decision.selected[0].host)).toBe(2048);
   });
+
+  it('replies to an advisory request with the verdicts, claiming nothing', async () => {
+    // Prepare
+    const s = stage();
+    const advisory = {
+      ...JSON.parse(body('q-adv')),
+      advisory: true,
+      candidates: [{ host: 'cmp1' }, { host: 'cmp2' }],
+    };
+    await s.requests.send(JSON.stringify(advisory));
+    // Act
+    await s.requests.drain();
+    // Assess
+    const [reply] = s.repliesOut();
+    expect(reply).toMatchObject({ request_id: 'q-adv', replayed: false, decision: { advisory: true } });
+    expect((reply.decision as { candidates: { host: string; passes: boolean }[] }).candidates).toEqual([
+      expect.objectContaining({ host: 'cmp1', passes: true }),
+      expect.objectContaining({ host: 'cmp2', passes: true }),
+    ]);
+    expect(s.replies.messages()[0].attributes).toEqual({ [REQUEST_ID_ATTRIBUTE]: 'q-adv' });
+    expect(await usedRam({ store }, 'cmp1')).toBe(0);
+    expect(await usedRam({ store }, 'cmp2')).toBe(0);
+  });
 });

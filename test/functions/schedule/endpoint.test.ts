@@ -137,4 +137,46 @@ describe('the schedule Function URL', () => {
     expect(answer.status).toBe(500);
     expect(JSON.stringify(answer.body)).not.toContain('secret internals');
   });
+
+  it('answers an advisory request with a verdict per candidate, 200 even when none passes', async () => {
+    // Prepare
+    const advisory = (id: string, memoryMb: number) =>
+      JSON.stringify({
+        ...JSON.parse(body(id, memoryMb)),
+        advisory: true,
+        candidates: [{ host: 'cmp0', nodename: 'cmp0' }, { host: 'elsewhere' }],
+      });
+    // Act
+    const fits = await call(advisory('u-adv', 2048));
+    const none = await call(advisory('u-adv-huge', 64_000));
+    // Assess
+    expect(fits.status).toBe(200);
+    expect(fits.headers).toMatchObject({ 'x-placid-advisory': 'true', 'x-placid-request-id': 'u-adv' });
+    expect(fits.body).toMatchObject({
+      advisory: true,
+      candidates: [{ host: 'cmp0', nodename: 'cmp0', passes: true }],
+      unknown: [{ host: 'elsewhere', nodename: 'elsewhere' }],
+    });
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({
+      candidates: [{ host: 'cmp0', passes: false }],
+      error: { type: 'NoValidHost' },
+    });
+    expect(await usedRamOf('cmp0')).toBe(0);
+  });
+
+  it('answers 400 naming the candidate field that is wrong', async () => {
+    // Act
+    const answer = await call(
+      JSON.stringify({ ...JSON.parse(body('u-adv-bad')), advisory: true, candidates: [{}] }),
+    );
+    // Assess
+    expect(answer.status).toBe(400);
+    expect(answer.body.error?.message).toContain('candidates[0].host');
+  });
 });
+
+async function usedRamOf(host: string): Promise<number> {
+  const stored = await store.getHost(host);
+  return stored ? stored.state.total_usable_ram_mb - stored.state.free_ram_mb : Number.NaN;
+}

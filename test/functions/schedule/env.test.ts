@@ -3,7 +3,7 @@ import { readScheduleEnv, SCHEDULE_ENV } from '../../../functions/schedule/env.j
 import { scheduleDeps } from '../../../functions/schedule/stage.js';
 import { ConfigError } from '../../../lib/model/errors.js';
 import { tableNames } from '../../../lib/store/tables.js';
-import { liveHostReport, type StoreHarness, startStore } from '../../schedule/fixtures.js';
+import { hostReport, type StoreHarness, startStore } from '../../schedule/fixtures.js';
 import { answerOf, urlContext, urlEvent } from './events.js';
 
 const QUEUES = {
@@ -123,8 +123,8 @@ describe('the Lambda entry points', () => {
 
   it('serve the Function URL from the environment, against the configured store', async () => {
     // Prepare
-    // The handler's store runs on the wall clock, so the host must have reported just now to be up.
-    await h.store.putHostReport(liveHostReport('entry0', 8192));
+    // The handler runs on the real clock, and a host not heard from within service_down_time is down.
+    await h.store.putHostReport({ ...hostReport('entry0', 8192), reported_at: new Date().toISOString() });
     vi.stubEnv(SCHEDULE_ENV.dynamoEndpoint, h.local.endpoint);
     const { handler } = await import('../../../functions/schedule/urlHandler.js');
     const body = JSON.stringify({ request_id: 'e-1', flavor: { vcpus: 1, memory_mb: 512 } });

@@ -1,0 +1,218 @@
+/**
+ * `placid serve`: the schedule stage's decision API (the Function URL handler itself, not a copy)
+ * as a local HTTP server over the local store, so an operator can try Placid beside a test Nova
+ * and the Nova plug-in's tests can run end to end. Stops gracefully on SIGINT/SIGTERM.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { createScheduler, loadPluginModules } from '../engine/registry.js';
+import { defaultDataDir } from '../local/dynalite.js';
+import { type FunctionUrlServer, startFunctionUrlServer } from '../local/functionUrlServer.js';
+import { LocalPipeline } from '../local/pipeline.js';
+import { FleetSnapshot } from '../schedule/snapshot.js';
+import type { FleetStore } from '../store/fleetStore.js';
+import { InputError } from './errors.js';
+import { EXIT } from './exitCodes.js';
+import { terminalSafe } from './format.js';
+import { DATA_DIR_HELP } from './ingest.js';
+import { readConfig } from './inputs.js';
+import type { CliIO } from './io.js';
+
+export const DEFAULT_SERVE_HOST = '127.0.0.1';
+export const DEFAULT_SERVE_PORT = 8780;
+
+/**
+ * Something that runs beside the server for as long as it does (the seam for a detector loop):
+ * started after the store opens, stopped before it closes.
+ */
+export interface ServeExtension {
+  name: string;
+  start(resources: { store: FleetStore; io: CliIO }): Promise<{ stop(): Promise<void> }>;
+}
+
+export interface ServeOptions {
+  dataDir?: string;
+  /** A DynamoDB that is already running (DynamoDB Local, dynalite in its own process); excludes dataDir. */
+  dynamodbEndpoint?: string;
+  host?: string;
+  port?: number;
+  /** nova.conf / JSON scheduler config; Nova's defaults when absent. */
+  config?: string;
+  extensions?: readonly ServeExtension[];
+  io: CliIO;
+}
+
+export interface RunningServe {
+  url: string;
+  /** The store: its directory, or the DynamoDB endpoint. */
+  dataDir: string;
+  /** Hosts in the store when the server started. */
+  hosts: number;
+  /** Stops accepting, finishes in-flight requests, stops the extensions, closes the store. */
+  close(): Promise<void>;
+}
+
+/** Opens the store, builds the scheduler and listens. */
+export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  const { config, baseDir } = await readConfig(options.config);
+  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  const { createUrlHandler } = await import('../../functions/schedule/endpoint.js');
+  if (options.dataDir && options.dynamodbEndpoint) {
+    throw new InputError(
+      '--data-dir and --dynamodb-endpoint exclude each other: one store, local or running',
+    );
+  }
+  const endpoint = options.dynamodbEndpoint;
+  const dataDir = endpoint ?? options.dataDir ?? defaultDataDir();
+  const pipeline = await LocalPipeline.start(endpoint ? { endpoint, stages: [] } : { dataDir, stages: [] });
+  const writes = pendingWrites(options.io);
+  // Requests never wait for the store's change feed: claims are conditional writes, so a snapshot
+  // a second old costs at most a lost claim race, and the latency stays the engine's.
+  const snapshot = new FleetSnapshot(pipeline.store, {
+    maxAgeMs: SNAPSHOT_MAX_AGE_MS,
+    revalidateInBackground: true,
+  });
+  // Stopped last (stops run in reverse): nothing may touch dynalite once it closes.
+  const stops: { stop(): Promise<void> }[] = [{ stop: () => snapshot.settled() }, stopWhenWritten(writes)];
+  let server: FunctionUrlServer | undefined;
+  try {
+    // Read the fleet now, so the first request is answered warm.
+    await snapshot.refresh();
+    const deps = { store: pipeline.store, snapshot, scheduler, deferWrite: writes.add };
+    server = await startFunctionUrlServer(createUrlHandler(deps), {
+      host: options.host ?? DEFAULT_SERVE_HOST,
+      port: options.port ?? DEFAULT_SERVE_PORT,
+      functionName: 'placid-serve',
+    });
+    for (const ext of options.extensions ?? [])
+      stops.push(await ext.start({ store: pipeline.store, io: options.io }));
+  } catch (error) {
+    await shutDown(server, stops, pipeline);
+    throw error;
+  }
+  const listening = server;
+  return {
+    url: listening.url,
+    dataDir,
+    hosts: snapshot.size,
+    close: () => shutDown(listening, stops, pipeline),
+  };
+}
+
+/** How stale the fleet may get before a request starts a background read of the change feed. */
+export const SNAPSHOT_MAX_AGE_MS = 1000;
+
+/** Advisory records written after their answer went out; stopping waits for them. */
+function pendingWrites(io: CliIO) {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    add: (write: Promise<unknown>): void => {
+      const tracked = write
+        .catch((error: unknown) => {
+          io.stderr.write(
+            terminalSafe(`placid serve: recording an advisory decision failed: ${String(error)}\n`),
+          );
+        })
+        .finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+    settled: async (): Promise<void> => {
+      await Promise.all(pending);
+    },
+  };
+}
+
+/** Stopped after the server has answered its last request. */
+function stopWhenWritten(writes: ReturnType<typeof pendingWrites>) {
+  return { stop: () => writes.settled() };
+}
+
+async function shutDown(
+  server: FunctionUrlServer | undefined,
+  stops: readonly { stop(): Promise<void> }[],
+  pipeline: LocalPipeline,
+): Promise<void> {
+  try {
+    await server?.close();
+    for (const s of [...stops].reverse()) await s.stop();
+  } finally {
+    await pipeline.close();
+  }
+}
+
+export interface ServeArgs {
+  dataDir?: string;
+  dynamodbEndpoint?: string;
+  host?: string;
+  port?: string;
+  config?: string;
+}
+
+/** Runs until `signal` aborts (SIGINT/SIGTERM from the command line). */
+export async function runServe(args: ServeArgs, io: CliIO, signal: AbortSignal): Promise<number> {
+  const running = await startServe({ ...args, port: parsePort(args.port), io });
+  io.stdout.write(
+    terminalSafe(
+      `placid serve: listening on ${running.url} (store ${running.dataDir}, ${running.hosts} hosts); ` +
+        'POST a request spec, or one with advisory: true and candidates\n',
+    ),
+  );
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await running.close();
+  io.stdout.write('placid serve: stopped\n');
+  return EXIT.placed;
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_SERVE_PORT;
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535))
+    throw new InputError(`--port ${text}: must be a whole number from 0 to 65535`);
+  return port;
+}
+
+/** An abort signal for SIGINT/SIGTERM; `release` unhooks it. */
+function signalsToStop() {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+export function addServeCommand(program: Command, io: CliIO, done: (status: number) => void): void {
+  program
+    .command('serve')
+    .description("the schedule stage's decision API as a local HTTP server over the local store")
+    .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
+    .option(
+      '--dynamodb-endpoint <url>',
+      'use a DynamoDB that is already running (DynamoDB Local, dynalite) instead of --data-dir',
+    )
+    .option('--host <address>', 'the address to listen on', DEFAULT_SERVE_HOST)
+    .option('--port <port>', `the port to listen on (0: any free port)`, String(DEFAULT_SERVE_PORT))
+    .option('--config <file>', "nova.conf-style INI, or .json; Nova's defaults when omitted")
+    .addHelpText(
+      'after',
+      '\nSame requests and answers as the Function URL (docs/schedule.md). Stops on SIGINT or SIGTERM\n' +
+        'after the requests in flight are answered.',
+    )
+    .action(async (opts) => {
+      const stop = signalsToStop();
+      try {
+        done(await runServe(opts, io, stop.signal));
+      } finally {
+        stop.release();
+      }
+    });
+}

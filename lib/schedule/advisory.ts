@@ -1,0 +1,214 @@
+/**
+ * Advisory decisions: a caller that places the VM itself (Nova, whose Placement holds the claims)
+ * asks Placid about the hosts it already holds. Placid decides among those candidates only, claims
+ * nothing, records the decision, and answers with each candidate's verdict and weight.
+ */
+import type { ScheduleDecision } from '../engine/explain.js';
+import { Fleet } from '../engine/fleet.js';
+import type { Scheduler } from '../engine/scheduler.js';
+import type { HostState } from '../model/hostState.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import type { ScheduleDeps } from './core.js';
+import { DECISION_MAX_BYTES, recordedDecisionJson, requestHash, type StageDecisionJson } from './record.js';
+
+export interface CandidateRef {
+  host: string;
+  nodename: string;
+}
+
+/** A candidate Placid passes, with its final weight (Σ multiplier × normalised weight). */
+export interface PassingVerdict extends CandidateRef {
+  passes: true;
+  weight: number;
+}
+
+/**
+ * A candidate Placid eliminates. With `explain` asked, also the filter or pre-filter stage that did
+ * and why (the explained decision costs several times more, so the plug-in does not ask).
+ */
+export interface FailingVerdict extends CandidateRef {
+  passes: false;
+  filter?: string;
+  reason?: string;
+}
+
+export type Verdict = PassingVerdict | FailingVerdict;
+
+/** The answer to an advisory request (the body of the Function URL's and `placid serve`'s 200). */
+export interface AdvisoryAnswer {
+  request_id: string;
+  advisory: true;
+  decided_at: string;
+  /** One verdict per known candidate, in the order the candidates were sent. */
+  candidates: Verdict[];
+  /** Candidates Placid has no host state for: it cannot judge them (the caller decides what they get). */
+  unknown: CandidateRef[];
+  /** Placid's own pick among the candidates (what it would place, had it placed). */
+  selected: CandidateRef[];
+  /** Present when no candidate could take the request. */
+  error?: { type: string; message: string };
+}
+
+/** What an advisory request records under its request id (claims nothing, so `placements` stays empty). */
+export interface AdvisoryRecord {
+  request_hash: string;
+  decided_at: string;
+  advisory: true;
+  candidates: number;
+  unknown: number;
+  placements: [];
+  decision: StageDecisionJson;
+}
+
+export interface AdvisoryOutcome {
+  answer: AdvisoryAnswer;
+  /**
+   * False when the request id already had a decision (the first one recorded stays); `deferred`
+   * when the write was handed to `deps.deferWrite`.
+   */
+  recorded: boolean | 'deferred';
+  /** The engine's own decision, for readable output. */
+  engine: ScheduleDecision;
+}
+
+/** Weighed hosts kept in an advisory record: the verdicts went to the caller, the record is for audit. */
+export const ADVISORY_LIST_LIMIT = 20;
+
+const key = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
+
+/**
+ * Decides among `candidates` only: the hosts `lookup` knows are scheduled as a fleet of their own
+ * (in-memory consumption for a multi-create, no claims), the others are reported as unknown.
+ * Verdicts are those of the first instance, which is what a per-request filter can act on.
+ */
+export async function adviseAmong(
+  lookup: (host: string, nodename: string) => HostState | undefined,
+  spec: RequestSpec,
+  candidates: readonly CandidateRef[],
+  scheduler: Scheduler,
+  now: Date,
+  explain = false,
+): Promise<{ answer: AdvisoryAnswer; engine: ScheduleDecision }> {
+  const hosts: HostState[] = [];
+  const unknown: CandidateRef[] = [];
+  const known = new Set<HostState>();
+  const unknownKeys = new Set<string>();
+  for (const c of candidates) {
+    const state = lookup(c.host, c.nodename);
+    if (state) {
+      if (!known.has(state)) hosts.push(state);
+      known.add(state);
+    } else if (!unknownKeys.has(key(c.host, c.nodename))) {
+      unknownKeys.add(key(c.host, c.nodename));
+      unknown.push({ host: c.host, nodename: c.nodename });
+    }
+  }
+  // Interned once here (a no-op for the snapshot's hosts), so the weighed hosts are these objects.
+  const fleet = Fleet.from(hosts);
+  // The weights of every survivor come from the fast path; reasons only from the explained one.
+  const engine = await scheduler.schedule(fleet, spec, { explain, weights: true, now, alternates: false });
+  const answer: AdvisoryAnswer = {
+    request_id: spec.request_id,
+    advisory: true,
+    decided_at: now.toISOString(),
+    candidates: verdictsOf(fleet.hosts, engine, explain),
+    unknown,
+    selected: engine.placements.map((p) => ({ host: p.host.host, nodename: p.host.nodename })),
+  };
+  if (engine.error) answer.error = { type: engine.error.type, message: engine.error.message };
+  return { answer, engine };
+}
+
+/** Each host's verdict for the first instance: weighed → passes; else (explained) its first elimination. */
+function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, explain: boolean): Verdict[] {
+  // The first instance is weighed before anything is consumed: its hosts are the very input objects.
+  const weights = new Map<HostState, number>();
+  for (const w of engine.weighed ?? []) weights.set(w.host, w.weight);
+  const removals = new Map<string, { filter: string; reason: string }>();
+  if (explain) {
+    for (const e of engine.eliminated()) {
+      const k = key(e.host, e.nodename);
+      if (e.instance_index === 0 && !removals.has(k)) removals.set(k, { filter: e.filter, reason: e.reason });
+    }
+  }
+  return hosts.map((h): Verdict => {
+    const weight = weights.get(h);
+    if (weight !== undefined) return { host: h.host, nodename: h.nodename, passes: true, weight };
+    if (!explain) return { host: h.host, nodename: h.nodename, passes: false };
+    // A pre-filter that rejects the request outright removes no host one by one: its message is the reason.
+    const removal = removals.get(key(h.host, h.nodename)) ?? {
+      filter: 'Placement',
+      reason: engine.error?.message ?? 'not selected',
+    };
+    return { host: h.host, nodename: h.nodename, passes: false, ...removal };
+  });
+}
+
+/** Host states by `host\0nodename`, built once per fleet (the snapshot's Fleet lives until it changes). */
+const indexes = new WeakMap<Fleet, Map<string, HostState>>();
+
+/** A lookup over `fleet` for adviseAmong. */
+export function fleetLookup(fleet: Fleet): (host: string, nodename: string) => HostState | undefined {
+  let index = indexes.get(fleet);
+  if (!index) {
+    index = new Map(fleet.hosts.map((h) => [key(h.host, h.nodename), h]));
+    indexes.set(fleet, index);
+  }
+  const byKey = index;
+  return (host, nodename) => byKey.get(key(host, nodename));
+}
+
+/**
+ * The advisory record's fingerprint. Advisory requests never read it back (nothing was claimed);
+ * it only has to differ from any placed request's, so a placed request never replays it.
+ */
+export function advisoryHash(spec: RequestSpec): string {
+  return requestHash({ ...spec, request_id: `advisory\u0000${spec.request_id}` });
+}
+
+/**
+ * Advises on one request over the stored fleet: refreshes the snapshot, decides among the
+ * candidates and records the decision once per request id. Nothing is claimed, so a repeated
+ * request is simply decided again (Nova retries a live migration with fewer hosts under one id).
+ *
+ * @example
+ * const { answer } = await adviseRequest(spec, [{ host: 'cmp1', nodename: 'cmp1' }], deps);
+ */
+export async function adviseRequest(
+  spec: RequestSpec,
+  candidates: readonly CandidateRef[],
+  deps: ScheduleDeps,
+  explain = false,
+): Promise<AdvisoryOutcome> {
+  await deps.snapshot.refresh();
+  const now = deps.store.ctx.clock();
+  const { answer, engine } = await adviseAmong(
+    // The fleet's own (interned) host objects, so the candidates' fleet copies nothing.
+    fleetLookup(deps.snapshot.fleet),
+    spec,
+    candidates,
+    deps.scheduler,
+    now,
+    explain,
+  );
+  const record: AdvisoryRecord = {
+    request_hash: advisoryHash(spec),
+    decided_at: answer.decided_at,
+    advisory: true,
+    candidates: candidates.length,
+    unknown: answer.unknown.length,
+    placements: [],
+    decision: recordedDecisionJson(
+      engine,
+      spec.num_instances,
+      deps.maxDecisionBytes ?? DECISION_MAX_BYTES,
+      ADVISORY_LIST_LIMIT,
+    ),
+  };
+  const write = deps.store.putDecision(spec.request_id, record);
+  if (deps.deferWrite) {
+    deps.deferWrite(write);
+    return { answer, recorded: 'deferred', engine };
+  }
+  return { answer, recorded: await write, engine };
+}
