@@ -9,6 +9,7 @@ import type { LocalPipeline } from '../local/pipeline.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { InputError } from './errors.js';
 import { EXIT } from './exitCodes.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 
@@ -121,7 +122,9 @@ function pendingWrites(io: CliIO) {
     add: (write: Promise<unknown>): void => {
       const tracked = write
         .catch((error: unknown) => {
-          io.stderr.write(`placid serve: recording an advisory decision failed: ${String(error)}\n`);
+          io.stderr.write(
+            terminalSafe(`placid serve: recording an advisory decision failed: ${String(error)}\n`),
+          );
         })
         .finally(() => pending.delete(tracked));
       pending.add(tracked);
@@ -162,8 +165,10 @@ export interface ServeArgs {
 export async function runServe(args: ServeArgs, io: CliIO, signal: AbortSignal): Promise<number> {
   const running = await startServe({ ...args, port: parsePort(args.port), io });
   io.stdout.write(
-    `placid serve: listening on ${running.url} (store ${running.dataDir}, ${running.hosts} hosts); ` +
-      'POST a request spec, or one with advisory: true and candidates\n',
+    terminalSafe(
+      `placid serve: listening on ${running.url} (store ${running.dataDir}, ${running.hosts} hosts); ` +
+        'POST a request spec, or one with advisory: true and candidates\n',
+    ),
   );
   await new Promise<void>((resolve) => {
     if (signal.aborted) resolve();
