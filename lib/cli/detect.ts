@@ -8,12 +8,10 @@
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import type { ReconcileResult } from '../detector/index.js';
 import type { ExecutedMigration } from '../local/planExecution.js';
-import { LocalSqsQueue } from '../local/sqsQueue.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
-import { readPlanConfig } from './plan.js';
 
 export interface DetectArgs {
   dataDir?: string;
@@ -37,7 +35,11 @@ interface Round {
 }
 
 export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
-  const { reconcile } = await import('../detector/index.js');
+  const [{ reconcile }, { LocalSqsQueue }, { readPlanConfig }] = await Promise.all([
+    import('../detector/index.js'),
+    import('../local/sqsQueue.js'),
+    import('./planConfig.js'),
+  ]);
   const { config, settings, plugins } = await readPlanConfig(args.config);
   const now = () => args.at ?? new Date();
   const rounds = await withLocalStore(
