@@ -119,8 +119,9 @@ function aggregateKey(a: Aggregate): string {
   return key;
 }
 
+// Every ServiceState field must be in the key, or hosts with different services share one record.
 function serviceKey(s: HostState['service']): string {
-  return `${s.disabled},${s.up},${s.forced_down},${JSON.stringify(s.disabled_reason)},${JSON.stringify(s.last_seen_up)}`;
+  return `${s.disabled},${s.up},${s.forced_down},${s.assumed},${s.report_interval_seconds},${JSON.stringify(s.disabled_reason)},${JSON.stringify(s.last_seen_up)}`;
 }
 
 function listKey(items: readonly string[]): string {
