@@ -6,8 +6,7 @@
  * `--no-execute` the messages are only printed (and their records stay `queued`).
  */
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
-import type { ReconcileResult } from '../detector/index.js';
-import type { ExecutedMigration } from '../local/planExecution.js';
+import { describeRound, type Round } from './detectRounds.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
@@ -26,49 +25,33 @@ export interface DetectArgs {
   template?: string;
 }
 
-/** A plan has at most this many waves in practice; the bound only stops a detector gone wrong. */
-const MAX_ROUNDS = 50;
-
-interface Round {
-  result: ReconcileResult;
-  executed: ExecutedMigration[];
-}
-
 export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
-  const [{ reconcile }, { LocalSqsQueue }, { readPlanConfig }] = await Promise.all([
-    import('../detector/index.js'),
-    import('../local/sqsQueue.js'),
+  const [{ detectRounds }, { readPlanConfig }] = await Promise.all([
+    import('./detectRounds.js'),
     import('./planConfig.js'),
   ]);
-  const { config, settings, plugins } = await readPlanConfig(args.config);
+  const plan = await readPlanConfig(args.config);
   const now = () => args.at ?? new Date();
   const rounds = await withLocalStore(
     args.dataDir,
-    async (store, local) => {
-      const done: Round[] = [];
-      for (let round = 0; round < MAX_ROUNDS; round++) {
-        const planQueue = new LocalSqsQueue({ name: 'placid-plans' });
-        const result = await reconcile({ store, planQueue, settings, config, plugins, now });
-        const executed =
-          args.execute === false || result.sent.length === 0
-            ? []
-            : await (await import('../local/planExecution.js')).executePlanMessages(
-                local.dynamo,
-                result.sent,
-                { endpoints: args.endpoints, settings: args.settings, template: args.template, at: now() },
-              );
-        done.push({ result, executed });
-        if (executed.length === 0) break;
-      }
-      return done;
-    },
+    (store, local) =>
+      detectRounds({
+        store,
+        dynamo: local.dynamo,
+        plan,
+        now,
+        execute: args.execute,
+        endpoints: args.endpoints,
+        settings: args.settings,
+        template: args.template,
+      }),
     args.at ? now : undefined,
   );
   if (args.json) {
     io.stdout.write(`${JSON.stringify(summarize(rounds), null, 2)}\n`);
     return 0;
   }
-  const lines = [`mode ${settings.mode}`];
+  const lines = [`mode ${plan.settings.mode}`];
   for (const round of rounds) lines.push(...describeRound(round));
   // Names come from reports and plans: nothing in them may drive the terminal.
   io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
@@ -87,28 +70,6 @@ function summarize(rounds: readonly Round[]) {
     idle: results.at(-1)?.idle,
     rounds: rounds.length,
   };
-}
-
-function describeRound({ result, executed }: Round): string[] {
-  const lines: string[] = [];
-  if (result.plan) {
-    const p = result.plan;
-    lines.push(
-      `plan ${p.plan_id} (${p.status}): ${p.summary.moved} migration(s) in ${p.summary.waves} wave(s), expires ${p.expires_at}`,
-    );
-    if (p.status === 'pending_approval') lines.push(`  approve with: placid approve ${p.plan_id}`);
-  }
-  if (result.idle) lines.push(`no new plan: ${result.idle}`);
-  for (const m of result.sent)
-    lines.push(`sent ${m.migration_id}: ${m.instance_uuid} ${m.source_host} -> ${m.dest_host}`);
-  for (const e of executed) {
-    const where = e.final_host ? `, VM on ${e.final_host}` : '';
-    const why = e.status === 'succeeded' ? '' : `: ${e.error}: ${e.cause}`;
-    lines.push(`${e.status} ${e.migration_id}${where}${why}`);
-  }
-  for (const id of result.expired) lines.push(`expired ${id}`);
-  for (const id of result.completed ?? []) lines.push(`completed ${id}`);
-  return lines;
 }
 
 /** Parses `--at`: an ISO-8601 time. */
