@@ -4,6 +4,7 @@
  * and the Nova plug-in's tests can run end to end. Stops gracefully on SIGINT/SIGTERM.
  */
 import type { Command } from '@commander-js/extra-typings';
+import type { LocalDynamo } from '../local/dynalite.js';
 import type { FunctionUrlServer } from '../local/functionUrlServer.js';
 import type { LocalPipeline } from '../local/pipeline.js';
 import type { FleetStore } from '../store/fleetStore.js';
@@ -12,6 +13,7 @@ import { EXIT } from './exitCodes.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
+import { parseDetectEvery, serveDetector } from './serveDetector.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 export const DEFAULT_SERVE_PORT = 8780;
@@ -22,7 +24,7 @@ export const DEFAULT_SERVE_PORT = 8780;
  */
 export interface ServeExtension {
   name: string;
-  start(resources: { store: FleetStore; io: CliIO }): Promise<{ stop(): Promise<void> }>;
+  start(resources: { store: FleetStore; dynamo: LocalDynamo; io: CliIO }): Promise<{ stop(): Promise<void> }>;
 }
 
 export interface ServeOptions {
@@ -98,7 +100,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       functionName: 'placid-serve',
     });
     for (const ext of options.extensions ?? [])
-      stops.push(await ext.start({ store: pipeline.store, io: options.io }));
+      stops.push(await ext.start({ store: pipeline.store, dynamo: pipeline.dynamo, io: options.io }));
   } catch (error) {
     await shutDown(server, stops, pipeline);
     throw error;
@@ -159,15 +161,43 @@ export interface ServeArgs {
   host?: string;
   port?: string;
   config?: string;
+  /** False with `--no-detect`. Default true. */
+  detect?: boolean;
+  detectEvery?: string;
+  endpoints?: string;
+  settings?: string;
+  template?: string;
 }
 
 /** Runs until `signal` aborts (SIGINT/SIGTERM from the command line). */
 export async function runServe(args: ServeArgs, io: CliIO, signal: AbortSignal): Promise<number> {
-  const running = await startServe({ ...args, port: parsePort(args.port), io });
+  const everyMs = parseDetectEvery(args.detectEvery);
+  const extensions =
+    args.detect === false
+      ? []
+      : [
+          serveDetector({
+            everyMs,
+            config: args.config,
+            endpoints: args.endpoints,
+            settings: args.settings,
+            template: args.template,
+          }),
+        ];
+  const running = await startServe({
+    dataDir: args.dataDir,
+    dynamodbEndpoint: args.dynamodbEndpoint,
+    host: args.host,
+    config: args.config,
+    port: parsePort(args.port),
+    extensions,
+    io,
+  });
   io.stdout.write(
     terminalSafe(
       `placid serve: listening on ${running.url} (store ${running.dataDir}, ${running.hosts} hosts); ` +
-        'POST a request spec, or one with advisory: true and candidates\n',
+        'POST a request spec, or one with advisory: true and candidates' +
+        (args.detect === false ? '; detector off\n' : `; detector every ${everyMs / 1000}s\n`),
     ),
   );
   await new Promise<void>((resolve) => {
@@ -213,11 +243,24 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
     )
     .option('--host <address>', 'the address to listen on', DEFAULT_SERVE_HOST)
     .option('--port <port>', `the port to listen on (0: any free port)`, String(DEFAULT_SERVE_PORT))
-    .option('--config <file>', "nova.conf-style INI, or .json; Nova's defaults when omitted")
+    .option(
+      '--config <file>',
+      "nova.conf-style INI, or .json (with [rebalance] for the detector); Nova's defaults when omitted",
+    )
+    .option('--detect-every <duration>', 'run the detector this often (e.g. 30s, 5m)', '60s')
+    .option('--no-detect', 'do not run the detector (the decision API only)')
+    .option(
+      '--endpoints <file>',
+      'JSON with "openstack", "kubernetes" and "consul" credentials: migrations use the real drivers (default: simulated over the stored reports)',
+    )
+    .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
+    .option('--template <file>', 'a synthesized template instead of synthesizing the state machine')
     .addHelpText(
       'after',
       '\nSame requests and answers as the Function URL (docs/schedule.md). Stops on SIGINT or SIGTERM\n' +
-        'after the requests in flight are answered.',
+        'after the requests in flight are answered and the detector run in progress has finished.\n' +
+        'The detector runs as `placid detect` does: queued migrations execute through the local\n' +
+        'state machine and their outcomes land in the store.',
     )
     .action(async (opts) => {
       const stop = signalsToStop();
