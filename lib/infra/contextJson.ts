@@ -57,6 +57,13 @@ export const rebalanceSetting = checkedDocument((options) => {
   return JSON.stringify(options);
 });
 
+/** The plan TTL the detector will use: `placid:rebalance`'s `plan_ttl_minutes`, or its default. */
+export function planTtlMinutesOf(rebalance: string | undefined): number {
+  const options = rebalance === undefined ? {} : (JSON.parse(rebalance) as ConfigDocument[string]);
+  const resolved = resolveConfig({ rebalance: options }, SOURCE, REBALANCE_OPTIONS);
+  return parseRebalanceSettings(resolved.rebalance, SOURCE).plan_ttl_minutes;
+}
+
 /** The migration workflow's settings (lib/workflow/settings.ts), passed on as given once valid. */
 export const workflowSettingsSetting = checkedDocument((settings) => {
   parseWorkflowSettings(settings, SOURCE);

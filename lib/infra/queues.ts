@@ -46,12 +46,15 @@ export class Queues extends Construct {
     this.scheduleReplies = this.add('ScheduleReplies', REPLY_VISIBILITY);
   }
 
-  /** A new queue pair under this construct, watched with the others. */
-  add(id: string, visibilityTimeout: Duration): ServiceQueue {
+  /**
+   * A new queue pair under this construct, watched with the others. `maxReceiveCount` for a queue
+   * whose messages are returned on purpose (the plan queue); the config's otherwise.
+   */
+  add(id: string, visibilityTimeout: Duration, maxReceiveCount?: number): ServiceQueue {
     const queue = new ServiceQueue(this, id, {
       key: this.key,
       visibilityTimeout,
-      maxReceiveCount: this.props.config.maxReceiveCount,
+      maxReceiveCount: maxReceiveCount ?? this.props.config.maxReceiveCount,
       deadLetterRetention: Duration.days(this.props.config.deadLetterRetentionDays),
     });
     this.queues.push(queue);

@@ -9,6 +9,9 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
+/** How long a work queue keeps a message. */
+export const QUEUE_RETENTION = Duration.days(4);
+
 export interface ServiceQueueProps {
   readonly key: IKey;
   /** At least six times the consumer's timeout (plus its batching window), as Lambda advises. */
@@ -33,7 +36,7 @@ export class ServiceQueue extends Construct {
     this.queue = new Queue(this, 'Queue', {
       ...encryption,
       visibilityTimeout: props.visibilityTimeout,
-      retentionPeriod: Duration.days(4),
+      retentionPeriod: QUEUE_RETENTION,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
     });
   }

@@ -19,6 +19,7 @@ import {
 } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { PLAN_STARTER_ENV } from '../../functions/planStarter/env.js';
+import { planQueueMaxReceives } from '../workflow/planQueueRetry.js';
 import {
   parseWorkflowSettings,
   WORKFLOW_SETTINGS_ENV,
@@ -26,12 +27,13 @@ import {
 } from '../workflow/settings.js';
 import { AgentAccess } from './agentAccess.js';
 import type { PlacidConfig } from './config.js';
+import { planTtlMinutesOf } from './contextJson.js';
 import type { Observability } from './observability.js';
 import { type Queues, visibilityFor } from './queues.js';
 import { RUNTIME_ENV } from './runtimeEnv.js';
 import type { ServiceSecrets } from './secrets.js';
 import { ServiceFunction } from './serviceFunction.js';
-import type { ServiceQueue } from './serviceQueue.js';
+import { QUEUE_RETENTION, type ServiceQueue } from './serviceQueue.js';
 import type { TableAccess, Tables } from './tables.js';
 import { WorkflowAlarms } from './workflowAlarms.js';
 import { migrationDefinition, workflowTimeouts } from './workflowDefinition.js';
@@ -133,7 +135,7 @@ export class MigrationWorkflow extends Construct {
       tracingEnabled: true,
     });
 
-    this.planQueue = props.planQueue ?? props.queues.add('Plans', visibilityFor(STARTER_TIMEOUT_SECONDS));
+    this.planQueue = props.planQueue ?? this.addPlanQueue(props);
     this.starterFunction = this.planStarter(props, settings.max_concurrent_migrations);
     new WorkflowAlarms(this, 'Alarms', {
       observability,
@@ -167,6 +169,18 @@ export class MigrationWorkflow extends Construct {
       value: this.stateMachine.stateMachineArn,
       description: 'Migration executions (named after their migration id)',
     });
+  }
+
+  /** Its messages wait for a slot by coming back: enough receives to outlive the plan's TTL. */
+  private addPlanQueue(props: MigrationWorkflowProps): ServiceQueue {
+    const visibility = visibilityFor(STARTER_TIMEOUT_SECONDS);
+    const maxReceives = planQueueMaxReceives({
+      planTtlMinutes: planTtlMinutesOf(props.config.rebalance),
+      visibilityTimeoutSeconds: visibility.toSeconds(),
+      failureReceives: props.config.maxReceiveCount,
+      retentionSeconds: QUEUE_RETENTION.toSeconds(),
+    });
+    return props.queues.add('Plans', visibility, maxReceives);
   }
 
   private planStarter(props: MigrationWorkflowProps, maxConcurrent: number): ServiceFunction {
