@@ -120,7 +120,22 @@ describe('queues', () => {
   });
 
   it('moves a message to the dead-letter queue after the configured number of receives', () => {
-    for (const [id, q] of work()) expect(q.Properties.RedrivePolicy.maxReceiveCount, id).toBe(5);
+    for (const [id, q] of work().filter(([id]) => !id.startsWith('QueuesPlans')))
+      expect(q.Properties.RedrivePolicy.maxReceiveCount, id).toBe(5);
+  });
+
+  it("keeps a plan message waiting for a slot past its plan's TTL: 30 min / 6 min, + 1 to expire, + 5", () => {
+    const [plans] = work().filter(([id]) => id.startsWith('QueuesPlans'));
+    expect(plans?.[1].Properties.VisibilityTimeout).toBe(360);
+    expect(plans?.[1].Properties.RedrivePolicy.maxReceiveCount).toBe(5 + 1 + 5);
+  });
+
+  it('sizes the plan queue from placid:rebalance plan_ttl_minutes', () => {
+    const own = synthTemplate({ context: { 'placid:rebalance': { plan_ttl_minutes: 120 } } });
+    const [plans] = Object.entries(own.findResources('AWS::SQS::Queue')).filter(([id]) =>
+      /^QueuesPlansQueue[0-9A-F]{8}$/.test(id),
+    );
+    expect(plans?.[1].Properties.RedrivePolicy.maxReceiveCount).toBe(20 + 1 + 5);
   });
 
   it('encrypts every queue with the messaging key', () => {
