@@ -18,6 +18,11 @@ export interface DynamoCounts {
   /** Read and write capacity units DynamoDB reported consumed (on-demand bills these). */
   rcu: number;
   wcu: number;
+  /**
+   * Writes refused by their condition (e.g. an ingest watermark already newer). DynamoDB bills
+   * them (at least one write unit each) but returns no ConsumedCapacity with the error.
+   */
+  conditional_failures: number;
 }
 
 interface Capacity {
@@ -40,6 +45,7 @@ const empty = (): DynamoCounts => ({
   items_written: 0,
   rcu: 0,
   wcu: 0,
+  conditional_failures: 0,
 });
 
 export function countDynamo(doc: DynamoDBDocumentClient): { reset(): void; snapshot(): DynamoCounts } {
@@ -54,7 +60,10 @@ export function countDynamo(doc: DynamoDBDocumentClient): { reset(): void; snaps
       counts.requests[name] = (counts.requests[name] ?? 0) + 1;
       if (read) counts.read_requests++;
       if (write) counts.write_requests++;
-      const result = await next(args);
+      const result = await next(args).catch((error: unknown) => {
+        if ((error as Error).name === 'ConditionalCheckFailedException') counts.conditional_failures++;
+        throw error;
+      });
       const out = result.output as Output;
       const units = [out.ConsumedCapacity ?? []].flat().reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
       if (read) {
