@@ -137,21 +137,19 @@ function ingestLambda(store: FleetStore, now: () => Date) {
     let invocations = 0;
     for (let b = 0; b < bodies.length; b += SQS_BATCH) {
       const event: SQSEvent = {
-        Records: bodies
-          .slice(b, b + SQS_BATCH)
-          .map((body) =>
-            toSqsRecord(
-              {
-                messageId: `m${++serial}`,
-                body,
-                attributes: {},
-                sentTimestamp: now().getTime(),
-                receiveCount: 1,
-                visibleAt: 0,
-              },
-              queue,
-            ),
+        Records: bodies.slice(b, b + SQS_BATCH).map((body) =>
+          toSqsRecord(
+            {
+              messageId: `m${++serial}`,
+              body,
+              attributes: {},
+              sentTimestamp: now().getTime(),
+              receiveCount: 1,
+              visibleAt: 0,
+            },
+            queue,
           ),
+        ),
       };
       const result = await ingestBatch(event, { store, deadLetter, now, knownHosts });
       if (result.response.batchItemFailures.length + result.rejections.length > 0)
