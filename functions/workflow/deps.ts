@@ -1,20 +1,16 @@
-/** Everything the steps need on Lambda, built once per container and reused by every invocation. */
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+/** Everything the AWS-side steps need on Lambda, built once per container and reused by every invocation. */
 import { parseJsonConfig, resolveConfig } from '../../lib/config/load.js';
 import { defaultConfig } from '../../lib/config/options.js';
-import { fromSecretsManagerClient } from '../../lib/drivers/awsSecretsManager.js';
-import { secretsManagerSecrets } from '../../lib/drivers/credentials.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
-import { lazyDrivers } from '../../lib/workflow/drivers.js';
 import { enginePlacementChecker } from '../../lib/workflow/placementCheck.js';
-import type { StepDeps } from '../../lib/workflow/ports.js';
+import type { CloudStepDeps } from '../../lib/workflow/ports.js';
 import { storeRecorder, storeStealReader } from '../../lib/workflow/records.js';
 import { WORKFLOW_ENV, type WorkflowEnv } from './env.js';
 
-export function workflowDeps(env: WorkflowEnv): StepDeps {
+export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
   const now = () => new Date();
   const store = new FleetStore({
     doc: createDocumentClient({ endpoint: env.dynamoEndpoint }),
@@ -26,7 +22,6 @@ export function workflowDeps(env: WorkflowEnv): StepDeps {
         WORKFLOW_ENV.schedulerConfig,
       )
     : defaultConfig();
-  const secrets = secretsManagerSecrets(fromSecretsManagerClient(new SecretsManagerClient({})));
   return {
     settings: env.settings,
     now,
@@ -39,6 +34,5 @@ export function workflowDeps(env: WorkflowEnv): StepDeps {
       scheduler: createScheduler(config),
       now,
     }),
-    ...lazyDrivers(secrets, env.secrets),
   };
 }

@@ -1,10 +1,11 @@
 /**
- * The workflow-steps Lambda: every Task state of the migration state machine invokes it with
- * `{step, state}` (payloadResponseOnly, so the event is that document) and gets the step's result.
+ * The workflow-steps Lambda: every AWS-side Task state of the migration state machine (leases,
+ * placement re-check, records) invokes it with `{step, state}` (payloadResponseOnly, so the event
+ * is that document) and gets the step's result. The on-premises steps run on `placid agent`.
  * Errors keep their class name, which is what the state machine's Retry and Catch match on.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { dispatchStep } from '../../lib/workflow/dispatch.js';
+import { dispatchCloudStep } from '../../lib/workflow/cloudSteps.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger, metrics } from '../shared/powertools.js';
@@ -23,7 +24,7 @@ export const handler = withPowertools(async (event: StepEvent) => {
   if (migration?.correlation_id) logger.setCorrelationId(migration.correlation_id);
   logger.appendKeys({ step: event.step, migration_id: migration?.migration_id });
   try {
-    const result = await dispatchStep(event, deps);
+    const result = await dispatchCloudStep(event, deps);
     // The dashboard's "bytes moved" graph: only a recorded success moved anything.
     if (event.step === 'recordOutcome') {
       metrics.addMetric('BytesMoved', MetricUnit.Bytes, (result as MigrationOutcome).bytes);

@@ -70,13 +70,15 @@ export async function runMigrateCommand(args: MigrateArgs, io: CliIO): Promise<n
 
 async function dryRun(context: LocalMigration, args: MigrateArgs, io: CliIO): Promise<number> {
   const { acquireLeases } = await import('../workflow/steps/acquireLeases.js');
+  const { checkPlan } = await import('../workflow/steps/checkPlan.js');
   const { recheck } = await import('../workflow/steps/recheck.js');
   const { releaseLeases } = await import('../workflow/steps/releaseLeases.js');
   const state = { migration: context.migration, execution_started_at: context.deps.now().toISOString() };
   try {
     const leases = await acquireLeases(state, context.deps);
     try {
-      const checked = await recheck({ ...state, leases }, context.deps);
+      const planCheck = await checkPlan({ ...state, leases }, context.deps);
+      const checked = await recheck({ ...state, leases, plan_check: planCheck }, context.deps);
       write(
         io,
         args,

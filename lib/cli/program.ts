@@ -1,4 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
+import { addAgentCommand } from './agent.js';
 import { addApproveCommand } from './approve.js';
 import { addCollectCommand } from './collect.js';
 import { addDemoCommand } from './demo.js';
@@ -50,5 +51,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addPlansCommand(program, io, done);
   addSimulateCommand(program, io, done);
   addServeCommand(program, io, done);
+  addAgentCommand(program, io, done);
   return program;
 }

@@ -120,6 +120,16 @@ export const SETTINGS = {
     default: 'placid/consul',
     help: 'Secrets Manager name of the Consul credentials',
   },
+  agentTrustAnchorArn: {
+    schema: z
+      .string()
+      .regex(/^arn:aws[a-z-]*:rolesanywhere:[a-z0-9-]+:\d{12}:trust-anchor\/[0-9a-f-]{36}$/, {
+        message: 'must be an IAM Roles Anywhere trust anchor ARN',
+      })
+      .optional(),
+    default: undefined,
+    help: 'IAM Roles Anywhere trust anchor whose certificates may assume the agent role (else no one until you add a trust)',
+  },
 } as const satisfies Record<string, { schema: z.ZodType; default: unknown; help: string }>;
 
 export type SettingName = keyof typeof SETTINGS;

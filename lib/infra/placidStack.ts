@@ -72,6 +72,7 @@ export class PlacidStack extends Stack {
       secrets: this.secrets,
       observability: this.observability,
       settings: config.workflowSettings,
+      ingestQueue: this.queues.ingest,
     });
     // The detector feeds the workflow's plan queue; it registers itself too.
     this.detect = new DetectStage(this, 'Detect', {

@@ -1,16 +1,22 @@
 /**
  * The migration workflow: the Standard state machine (lib/infra/workflowDefinition.ts) with full
- * logging and tracing, the one workflow-steps Lambda its tasks invoke, and the plan starter that
- * consumes the plan queue. One steps Lambda rather than one per step: every step after the first
- * two needs the same drivers and secrets (rollback touches Nova, Kubernetes, Consul and the store),
- * so per-step roles would barely narrow anything, while one bundle keeps one warm pool of
- * containers with their Keystone token and connections. The plan queue is created here unless given.
+ * logging and tracing, the one workflow-steps Lambda its AWS-side tasks invoke (leases, records,
+ * the placement re-check: the store only, no network route to the operator), the activity its
+ * on-premises tasks go to (polled by `placid agent` inside the operator's network), the agents'
+ * policy and role, and the plan starter that consumes the plan queue. The plan queue is created
+ * here unless given.
  */
 import { CfnOutput, Duration } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import {
+  Activity,
+  DefinitionBody,
+  LogLevel,
+  StateMachine,
+  StateMachineType,
+} from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { PLAN_STARTER_ENV } from '../../functions/planStarter/env.js';
 import {
@@ -18,6 +24,7 @@ import {
   WORKFLOW_SETTINGS_ENV,
   type WorkflowSettingsInput,
 } from '../workflow/settings.js';
+import { AgentAccess } from './agentAccess.js';
 import type { PlacidConfig } from './config.js';
 import type { Observability } from './observability.js';
 import { type Queues, visibilityFor } from './queues.js';
@@ -27,7 +34,7 @@ import { ServiceFunction } from './serviceFunction.js';
 import type { ServiceQueue } from './serviceQueue.js';
 import type { TableAccess, Tables } from './tables.js';
 import { WorkflowAlarms } from './workflowAlarms.js';
-import { migrationDefinition } from './workflowDefinition.js';
+import { migrationDefinition, workflowTimeouts } from './workflowDefinition.js';
 import { acknowledgeWorkflowFindings } from './workflowFindings.js';
 
 export const WORKFLOW_STEPS_ENTRY = 'functions/workflow/handler.ts';
@@ -37,7 +44,10 @@ export const WORKFLOW_SERVICE_NAMES = {
   planStarter: 'placid-plan-starter',
 } as const;
 
-/** Leases (conditional updates), migration records, last-migrated time, steal samples, host snapshot. */
+/**
+ * Leases (conditional updates), migration records, last-migrated time, steal samples, host snapshot.
+ * The agents have none of this: their steps get what they need in the execution state.
+ */
 export const WORKFLOW_TABLE_ACCESS: TableAccess = {
   leases: ['UpdateItem'],
   migrations: ['PutItem'],
@@ -56,6 +66,8 @@ export interface MigrationWorkflowProps {
   readonly observability: Observability;
   /** Where the planner sends migrations; created (and watched) here when absent. */
   readonly planQueue?: ServiceQueue;
+  /** Where the agents send the collector's reports (the ingest queue). */
+  readonly ingestQueue: ServiceQueue;
   /**
    * Deadline factor, concurrency, drain options… (the `placid:workflowSettings` context value);
    * validated at synth, passed to the steps as JSON. Every default when absent.
@@ -68,21 +80,23 @@ export class MigrationWorkflow extends Construct {
   readonly starterFunction: ServiceFunction;
   readonly stateMachine: StateMachine;
   readonly planQueue: ServiceQueue;
+  /** The on-premises steps' tasks: `placid agent` polls it. */
+  readonly agentActivity: Activity;
+  readonly agents: AgentAccess;
 
   constructor(scope: Construct, id: string, props: MigrationWorkflowProps) {
     super(scope, id);
     const { config, tables, secrets, observability } = props;
     const settings = parseWorkflowSettings(props.settings ?? {}, 'placid:workflowSettings');
     const logRetention = config.logRetentionDays as RetentionDays;
-    // A drain runs inside one invocation: a minute beyond its own deadline.
-    const stepTimeout = Duration.seconds(Math.min(900, settings.drain_timeout_seconds + 60));
+    const { stepTimeout, agentTimeout } = workflowTimeouts(settings);
 
     this.stepsFunction = new ServiceFunction(this, 'StepsFunction', {
       entry: WORKFLOW_STEPS_ENTRY,
       serviceName: WORKFLOW_SERVICE_NAMES.steps,
-      description: 'Runs one step of a live migration: leases, drain, Nova, undrain, records',
+      description: 'Runs the AWS-side steps of a live migration: leases, placement re-check, records',
       timeout: stepTimeout,
-      memorySize: 1024,
+      memorySize: 512,
       logRetention,
       environment: {
         ...tables.environment(WORKFLOW_TABLE_ACCESS),
@@ -91,18 +105,25 @@ export class MigrationWorkflow extends Construct {
       },
     });
     tables.grant(this.stepsFunction, WORKFLOW_TABLE_ACCESS);
-    for (const which of ['nova', 'kubernetes', 'consul'] as const) {
-      for (const [name, value] of Object.entries(secrets.grantRead(this.stepsFunction, which))) {
-        this.stepsFunction.addEnvironment(name, value);
-      }
-    }
+    this.agentActivity = new Activity(this, 'AgentSteps', {});
+    this.agents = new AgentAccess(this, 'Agents', {
+      activity: this.agentActivity,
+      ingestQueue: props.ingestQueue,
+      secrets,
+      trustAnchorArn: config.agentTrustAnchorArn,
+    });
 
     const executionLogs = new LogGroup(this, 'ExecutionLogs', { retention: logRetention });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.STANDARD,
       comment: 'Placid live migration: leases, re-check, drain, live-migrate, verify, undrain, record',
       definitionBody: DefinitionBody.fromChainable(
-        migrationDefinition(this, { stepsFunction: this.stepsFunction, stepTimeout }),
+        migrationDefinition(this, {
+          stepsFunction: this.stepsFunction,
+          agentActivity: this.agentActivity,
+          stepTimeout,
+          agentTimeout,
+        }),
       ),
       logs: {
         destination: executionLogs,
@@ -129,6 +150,18 @@ export class MigrationWorkflow extends Construct {
     new CfnOutput(this, 'PlanQueueUrl', {
       value: this.planQueue.queue.queueUrl,
       description: 'The planner sends one message per migration here',
+    });
+    new CfnOutput(this, 'AgentActivityArn', {
+      value: this.agentActivity.activityArn,
+      description: 'placid agent: activity_arn (the on-premises steps)',
+    });
+    new CfnOutput(this, 'AgentPolicyArn', {
+      value: this.agents.policy.managedPolicyArn,
+      description: 'Attach to the identity placid agent runs as (activity, ingest queue, driver secrets)',
+    });
+    new CfnOutput(this, 'AgentRoleArn', {
+      value: this.agents.role.roleArn,
+      description: 'A role with the agent policy, for IAM Roles Anywhere or another trusted principal',
     });
     new CfnOutput(this, 'StateMachineArn', {
       value: this.stateMachine.stateMachineArn,

@@ -1,8 +1,12 @@
 /**
  * Runs the migration state machine locally: the REAL definition, synthesized from the CDK stack
- * (bundling skipped) or read from a synthesized template, executed by aws-local-stepfunctions with
- * every Task bound to the same step dispatcher the Lambda runs, over whatever drivers are injected.
- * Waits and retry intervals can be zeroed so a whole migration runs in milliseconds.
+ * (bundling skipped) or read from a synthesized template, executed by aws-local-stepfunctions.
+ * Lambda Tasks are bound to the dispatcher the workflow-steps Lambda runs; activity Tasks (the
+ * on-premises steps) are scheduled on in-process activities (activities.ts) and run by the agent's
+ * own code (lib/agent) through the same calls it makes against AWS: by default one inline agent
+ * polls once per task, in the execution's own async context (the simulation's clock relies on
+ * that); given `activities`, the caller's agents poll them (the fault tests: several agents, one
+ * killed or partitioned). Waits and retry intervals can be zeroed so a migration runs in milliseconds.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,10 +17,13 @@ import {
   StateMachine,
   type StateMachineDefinition,
 } from 'aws-local-stepfunctions';
+import { Agent } from '../agent/agent.js';
 import { packageRoot } from '../cli/packageRoot.js';
-import { dispatchStep, type StepRequest } from '../workflow/dispatch.js';
+import { dispatchCloudStep } from '../workflow/cloudSteps.js';
+import type { StepRequest } from '../workflow/dispatch.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { WorkflowState } from '../workflow/state.js';
+import { LocalActivities } from './activities.js';
 
 // aws-local-stepfunctions calls Promise.withResolvers (Node 22+) in every Task; Node 20 lacks it.
 installWithResolvers();
@@ -47,13 +54,17 @@ export function aslFromTemplate(template: CfnTemplate): StateMachineDefinition {
     | { 'Fn::Join': [string, Array<string | Token>] };
   if (typeof body === 'string') return JSON.parse(body);
   const [separator, parts] = body['Fn::Join'];
-  const text = parts.map((p) => (typeof p === 'string' ? p : tokenValue(p))).join(separator);
+  const text = parts.map((p) => (typeof p === 'string' ? p : tokenValue(p, template))).join(separator);
   return JSON.parse(text) as StateMachineDefinition;
 }
 
-function tokenValue(token: Token): string {
+function tokenValue(token: Token, template: CfnTemplate): string {
   if (token.Ref && PSEUDO[token.Ref]) return PSEUDO[token.Ref];
   const id = token['Fn::GetAtt']?.[0] ?? token.Ref ?? 'unknown';
+  // An activity's Ref is its ARN (the agents' tasks); a function is referenced by its Arn attribute.
+  if (template.Resources[id]?.Type === 'AWS::StepFunctions::Activity') {
+    return `arn:aws:states:us-east-1:123456789012:activity:${id}`;
+  }
   return `arn:aws:lambda:us-east-1:123456789012:function:${id}`;
 }
 
@@ -126,6 +137,11 @@ export interface WorkflowRunOptions {
   templatePath?: string;
   /** The definition to run (e.g. one cached by the caller) instead of synthesizing or reading one. */
   definition?: StateMachineDefinition;
+  /**
+   * Where the on-premises tasks go, for agents the caller runs; by default an inline agent over
+   * `deps` takes each one (see the file comment).
+   */
+  activities?: LocalActivities;
 }
 
 export interface WorkflowRun {
@@ -144,16 +160,22 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
   const asl = options.definition ?? (await workflowDefinition(options.templatePath));
   const startedAt = options.startedAt ?? options.deps.now();
   const steps: string[] = [];
+  const onPremises = options.activities ? external(options.activities) : inlineAgent(options.deps);
   const handlers: Record<string, (input: unknown) => Promise<unknown>> = {};
   for (const [name, state] of Object.entries(asl.States)) {
     if (state.Type !== 'Task') continue;
+    const resource = String((state as { Resource?: string }).Resource ?? '');
+    const heartbeatSeconds = (state as { HeartbeatSeconds?: number }).HeartbeatSeconds;
+    const run = resource.includes(':activity:')
+      ? (request: StepRequest) => onPremises(resource, request, heartbeatSeconds)
+      : (request: StepRequest) => dispatchCloudStep(request, options.deps);
     handlers[name] = async (input) => {
       steps.push(name);
       const request = withStartTime(input as StepRequest, startedAt);
       await options.beforeStep?.(request);
       let result: unknown;
       try {
-        result = await dispatchStep(request, options.deps);
+        result = await run(request);
       } catch (error) {
         await options.afterStep?.({ state: name, request, error });
         throw error;
@@ -189,6 +211,32 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     if (!cause) throw error;
     return { status: 'FAILED', error: cause.name, cause: cause.message, steps };
   }
+}
+
+type OnPremises = (activityArn: string, request: StepRequest, heartbeatSeconds?: number) => Promise<unknown>;
+
+/** The caller's agents poll `activities`. */
+function external(activities: LocalActivities): OnPremises {
+  return (arn, request, heartbeatSeconds) => activities.schedule(arn, request, { heartbeatSeconds });
+}
+
+/**
+ * One in-process agent over the execution's drivers: each task is scheduled, then the agent polls
+ * once (getting that very task) and runs it to its report, all in the calling execution's context.
+ */
+function inlineAgent(deps: StepDeps): OnPremises {
+  const activities = new LocalActivities({ now: () => deps.now().getTime(), waitUntil: async () => {} });
+  const agents = new Map<string, Agent>();
+  return async (arn, request, heartbeatSeconds) => {
+    let agent = agents.get(arn);
+    if (!agent) {
+      agent = new Agent({ channel: activities, activityArn: arn, workerName: 'local-agent', deps });
+      agents.set(arn, agent);
+    }
+    const result = activities.schedule(arn, request, { heartbeatSeconds });
+    await agent.pollOnce();
+    return result;
+  };
 }
 
 /**

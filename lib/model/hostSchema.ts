@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { BOUNDS, bounded } from './bounds.js';
 import { ValidationError } from './errors.js';
-import { HOST_STATE_FIELDS, type HostState } from './hostState.js';
+import { ASSUMED_SERVICE, HOST_STATE_FIELDS, type HostState, type StatValue } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
 import { novaString, parseWith } from './schema.js';
@@ -29,7 +29,9 @@ const service = z.object({
 
 const metric = z.object({
   name: z.string().min(1),
-  value: bounded('metric'),
+  // Nova's memory-bandwidth metrics carry per-NUMA-node values and may carry no value at all.
+  value: bounded('metric').optional(),
+  numa_membw_values: z.record(z.string(), bounded('metric')).optional(),
   source: z.string().optional(),
   timestamp: z.string().optional(),
 });
@@ -113,10 +115,10 @@ export const hostStateInput = z.looseObject({
         : Object.fromEntries(Object.entries(v).map(([uuid, i]) => [uuid, { ...i, uuid }])),
     ),
   num_instances: bounded('host_instances').optional(),
-  num_io_ops: bounded('io_ops').default(0),
+  num_io_ops: bounded('io_ops').optional(),
   failed_builds: bounded('failed_builds').default(0),
   metrics: z.array(metric).default([]),
-  service: service.default({ disabled: false, up: true }),
+  service: service.optional(),
   hypervisor_type: z.string().nullish(),
   hypervisor_version: bounded('hypervisor_version').nullish(),
   hypervisor_hostname: name.nullish(),
@@ -126,7 +128,8 @@ export const hostStateInput = z.looseObject({
     .nullish()
     .transform((v) => (v == null ? null : typeof v === 'string' ? v : JSON.stringify(v))),
   host_ip: z.string().nullish(),
-  stats: z.record(z.string(), novaString).default({}),
+  // Nova's stats are strings, but a dict value is walked by ComputeCapabilitiesFilter.
+  stats: z.record(z.string(), z.union([novaString, z.record(z.string(), z.unknown())])).default({}),
   numa_topology: z.object({ cells: z.array(numaCell) }).nullish(),
   pci_stats: z.object({ pools: z.array(pciPool) }).nullish(),
   availability_zone: name.nullish(),
@@ -160,11 +163,14 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
     instances: parsed.instances,
     // Nova derives num_instances from stats; an explicit field wins, then stats, then the instance map.
     num_instances:
-      parsed.num_instances ?? statsInstanceCount(stats.num_instances) ?? Object.keys(parsed.instances).length,
-    num_io_ops: parsed.num_io_ops,
+      parsed.num_instances ??
+      statCount(stats.num_instances, BOUNDS.host_instances.max) ??
+      Object.keys(parsed.instances).length,
+    // Nova's HostState reads it from the `io_workload` stat; an explicit field wins.
+    num_io_ops: parsed.num_io_ops ?? statCount(stats.io_workload, BOUNDS.io_ops.max) ?? 0,
     failed_builds: parsed.failed_builds,
     metrics: parsed.metrics,
-    service: parsed.service,
+    service: parsed.service ?? ASSUMED_SERVICE,
     hypervisor_type: parsed.hypervisor_type ?? null,
     hypervisor_version: parsed.hypervisor_version ?? null,
     hypervisor_hostname: parsed.hypervisor_hostname ?? null,
@@ -182,11 +188,11 @@ export function toHostState(parsed: z.output<typeof hostStateInput>): HostState 
   };
 }
 
-/** `stats.num_instances` when it is a count within BOUNDS.host_instances (stats are free-form strings). */
-function statsInstanceCount(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
+/** A counter stat (`num_instances`, `io_workload`) when it is a count within `max` (stats are free-form strings). */
+function statCount(value: StatValue | undefined, max: number): number | undefined {
+  if (typeof value !== 'string') return undefined;
   const n = Number.parseInt(value, 10) || 0;
-  return n >= 0 && n <= BOUNDS.host_instances.max ? n : undefined;
+  return n >= 0 && n <= max ? n : undefined;
 }
 
 /** Parses an array of host states; `source` names the file or message in errors. */

@@ -18,11 +18,21 @@ export interface ServiceState {
   forced_down?: boolean;
   disabled_reason?: string | null;
   last_seen_up?: string | null;
+  /**
+   * True when the input gave no service record: the host counts as enabled and up, but Nova's
+   * HostState would have no service, so JsonFilter reads `$service` as None.
+   */
+  assumed?: boolean;
 }
+
+/** The service of a host given without one. */
+export const ASSUMED_SERVICE: ServiceState = Object.freeze({ disabled: false, up: true, assumed: true });
 
 export interface MonitorMetric {
   name: string;
-  value: number;
+  /** Absent for a metric that only carries per-NUMA-node values (Nova's `numa.membw.*`). */
+  value?: number;
+  numa_membw_values?: Record<string, number>;
   source?: string;
   timestamp?: string;
 }
@@ -83,6 +93,8 @@ export interface PciStats {
   pools: PciPool[];
 }
 
+export type StatValue = string | { [key: string]: unknown };
+
 export interface HostState {
   host: string;
   nodename: string;
@@ -112,8 +124,8 @@ export interface HostState {
   /** A JSON string, as in Nova; filters parse it. */
   cpu_info: string | null;
   host_ip: string | null;
-  /** Nova's stats are strings. */
-  stats: Record<string, string>;
+  /** Nova's stats are strings; a dict value (nested capabilities) is kept for ComputeCapabilitiesFilter. */
+  stats: Record<string, StatValue>;
   numa_topology: NumaTopology | null;
   pci_stats: PciStats | null;
   availability_zone: string | null;
@@ -170,6 +182,8 @@ export const HOST_STATE_FIELDS = new Set<string>([
  * first, then operator-supplied extras. Returns undefined when neither has it.
  */
 export function hostAttribute(host: HostState, name: string): unknown {
+  // A host given without a service has None there in Nova, whatever Placid assumes for ComputeFilter.
+  if (name === 'service' && host.service.assumed) return null;
   if (HOST_STATE_FIELDS.has(name) && name !== 'extra')
     return (host as unknown as Record<string, unknown>)[name];
   return Object.hasOwn(host.extra, name) ? host.extra[name] : undefined;

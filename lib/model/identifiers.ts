@@ -27,9 +27,12 @@ export function identifierProblem(
   if (value.length === 0) return options.allowEmpty ? undefined : 'must not be empty';
   if (value.length > max) return `is ${value.length} characters long; at most ${max} are allowed`;
   const lone = LONE_SURROGATE.exec(value);
-  if (lone) return `is not well-formed Unicode (a lone surrogate ${codePoint(lone[0])} at ${lone.index})`;
+  if (lone) {
+    return `is not well-formed Unicode (a lone surrogate ${codePoint(lone[0])} at ${lone.index}): ${excerpt(value)}`;
+  }
   const control = CONTROL.exec(value);
-  if (control) return `contains a control character (${codePoint(control[0])} at ${control.index})`;
+  if (control)
+    return `contains a control character (${codePoint(control[0])} at ${control.index}): ${excerpt(value)}`;
   return undefined;
 }
 
@@ -70,6 +73,12 @@ export function wellFormedText(value: string): string {
 /** `value` with lone surrogates replaced by U+FFFD (String.prototype.toWellFormed, which ES2023 lacks). */
 export function toWellFormed(value: string): string {
   return value.replace(/\p{Cs}/gu, '\uFFFD');
+}
+
+/** The value as an operator can read it: bad characters shown as U+FFFD, at most 40 characters. */
+function excerpt(value: string): string {
+  const clean = wellFormedText(value);
+  return JSON.stringify(clean.length > 40 ? `${clean.slice(0, 40)}…` : clean);
 }
 
 function codePoint(char: string): string {

@@ -42,7 +42,11 @@ const instanceGroup = z.object({
 const requestedDestination = z.object({
   host: name.nullish(),
   node: name.nullish(),
-  cell: name.nullish(),
+  // Nova's CellMapping ({uuid, name}) or its uuid alone; the engine compares uuids.
+  cell: z
+    .union([name, z.object({ uuid: name, name: name.nullish() })])
+    .nullish()
+    .transform((c) => (c == null ? c : typeof c === 'string' ? c : c.uuid)),
   aggregates: z.array(z.string()).optional(),
   forbidden_aggregates: z.array(z.string()).optional(),
   allow_cross_cell_move: z.boolean().optional(),
@@ -70,7 +74,11 @@ export const requestSpecInput = z.object({
   request_id: id.optional(),
   flavor,
   image: image.nullish(),
-  scheduler_hints: z.record(z.string(), hintValue).default({}),
+  // Nullable in Nova's RequestSpec: null means no hints.
+  scheduler_hints: z
+    .record(z.string(), hintValue)
+    .nullish()
+    .transform((h) => h ?? {}),
   availability_zone: name.nullish(),
   instance_group: instanceGroup.nullish(),
   project_id: name.nullish(),

@@ -25,6 +25,9 @@ export interface DefinitionLoad {
 /** The Task Resource the minimal synth gives every step (the runner binds handlers by state name). */
 export const STEPS_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:placid-workflow';
 
+/** The activity the agents poll (the runner routes its tasks to an in-process agent). */
+export const AGENT_ACTIVITY_ARN = 'arn:aws:states:us-east-1:123456789012:activity:placid-agent-steps';
+
 let loaded: DefinitionLoad | undefined;
 
 export async function simulationDefinition(): Promise<DefinitionLoad> {
@@ -52,24 +55,29 @@ export async function simulationDefinition(): Promise<DefinitionLoad> {
 
 /** `migrationDefinition` in a minimal stack, with the step timeout PlacidStack gives it. */
 export async function synthesizeWorkflowOnly(root = packageRoot()): Promise<StateMachineDefinition> {
-  const [{ App, Duration, Stack }, { Function: LambdaFunction }, sfn, { migrationDefinition }, settings] =
-    await Promise.all([
-      import('aws-cdk-lib'),
-      import('aws-cdk-lib/aws-lambda'),
-      import('aws-cdk-lib/aws-stepfunctions'),
-      import('../infra/workflowDefinition.js'),
-      import('../workflow/settings.js'),
-    ]);
+  const [
+    { App, Stack },
+    { Function: LambdaFunction },
+    sfn,
+    { migrationDefinition, workflowTimeouts },
+    settings,
+  ] = await Promise.all([
+    import('aws-cdk-lib'),
+    import('aws-cdk-lib/aws-lambda'),
+    import('aws-cdk-lib/aws-stepfunctions'),
+    import('../infra/workflowDefinition.js'),
+    import('../workflow/settings.js'),
+  ]);
   const context = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')).context ?? {};
   const app = new App({ builtinCloudFormationValidation: false, context });
   const stack = new Stack(app, 'Placid', { env: { account: '123456789012', region: 'us-east-1' } });
   // As lib/infra/workflow.ts: the stack deploys the workflow with default settings.
-  const defaults = settings.parseWorkflowSettings({});
-  const stepTimeout = Duration.seconds(Math.min(900, defaults.drain_timeout_seconds + 60));
+  const timeouts = workflowTimeouts(settings.parseWorkflowSettings({}));
   const stepsFunction = LambdaFunction.fromFunctionArn(stack, 'StepsFunction', STEPS_FUNCTION_ARN);
+  const agentActivity = sfn.Activity.fromActivityArn(stack, 'AgentSteps', AGENT_ACTIVITY_ARN);
   const machine = new sfn.StateMachine(stack, 'StateMachine', {
     definitionBody: sfn.DefinitionBody.fromChainable(
-      migrationDefinition(stack, { stepsFunction, stepTimeout }),
+      migrationDefinition(stack, { stepsFunction, agentActivity, ...timeouts }),
     ),
   });
   const template = app.synth().getStackArtifact(stack.artifactId).template as {

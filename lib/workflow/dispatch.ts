@@ -1,57 +1,20 @@
 /**
- * The one entry of the workflow-steps Lambda (and of the local runner): `{step, state}` in, the
- * step's result out. Steps are registered in one typed map, so the state machine definition and the
- * handler cannot name different steps without a test noticing.
+ * The workflow's steps by where they run: CLOUD_STEPS in the workflow-steps Lambda (leases and
+ * records: the store only), AGENT_STEPS on a `placid agent` inside the operator's network (Nova,
+ * Kubernetes, Consul only). The state machine definition takes its task list from these maps, so
+ * it and the two runners cannot name different steps without a test noticing. The Lambda imports
+ * cloudSteps.ts alone, so its bundle carries no driver code.
  */
-import { UnknownStepError } from './errors.js';
-import type { StepDeps } from './ports.js';
-import type { WorkflowState } from './state.js';
-import { acquireLeases } from './steps/acquireLeases.js';
-import { onDeadline } from './steps/deadline.js';
-import { drain } from './steps/drain.js';
-import { liveMigrate } from './steps/liveMigrate.js';
-import { pollMigration } from './steps/pollMigration.js';
-import { recheck } from './steps/recheck.js';
-import { recordOutcome } from './steps/recordOutcome.js';
-import { releaseLeases } from './steps/releaseLeases.js';
-import { rollback } from './steps/rollback.js';
-import { undrain } from './steps/undrain.js';
-import { verify } from './steps/verify.js';
+import { AGENT_STEPS, type AgentStepName } from './agentSteps.js';
+import { CLOUD_STEPS, type CloudStepName } from './cloudSteps.js';
+import type { StepRequest as Request } from './stepRequest.js';
 
-type Step = (state: WorkflowState, deps: StepDeps) => Promise<unknown>;
+export { AGENT_STEPS, type AgentStepName, dispatchAgentStep } from './agentSteps.js';
+export { CLOUD_STEPS, type CloudStepName, dispatchCloudStep } from './cloudSteps.js';
 
-export const STEPS = {
-  acquireLeases,
-  recheck,
-  drain,
-  liveMigrate,
-  pollMigration,
-  onDeadline,
-  verify,
-  undrain,
-  releaseLeases,
-  recordOutcome,
-  rollback: (state, deps) => rollback(state, deps, 'failed'),
-  defer: (state, deps) => rollback(state, deps, 'deferred'),
-} satisfies Record<string, Step>;
+export type StepName = CloudStepName | AgentStepName;
+export const CLOUD_STEP_NAMES = Object.keys(CLOUD_STEPS) as CloudStepName[];
+export const AGENT_STEP_NAMES = Object.keys(AGENT_STEPS) as AgentStepName[];
+export const STEP_NAMES: StepName[] = [...CLOUD_STEP_NAMES, ...AGENT_STEP_NAMES];
 
-export type StepName = keyof typeof STEPS;
-export const STEP_NAMES = Object.keys(STEPS) as StepName[];
-
-export interface StepRequest {
-  step: StepName;
-  state: WorkflowState;
-}
-
-export async function dispatchStep(request: unknown, deps: StepDeps): Promise<unknown> {
-  const { step, state } = (request ?? {}) as Partial<StepRequest>;
-  if (typeof step !== 'string' || !Object.hasOwn(STEPS, step)) {
-    throw new UnknownStepError(
-      `unknown workflow step ${JSON.stringify(step)}; known: ${STEP_NAMES.join(', ')}`,
-    );
-  }
-  if (typeof state !== 'object' || state === null) {
-    throw new UnknownStepError(`step ${step} was invoked without the execution state`);
-  }
-  return STEPS[step as StepName](state as WorkflowState, deps);
-}
+export type StepRequest = Request<StepName>;

@@ -1,6 +1,18 @@
 /** The migration workflow: step cores, their ports, errors, input and settings. */
 export { type AdHocMigration, adHocMigration } from './adHoc.js';
-export { dispatchStep, STEP_NAMES, STEPS, type StepName, type StepRequest } from './dispatch.js';
+export {
+  AGENT_STEP_NAMES,
+  AGENT_STEPS,
+  type AgentStepName,
+  CLOUD_STEP_NAMES,
+  CLOUD_STEPS,
+  type CloudStepName,
+  dispatchAgentStep,
+  dispatchCloudStep,
+  STEP_NAMES,
+  type StepName,
+  type StepRequest,
+} from './dispatch.js';
 export { DEFAULT_SECRET_NAMES, type DriverDeps, type DriverSecretNames, lazyDrivers } from './drivers.js';
 export * from './errors.js';
 export {

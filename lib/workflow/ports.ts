@@ -79,6 +79,14 @@ export type StealReader = (
   host?: string,
 ) => Promise<number | null>;
 
+/**
+ * What a step needs, split by where it runs: the steps in AWS reach the store (leases, records,
+ * placement, steal) and nothing on-premises; the steps on an agent reach Nova, Kubernetes and
+ * Consul and never the store (the agent has no table access).
+ */
+export type CloudStepDeps = Pick<StepDeps, 'settings' | 'now' | 'leases' | 'records' | 'placement' | 'steal'>;
+export type AgentStepDeps = Pick<StepDeps, 'settings' | 'now' | 'nova' | 'drainer' | 'maintenance'>;
+
 export interface StepDeps {
   settings: WorkflowSettings;
   now: () => Date;

@@ -13,6 +13,14 @@ export interface LeaseGrant {
   expires_at: string;
 }
 
+/** The plan's checks made in AWS before the agent's re-check (checkPlan.ts). */
+export interface PlanCheckResult {
+  checked_at: string;
+  /** How the placement engine judged the destination. */
+  placement: string;
+  steal_before_percent: number | null;
+}
+
 export interface RecheckResult {
   checked_at: string;
   /** What the node looked like before Placid touched it, so undrain restores exactly that. */
@@ -52,8 +60,22 @@ export interface PollResult {
   /** Bytes Nova reports for the migration (memory + disk totals), when it does. */
   total_bytes: number | null;
   polled_at: string;
-  /** When the leases expire, as last renewed by a poll. */
+  /** When the leases expire, as last renewed (RenewLeases) or granted. */
   leases_until: string | null;
+  /** Half the lease time is used up: the state machine renews them (in AWS) before the next wait. */
+  renew_due: boolean;
+}
+
+export interface LeaseRenewal {
+  leases_until: string;
+  renewed_at: string;
+}
+
+/** What the on-premises half of a rollback or deferral found and restored (steps/rollback.ts). */
+export interface CleanupResult {
+  /** Where the VM is now, as far as the agent could tell. */
+  final_host: string | null;
+  nova_migration_id: number | null;
 }
 
 export interface VerifyResult {
@@ -78,13 +100,18 @@ export interface WorkflowState {
   /** `$$.Execution.StartTime`: the migration record's sort key, stable across retries. */
   execution_started_at: string;
   leases?: LeaseGrant;
+  plan_check?: PlanCheckResult;
   recheck?: RecheckResult;
   drain?: DrainResult;
   live?: LiveMigration;
   poll?: PollResult;
+  renewal?: LeaseRenewal;
   verify?: VerifyResult;
   undrain?: UndrainResult;
   failure?: CaughtFailure;
+  cleanup?: CleanupResult;
+  /** Set when the on-premises cleanup gave up (its retries or its agents ran out). */
+  cleanup_failure?: CaughtFailure;
 }
 
 export type MigrationStatus = 'succeeded' | 'failed' | 'deferred';

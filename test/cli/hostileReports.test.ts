@@ -10,8 +10,8 @@ import { LocalPipeline } from '../../lib/local/pipeline.js';
 import { type HypervisorReport, validateReportMessage } from '../../lib/model/reports.js';
 import { runCli, TEST_CONFIG, tempFiles } from './runCli.js';
 
-// The CLI runs on the wall clock, so these hosts report now.
-const minuteAgo = () => new Date(Date.now() - 60_000).toISOString();
+// The CLI runs on the wall clock, so these hosts report now (within service_down_time, 60 s).
+const secondsAgo = () => new Date(Date.now() - 5_000).toISOString();
 
 function report(host: string, fields: Record<string, unknown> = {}) {
   return {
@@ -20,14 +20,14 @@ function report(host: string, fields: Record<string, unknown> = {}) {
       {
         host,
         availability_zone: 'az1',
-        reported_at: minuteAgo(),
+        reported_at: secondsAgo(),
         vcpus_total: 16,
         vcpus_used: 0,
         total_usable_ram_mb: 16_384,
         free_ram_mb: 16_384,
         total_usable_disk_gb: 500,
         free_disk_mb: 500 * 1024,
-        samples: [{ ts: minuteAgo(), steal_percent: 1, cpu_percent: 20, load5: 1 }],
+        samples: [{ ts: secondsAgo(), steal_percent: 1, cpu_percent: 20, load5: 1 }],
         ...fields,
       },
     ],

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { DETECT_ENV } from '../../functions/detect/env.js';
 import { PLAN_STARTER_ENV } from '../../functions/planStarter/env.js';
@@ -196,12 +197,15 @@ describe('the option documents of the context, in the stack', () => {
     expect(JSON.parse(String(env[WORKFLOW_SETTINGS_ENV]))).toEqual(workflowSettings);
   });
 
-  it('sizes the plan starter and the step timeout from the workflow settings', () => {
+  it('sizes the plan starter and the agent steps’ timeout from the workflow settings', () => {
     const starter = environment(stack.workflow.starterFunction);
-    const steps = Stack.of(stack).resolve(
-      (stack.workflow.stepsFunction.node.defaultChild as CfnFunction).timeout,
+    const definition = JSON.stringify(
+      Stack.of(stack).resolve(
+        (stack.workflow.stateMachine.node.defaultChild as CfnStateMachine).definitionString,
+      ),
     );
     expect(starter[PLAN_STARTER_ENV.maxConcurrent]).toBe('3');
-    expect(steps).toBe(600 + 60);
+    // The drain's own deadline plus two minutes, waiting for an agent included.
+    expect(definition).toContain('\\"TimeoutSeconds\\":720');
   });
 });

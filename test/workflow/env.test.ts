@@ -4,25 +4,22 @@ import { readWorkflowEnv } from '../../functions/workflow/env.js';
 
 describe('the workflow steps Lambda environment', () => {
   const env = {
-    PLACID_SECRET_NOVA: 'placid/nova',
-    PLACID_SECRET_KUBERNETES: 'placid/kubernetes',
-    PLACID_SECRET_CONSUL: 'placid/consul',
     PLACID_TABLE_LEASES: 'prod-leases',
     PLACID_WORKFLOW_SETTINGS: '{"deadline_factor":5}',
   };
 
-  it('reads secret names, table names and settings', () => {
+  it('reads table names and settings, and no driver secrets (the agents hold those)', () => {
     const read = readWorkflowEnv(env);
-    expect([read.secrets.kubernetes, read.tables.leases, read.settings.deadline_factor]).toEqual([
-      'placid/kubernetes',
+    expect([read.tables.leases, read.settings.deadline_factor, 'secrets' in read]).toEqual([
       'prod-leases',
       5,
+      false,
     ]);
   });
 
-  it('names every missing secret variable', () => {
-    expect(() => readWorkflowEnv({})).toThrow(
-      /PLACID_SECRET_NOVA .*PLACID_SECRET_KUBERNETES .*PLACID_SECRET_CONSUL/,
+  it('names a bad DynamoDB endpoint', () => {
+    expect(() => readWorkflowEnv({ ...env, PLACID_DYNAMODB_ENDPOINT: 'not a url' })).toThrow(
+      /PLACID_DYNAMODB_ENDPOINT/,
     );
   });
 });

@@ -11,6 +11,7 @@ import { ConsulMaintenanceSwitch } from '../../lib/drivers/consul/ConsulMaintena
 import { KubernetesNodeDrainer } from '../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
 import { KeystoneSession } from '../../lib/drivers/openstack/keystone.js';
 import { NovaClient } from '../../lib/drivers/openstack/nova.js';
+import type { LocalActivities } from '../../lib/local/activities.js';
 import { ManualClock } from '../../lib/local/clock.js';
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
 import { FakeConsul, type FakeConsulAgent } from '../../lib/local/fakes/consul/server.js';
@@ -51,7 +52,11 @@ export interface Harness {
   migration(overrides?: Partial<MigrationInput>): MigrationInput;
   run(
     input: unknown,
-    hooks?: { beforeStep?: Parameters<typeof runWorkflow>[0]['beforeStep'] },
+    hooks?: {
+      beforeStep?: Parameters<typeof runWorkflow>[0]['beforeStep'];
+      /** Agents the test runs poll these; by default an inline agent takes each task. */
+      activities?: LocalActivities;
+    },
   ): Promise<WorkflowRun>;
   close(): Promise<void>;
 }
@@ -118,6 +123,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         deps: h.deps,
         input,
         executionName: (input as { migration_id?: string }).migration_id,
+        activities: hooks.activities,
         beforeStep: async (request) => {
           // What the Wait state before each poll stands for.
           if (request.step === 'pollMigration')

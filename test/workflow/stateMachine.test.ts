@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalStore } from '../../lib/local/localStore.js';
 import { synthesizedTemplate, workflowDefinition } from '../../lib/local/workflowRunner.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
-import { STEP_NAMES } from '../../lib/workflow/dispatch.js';
+import { AGENT_STEP_NAMES, CLOUD_STEP_NAMES } from '../../lib/workflow/dispatch.js';
 import { DEFERRAL_ERRORS, SYSTEM_TRANSIENT_ERRORS } from '../../lib/workflow/errors.js';
 import { hostSlots, vmLease } from '../../lib/workflow/leaseNames.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
@@ -69,13 +69,67 @@ describe('the synthesized definition', () => {
     expect(text).not.toMatch(/JSONata|QueryLanguage|"Arguments"|"Output"|\{%/);
   });
 
-  it('invokes the steps Lambda directly from every Task with the step name and the whole state', () => {
+  const isActivity = (st: AnyState) => String(st.Resource).includes(':activity:');
+
+  it('invokes the steps Lambda for the AWS-side steps and the agents’ activity for the on-premises ones', () => {
     for (const [name, st] of tasks) {
-      expect(st.Resource, name).toMatch(/^arn:aws:lambda:us-east-1:\d{12}:function:\w*StepsFunction/);
+      expect(st.Resource, name).toMatch(
+        /^arn:aws:(lambda:us-east-1:\d{12}:function:\w*StepsFunction|states:us-east-1:\d{12}:activity:\w*AgentSteps)/,
+      );
       expect(st.Parameters, name).toEqual({ step: expect.any(String), 'state.$': '$' });
     }
-    const steps = tasks.map(([, st]) => (st.Parameters as { step: string }).step);
-    expect(new Set(steps)).toEqual(new Set(STEP_NAMES));
+    const stepsOf = (onAgent: boolean) =>
+      new Set(
+        tasks
+          .filter(([, st]) => isActivity(st) === onAgent)
+          .map(([, st]) => (st.Parameters as { step: string }).step),
+      );
+    expect(stepsOf(false)).toEqual(new Set(CLOUD_STEP_NAMES));
+    expect(stepsOf(true)).toEqual(new Set(AGENT_STEP_NAMES));
+    expect(stepsOf(true)).toEqual(
+      new Set([
+        'recheck',
+        'drain',
+        'liveMigrate',
+        'pollMigration',
+        'onDeadline',
+        'verify',
+        'undrain',
+        'rollback',
+        'defer',
+      ]),
+    );
+  });
+
+  it('heartbeats every agent task and retries a lost agent first, on the next agent that polls', () => {
+    for (const [name, st] of tasks.filter(([, s]) => isActivity(s))) {
+      expect(st.HeartbeatSeconds, name).toBe(60);
+      expect(st.TimeoutSeconds, name).toBeGreaterThan(60);
+      expect(((st.Retry ?? []) as Retrier[])[0]?.ErrorEquals, name).toEqual(['States.HeartbeatTimeout']);
+    }
+  });
+
+  it('retries Lambda throttling on every Lambda task, so a throttled record cannot end in CleanupFailed', () => {
+    for (const [name, st] of tasks.filter(([, s]) => !isActivity(s))) {
+      const retried = ((st.Retry ?? []) as Retrier[]).flatMap((r) => r.ErrorEquals);
+      expect(retried, name).toContain('Lambda.TooManyRequestsException');
+    }
+  });
+
+  it('keeps waiting about an hour for an agent to run the cleanup, then records why it gave up', () => {
+    for (const name of ['Rollback', 'Defer']) {
+      const retry = state(name).Retry as Retrier[];
+      expect(
+        retry.flatMap((r) => r.ErrorEquals),
+        name,
+      ).toEqual(expect.arrayContaining(['CleanupIncompleteError', 'States.Timeout']));
+      expect((state(name).Catch as Catcher[])[0]).toMatchObject({
+        ErrorEquals: ['States.ALL'],
+        Next: 'RecordCleanupFailure',
+        ResultPath: '$.cleanup_failure',
+      });
+    }
+    expect(state('RecordCleanupFailure').Next).toBe('CleanupFailed');
   });
 
   it('retries each transient error class on a retrier of its own, with backoff', () => {
@@ -101,21 +155,25 @@ describe('the synthesized definition', () => {
   });
 
   it('sends every failure to Rollback, which ends in a Fail state after cleanup', () => {
-    for (const [name, st] of tasks.filter(([n]) => n !== 'Rollback' && n !== 'Defer')) {
+    const cleanupPath = ['Rollback', 'Defer', 'RecordRollback', 'RecordDeferral', 'RecordCleanupFailure'];
+    for (const [name, st] of tasks.filter(([n]) => !cleanupPath.includes(n))) {
       const last = ((st.Catch ?? []) as Catcher[]).at(-1);
       expect(last, name).toEqual({ ErrorEquals: ['States.ALL'], Next: 'Rollback', ResultPath: '$.failure' });
     }
-    expect(state('Rollback').Next).toBe('MigrationFailed');
+    expect([state('Rollback').Next, state('RecordRollback').Next]).toEqual([
+      'RecordRollback',
+      'MigrationFailed',
+    ]);
     expect(state('MigrationFailed')).toMatchObject({ Type: 'Fail', ErrorPath: '$.failure.Error' });
     const cleanupCatch = (state('Rollback').Catch as Catcher[])[0];
-    expect(state(cleanupCatch.Next).Type).toBe('Fail');
+    expect(state(state(cleanupCatch.Next).Next as string).Type).toBe('Fail');
   });
 
   it('defers only errors raised before anything was changed', () => {
     const deferring = tasks
       .filter(([, st]) => ((st.Catch ?? []) as Catcher[]).some((c) => c.Next === 'Defer'))
       .map(([name]) => name);
-    expect(deferring.sort()).toEqual(['AcquireLeases', 'Recheck']);
+    expect(deferring.sort()).toEqual(['AcquireLeases', 'CheckPlan', 'Recheck']);
     const deferCatch = (state('Recheck').Catch as Catcher[]).find((c) => c.Next === 'Defer');
     expect(deferCatch?.ErrorEquals.sort()).toEqual([...DEFERRAL_ERRORS].sort());
   });
@@ -130,8 +188,22 @@ describe('the synthesized definition', () => {
     expect(choices.map((c) => [c.StringEquals, c.Next])).toEqual([
       ['completed', 'Verify'],
       ['deadline', 'OnDeadline'],
+      [undefined, 'OnDeadline'],
+      [undefined, 'RenewLeases'],
     ]);
     expect(state('MigrationDone').Default).toBe('WaitForMigration');
+    expect(state('RenewLeases').Next).toBe('WaitForMigration');
+  });
+
+  it('bounds the poll loop so an execution stays well below the 25,000-event history limit', () => {
+    const choices = state('MigrationDone').Choices as Array<{
+      NumericGreaterThanEquals?: number;
+      Next: string;
+    }>;
+    const bound = choices.find((c) => c.NumericGreaterThanEquals !== undefined);
+    expect(bound?.Next).toBe('OnDeadline');
+    // Wait (2 events) + activity task (5) + Choice (2) per poll, a renewal (5) at most every other poll.
+    expect(bound!.NumericGreaterThanEquals! * (9 + 5 / 2)).toBeLessThan(25_000);
   });
 
   it('is a Standard state machine that logs ALL events and traces', async () => {

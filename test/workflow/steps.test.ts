@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { dispatchStep } from '../../lib/workflow/dispatch.js';
+import { dispatchAgentStep, dispatchCloudStep } from '../../lib/workflow/dispatch.js';
 import { hostSlots, vmLease } from '../../lib/workflow/leaseNames.js';
 import { causeText } from '../../lib/workflow/outcome.js';
 import { maintenanceReason } from '../../lib/workflow/reasons.js';
 import { leaseTtlMs } from '../../lib/workflow/settings.js';
 import type { WorkflowState } from '../../lib/workflow/state.js';
 import { acquireLeases } from '../../lib/workflow/steps/acquireLeases.js';
+import { checkPlan } from '../../lib/workflow/steps/checkPlan.js';
 import { onDeadline } from '../../lib/workflow/steps/deadline.js';
 import { drain } from '../../lib/workflow/steps/drain.js';
 import { liveMigrate } from '../../lib/workflow/steps/liveMigrate.js';
 import { pollMigration } from '../../lib/workflow/steps/pollMigration.js';
 import { recheck } from '../../lib/workflow/steps/recheck.js';
+import { recordRollback } from '../../lib/workflow/steps/recordRollback.js';
+import { renewLeases } from '../../lib/workflow/steps/renewLeases.js';
 import { rollback } from '../../lib/workflow/steps/rollback.js';
 import { undrain } from '../../lib/workflow/steps/undrain.js';
 import { verify } from '../../lib/workflow/steps/verify.js';
@@ -25,10 +28,11 @@ async function caught(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected a failure');
 }
 
-/** Runs acquire, recheck, drain and liveMigrate, as the state machine would. */
+/** Runs acquire, the plan check, recheck, drain and liveMigrate, as the state machine would. */
 async function upToLiveMigrate(f: ReturnType<typeof stepFixture>): Promise<WorkflowState> {
   let state = f.state();
   state = { ...state, leases: await acquireLeases(state, f.deps) };
+  state = { ...state, plan_check: await checkPlan(state, f.deps) };
   state = { ...state, recheck: await recheck(state, f.deps) };
   state = { ...state, drain: await drain(state, f.deps) };
   return { ...state, live: await liveMigrate(state, f.deps) };
@@ -132,15 +136,19 @@ describe('liveMigrate and pollMigration', () => {
 });
 
 describe('lease renewal while polling', () => {
-  it('renews the leases once half their time is used up', async () => {
+  it('says renewal is due once half the lease time is used up, and the AWS step renews them', async () => {
     const f = stepFixture();
     const state = await upToLiveMigrate(f);
     const ttl = leaseTtlMs(state.migration.estimated_seconds, f.deps.settings);
     f.clock.advance(ttl * 0.6);
     const polledAt = f.clock.now();
     const poll = await pollMigration(state, f.deps);
+    expect(poll.renew_due).toBe(true);
+    const renewal = await renewLeases({ ...state, poll }, f.deps);
+    const next = await pollMigration({ ...state, poll, renewal }, f.deps);
+    expect([next.leases_until, next.renew_due]).toEqual([renewal.leases_until, false]);
     f.clock.advance(ttl * 0.6);
-    expect(Date.parse(poll.leases_until!)).toBe(polledAt + ttl);
+    expect(Date.parse(renewal.leases_until)).toBe(polledAt + ttl);
     expect(f.leases.ownedBy('mig-1')).toHaveLength(4);
   });
 
@@ -148,7 +156,7 @@ describe('lease renewal while polling', () => {
     const f = stepFixture();
     const state = await upToLiveMigrate(f);
     const poll = await pollMigration(state, f.deps);
-    expect(poll.leases_until).toBe(state.leases!.expires_at);
+    expect([poll.leases_until, poll.renew_due]).toEqual([state.leases!.expires_at, false]);
   });
 });
 
@@ -212,6 +220,12 @@ describe('undrain', () => {
   });
 });
 
+/** The agent's cleanup, then the AWS-side record, as the state machine chains them. */
+async function rolledBack(f: ReturnType<typeof stepFixture>, state: WorkflowState) {
+  const cleanup = await rollback(state, f.deps);
+  return recordRollback({ ...state, cleanup }, f.deps);
+}
+
 describe('rollback', () => {
   it('aborts our running migration, undrains, releases and records the failure with its cause', async () => {
     const f = stepFixture();
@@ -220,7 +234,7 @@ describe('rollback', () => {
       Error: 'DrainBlockedError',
       Cause: JSON.stringify({ errorType: 'DrainBlockedError', errorMessage: 'db-0 blocked' }),
     };
-    const result = await rollback({ ...state, failure }, f.deps);
+    const result = await rolledBack(f, { ...state, failure });
     expect(result).toMatchObject({ status: 'failed', final_host: 'cmp-1' });
     expect(f.fleet.migrations.get(VM)?.[0].status).toBe('cancelled');
     expect(f.recorder.records.get('mig-1')).toMatchObject({
@@ -235,12 +249,30 @@ describe('rollback', () => {
     ]).toEqual([false, null, []]);
   });
 
-  it('keeps the leases and asks to be retried when the node cannot be undrained, recording why', async () => {
+  it('asks to be retried when the node cannot be undrained, and touches no lease or record', async () => {
     const f = stepFixture();
     const state = await upToLiveMigrate(f);
     f.fleet.maintenance.delete('vm-1'); // the agent no longer answers
     const error = await caught(rollback({ ...state, failure: { Error: 'X', Cause: 'x' } }, f.deps));
-    expect(error.name).toBe('CleanupIncompleteError');
+    expect([error.name, error.message]).toEqual([
+      'CleanupIncompleteError',
+      expect.stringContaining('end maintenance'),
+    ]);
+    expect([f.leases.ownedBy('mig-1').length, f.recorder.records.has('mig-1')]).toEqual([4, false]);
+  });
+
+  it('records why the cleanup gave up and keeps the leases', async () => {
+    const f = stepFixture();
+    const state = await upToLiveMigrate(f);
+    const gaveUp = {
+      Error: 'CleanupIncompleteError',
+      Cause: 'cleanup of migration mig-1: end maintenance: down',
+    };
+    const result = await recordRollback(
+      { ...state, failure: { Error: 'X', Cause: 'x' }, cleanup_failure: gaveUp },
+      f.deps,
+    );
+    expect(result.summary).toContain('leases kept');
     expect(f.leases.ownedBy('mig-1')).toHaveLength(4);
     expect(f.recorder.records.get('mig-1')?.cleanup_problems).toEqual([
       expect.stringContaining('end maintenance'),
@@ -252,10 +284,10 @@ describe('rollback', () => {
     const state = await upToLiveMigrate(f);
     f.clock.advance(3_600_000);
     const verified = { ...state, verify: await verify(state, f.deps) };
-    const result = await rollback(
-      { ...verified, failure: { Error: 'StoreUnavailableError', Cause: 'throttled' } },
-      f.deps,
-    );
+    const result = await rolledBack(f, {
+      ...verified,
+      failure: { Error: 'StoreUnavailableError', Cause: 'throttled' },
+    });
     expect([result.status, result.final_host, f.recorder.migrated.get(VM)]).toEqual([
       'succeeded',
       'cmp-2',
@@ -266,24 +298,31 @@ describe('rollback', () => {
   it('does not touch a node it never drained', async () => {
     const f = stepFixture();
     f.fleet.nodes.get('node-1')!.cordoned = true;
-    const result = await rollback(
+    const result = await rolledBack(
+      f,
       f.state({ failure: { Error: 'NovaUnavailableError', Cause: 'down' } }),
-      f.deps,
     );
     expect([result.status, f.fleet.nodes.get('node-1')!.cordoned]).toEqual(['failed', true]);
   });
 });
 
-describe('dispatchStep', () => {
+describe('dispatching steps', () => {
   it('rejects a step it does not know with UnknownStepError', async () => {
     const f = stepFixture();
-    const error = await caught(dispatchStep({ step: 'teleport', state: f.state() }, f.deps));
+    const error = await caught(dispatchCloudStep({ step: 'teleport', state: f.state() }, f.deps));
     expect([error.name, error.message]).toEqual(['UnknownStepError', expect.stringContaining('teleport')]);
+  });
+
+  it('runs on-premises steps only on an agent and store steps only in AWS', async () => {
+    const f = stepFixture();
+    const onAgent = await caught(dispatchAgentStep({ step: 'acquireLeases', state: f.state() }, f.deps));
+    const inAws = await caught(dispatchCloudStep({ step: 'drain', state: f.state() }, f.deps));
+    expect([onAgent.name, inAws.name]).toEqual(['UnknownStepError', 'UnknownStepError']);
   });
 
   it('runs the named step on the given state', async () => {
     const f = stepFixture();
-    const result = await dispatchStep({ step: 'acquireLeases', state: f.state() }, f.deps);
+    const result = await dispatchCloudStep({ step: 'acquireLeases', state: f.state() }, f.deps);
     expect(result).toMatchObject({ owner: 'mig-1' });
   });
 });

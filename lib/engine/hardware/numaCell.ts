@@ -71,6 +71,14 @@ export function fitCell(
       );
       return null;
     }
+    // Pinned guests never overcommit memory, whatever page size they use (Nova's avail_memory check).
+    if (guest.memory > host.memory - host.memory_usage) {
+      report?.(
+        `guest cell ${guest.id} needs ${guest.memory} MiB for pinned CPUs`,
+        `host cell ${host.id} has ${host.memory - host.memory_usage} MiB free`,
+      );
+      return null;
+    }
     const packed = packOntoCores(host, guest, report);
     if (!packed) return null;
     pins = packed;

@@ -21,12 +21,13 @@ export function fitMemory(
 ): number {
   if (guest.pagesize) return fitRequestedPages(host, guest, report);
   if (host.mempages.length > 0) {
-    // Small pages may overcommit (they can be swapped), except for pinned guests.
+    // Without a requested page size Nova counts every small page, used or not (use_free=False);
+    // a pinned guest's free memory is checked separately (fitCell).
     const size = smallestPagesize(host);
     const pool = host.mempages.find((p) => p.size_kb === size)!;
-    const pages = pinned ? freePages(pool) : pool.total;
+    const pages = pool.total;
     if (pageFit(guest.memory, size, pages)) return size;
-    const what = pinned ? 'free' : 'in total';
+    const what = 'in total';
     report?.(
       `guest cell ${guest.id} needs ${guest.memory} MiB`,
       `host cell ${host.id} has ${kibToMib(pages * size)} MiB ${what} in ${size} KiB pages`,

@@ -33,6 +33,7 @@ export const MetricsWeigher = defineWeigher<MetricsSetting>({
     for (let i = 0; i < names.length; i++) {
       const metric = reportedMetric(host.metrics, names[i]);
       if (metric) {
+        if (metric.value === undefined) throw valuelessMetric(host, names[i]);
         value += metric.value * ratios[i];
         continue;
       }
@@ -62,5 +63,13 @@ function missingMetric(host: HostState, name: string): RequestError {
       '[metrics] weight_setting, and [metrics] required is true (Nova raises ComputeHostMetricNotFound); ' +
       'enable MetricsFilter to drop such hosts, or set [metrics] required = false to weigh them ' +
       'with [metrics] weight_of_unavailable',
+  );
+}
+
+/** Nova's MonitorMetric raises when its unset `value` is read (a `numa.membw.*` with only per-node values). */
+function valuelessMetric(host: HostState, name: string): RequestError {
+  return new RequestError(
+    `MetricsWeigher: host ${host.host} (node ${host.nodename}) reports metric '${name}' without a value ` +
+      '(only numa_membw_values), so [metrics] weight_setting cannot weigh it (Nova raises too)',
   );
 }

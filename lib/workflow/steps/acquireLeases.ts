@@ -7,12 +7,12 @@
 import { LeaseBusyError, VmLeaseHeldError } from '../errors.js';
 import { requireMigrationInput } from '../input.js';
 import { budgetSlots, hostSlots, vmLease } from '../leaseNames.js';
-import type { LeaseStore, StepDeps } from '../ports.js';
+import type { CloudStepDeps, LeaseStore } from '../ports.js';
 import { leaseTtlMs } from '../settings.js';
 import type { LeaseGrant, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function acquireLeases(state: WorkflowState, deps: StepDeps): Promise<LeaseGrant> {
+export async function acquireLeases(state: WorkflowState, deps: CloudStepDeps): Promise<LeaseGrant> {
   const migration = requireMigrationInput(state.migration);
   const owner = migration.migration_id;
   const ttlMs = leaseTtlMs(migration.estimated_seconds, deps.settings);

@@ -11,12 +11,12 @@ import {
 } from '../../drivers/openstack/errors.js';
 import { MigrationDeadlineError } from '../errors.js';
 import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
-import type { ComputeApi, StepDeps } from '../ports.js';
+import type { AgentStepDeps, ComputeApi } from '../ports.js';
 import type { LiveMigration, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 import { requireLive } from './pollMigration.js';
 
-export async function onDeadline(state: WorkflowState, deps: StepDeps): Promise<LiveMigration> {
+export async function onDeadline(state: WorkflowState, deps: AgentStepDeps): Promise<LiveMigration> {
   const live = requireLive(state);
   const nova = await deps.nova();
   const now = deps.now();

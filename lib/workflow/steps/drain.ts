@@ -5,12 +5,12 @@
  * Either is skipped when the VM has none. Both calls are idempotent, so a retry after a partial
  * effect (cordoned, then the Lambda died) simply carries on.
  */
-import type { StepDeps } from '../ports.js';
+import type { AgentStepDeps } from '../ports.js';
 import { maintenanceReason } from '../reasons.js';
 import type { DrainResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function drain(state: WorkflowState, deps: StepDeps): Promise<DrainResult> {
+export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<DrainResult> {
   const { migration } = state;
   const result: DrainResult = { kubernetes: null, consul: null };
   if (migration.consul) {

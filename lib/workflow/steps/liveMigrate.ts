@@ -6,12 +6,12 @@
  */
 import { ServerBusyError, VmMovedError } from '../errors.js';
 import { FAILED, findOurMigration } from '../novaMigration.js';
-import type { StepDeps } from '../ports.js';
+import type { AgentStepDeps } from '../ports.js';
 import { deadlineSeconds } from '../settings.js';
 import type { LiveMigration, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function liveMigrate(state: WorkflowState, deps: StepDeps): Promise<LiveMigration> {
+export async function liveMigrate(state: WorkflowState, deps: AgentStepDeps): Promise<LiveMigration> {
   const { migration } = state;
   const nova = await deps.nova();
   const now = deps.now();

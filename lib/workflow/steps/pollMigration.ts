@@ -2,22 +2,24 @@
  * One poll of the running migration; the loop itself is the state machine's Wait/Choice, so no
  * Lambda sleeps. Returns `completed`, `running` (with progress) or `deadline` once Placid's own
  * deadline has passed; a migration Nova ended in error, or cancelled, fails the step for good.
+ * It runs on an agent and cannot write the store: it says when the leases are due for renewal
+ * (`renew_due`) and the state machine renews them in AWS (renewLeases.ts) before the next wait.
  */
 import type { ServerMigration } from '../../drivers/openstack/schemas.js';
 import { LiveMigrationFailedError } from '../errors.js';
 import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
-import type { StepDeps } from '../ports.js';
+import type { AgentStepDeps } from '../ports.js';
 import { leaseTtlMs } from '../settings.js';
 import type { LiveMigration, PollResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function pollMigration(state: WorkflowState, deps: StepDeps): Promise<PollResult> {
+export async function pollMigration(state: WorkflowState, deps: AgentStepDeps): Promise<PollResult> {
   const { migration } = state;
   const live = requireLive(state);
   const nova = await deps.nova();
   const now = deps.now();
   const polls = (state.poll?.polls ?? 0) + 1;
-  const leasesUntil = await renewLeases(state, deps, now);
+  const leases = leaseTimes(state, deps, now);
   // Progress first: a migration that finishes between the two reads still leaves its byte counts.
   const running = await guarded('read migration progress', () =>
     nova.listServerMigrations(migration.instance_uuid),
@@ -32,7 +34,8 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
     // The finished record carries no byte counters: keep the last ones seen.
     total_bytes: (progress && totalBytes(progress)) ?? state.poll?.total_bytes ?? null,
     polled_at: now.toISOString(),
-    leases_until: leasesUntil,
+    leases_until: leases.until,
+    renew_due: leases.due,
   });
 
   if (record && FAILED.has(record.status)) {
@@ -49,21 +52,22 @@ export async function pollMigration(state: WorkflowState, deps: StepDeps): Promi
 
 /**
  * Retries and slow APIs can stretch an execution past the lease expiry set at acquire time; while
- * the migration runs, each poll renews the leases once half of their time is used up.
+ * the migration runs, the leases are renewed once half of their time is used up.
  */
-async function renewLeases(state: WorkflowState, deps: StepDeps, now: Date): Promise<string | null> {
+function leaseTimes(
+  state: WorkflowState,
+  deps: AgentStepDeps,
+  now: Date,
+): { until: string | null; due: boolean } {
   const grant = state.leases;
-  if (!grant) return null;
-  const until = Date.parse(state.poll?.leases_until ?? grant.expires_at);
-  const ttlMs = leaseTtlMs(state.migration.estimated_seconds, deps.settings);
-  if (until - now.getTime() > ttlMs / 2) return new Date(until).toISOString();
-  const owner = grant.owner;
-  await Promise.all(
-    grant.names.map((name) =>
-      guarded(`renew lease ${name}`, () => deps.leases.acquireLease(name, owner, ttlMs)),
-    ),
+  if (!grant) return { until: null, due: false };
+  const until = Math.max(
+    ...[grant.expires_at, state.poll?.leases_until, state.renewal?.leases_until]
+      .filter((t): t is string => typeof t === 'string')
+      .map(Date.parse),
   );
-  return new Date(now.getTime() + ttlMs).toISOString();
+  const ttlMs = leaseTtlMs(state.migration.estimated_seconds, deps.settings);
+  return { until: new Date(until).toISOString(), due: until - now.getTime() <= ttlMs / 2 };
 }
 
 export function requireLive(state: WorkflowState): LiveMigration {

@@ -1,52 +1,26 @@
 /**
- * Step 2: check the plan against fresh state before touching anything. The plan must not have
- * expired, no blackout window may be open, the VM must still be ACTIVE and idle on the source, and
- * the destination must still pass the placement engine. It also notes how the VM's node looks
- * before the drain (cordoned? in maintenance for someone else?), so undrain can restore exactly
- * that, and the VM's recent steal for the record.
+ * Step 2b (on an agent): check the VM itself before touching anything: it must still be ACTIVE and
+ * idle on the source. It also notes how the VM's node looks before the drain (cordoned? in
+ * maintenance for someone else?), so undrain can restore exactly that. The plan's own checks
+ * (expiry, blackout, placement, steal) ran just before in AWS (checkPlan.ts); their steal figure is
+ * carried into this result, which is what the record reads.
  */
-import { blackoutAt, nextAllowedStart } from '../../rebalance/blackout.js';
-import {
-  BlackoutWindowError,
-  DestinationRejectedError,
-  PlanExpiredError,
-  ServerNotMigratableError,
-  VmMovedError,
-} from '../errors.js';
-import type { StepDeps } from '../ports.js';
+import { ServerNotMigratableError, VmMovedError } from '../errors.js';
+import type { AgentStepDeps } from '../ports.js';
 import { maintenanceReason } from '../reasons.js';
 import type { RecheckResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function recheck(state: WorkflowState, deps: StepDeps): Promise<RecheckResult> {
-  const { migration } = state;
-  const now = deps.now();
-  if (now.getTime() >= Date.parse(migration.plan_expires_at)) {
-    throw new PlanExpiredError(`plan ${migration.plan_id} expired at ${migration.plan_expires_at}`);
-  }
-  const { blackout_windows: windows, timezone } = deps.settings;
-  const window = blackoutAt(now, windows, timezone);
-  if (window) {
-    const next = nextAllowedStart(now, windows, timezone).toISOString();
-    throw new BlackoutWindowError(
-      `blackout window ${window.text} (${timezone}) is open; next allowed start ${next}`,
-    );
-  }
+export async function recheck(state: WorkflowState, deps: AgentStepDeps): Promise<RecheckResult> {
   await checkServer(state, deps);
-  const verdict = await guarded('placement re-check', () => deps.placement.check(migration));
-  if (!verdict.passes) {
-    throw new DestinationRejectedError(
-      `destination ${migration.dest_host} no longer fits: ${verdict.reason}`,
-    );
-  }
   return {
-    checked_at: now.toISOString(),
+    checked_at: deps.now().toISOString(),
     pre: await preDrainState(state, deps),
-    steal_before_percent: await stealBefore(state, deps, now),
+    steal_before_percent: state.plan_check?.steal_before_percent ?? null,
   };
 }
 
-async function checkServer(state: WorkflowState, deps: StepDeps): Promise<void> {
+async function checkServer(state: WorkflowState, deps: AgentStepDeps): Promise<void> {
   const { migration } = state;
   const nova = await deps.nova();
   const server = await guarded('read the server', () => nova.getServer(migration.instance_uuid));
@@ -67,7 +41,7 @@ async function checkServer(state: WorkflowState, deps: StepDeps): Promise<void> 
   }
 }
 
-async function preDrainState(state: WorkflowState, deps: StepDeps): Promise<RecheckResult['pre']> {
+async function preDrainState(state: WorkflowState, deps: AgentStepDeps): Promise<RecheckResult['pre']> {
   const { migration } = state;
   let cordoned: boolean | null = null;
   let reason: string | null = null;
@@ -84,11 +58,4 @@ async function preDrainState(state: WorkflowState, deps: StepDeps): Promise<Rech
     if (status.enabled && status.reason !== maintenanceReason(migration)) reason = status.reason ?? '';
   }
   return { cordoned, maintenance_reason: reason };
-}
-
-async function stealBefore(state: WorkflowState, deps: StepDeps, now: Date): Promise<number | null> {
-  if (!deps.steal) return null;
-  const from = new Date(now.getTime() - deps.settings.steal_window_minutes * 60_000);
-  // Steal is informational: a store hiccup must not stop the migration.
-  return deps.steal(state.migration.instance_uuid, from, now, state.migration.source_host).catch(() => null);
 }

@@ -3,11 +3,11 @@
  * last-migrated time, which starts its cooldown.
  */
 import { buildOutcome } from '../outcome.js';
-import type { MigrationOutcome, StepDeps } from '../ports.js';
+import type { CloudStepDeps, MigrationOutcome } from '../ports.js';
 import type { WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function recordOutcome(state: WorkflowState, deps: StepDeps): Promise<MigrationOutcome> {
+export async function recordOutcome(state: WorkflowState, deps: CloudStepDeps): Promise<MigrationOutcome> {
   const now = deps.now();
   const outcome = buildOutcome(state, now, {
     status: 'succeeded',

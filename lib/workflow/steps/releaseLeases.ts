@@ -1,6 +1,6 @@
 /** Step 7: give the leases back. Releasing one already released or expired is fine (idempotent). */
 import { candidateLeases } from '../leaseNames.js';
-import type { StepDeps } from '../ports.js';
+import type { CloudStepDeps } from '../ports.js';
 import type { WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
@@ -10,7 +10,7 @@ export interface ReleaseResult {
   not_held: number;
 }
 
-export async function releaseLeases(state: WorkflowState, deps: StepDeps): Promise<ReleaseResult> {
+export async function releaseLeases(state: WorkflowState, deps: CloudStepDeps): Promise<ReleaseResult> {
   const owner = state.migration.migration_id;
   // Without a grant (acquire failed part-way or crashed), release every lease it could have taken.
   const names = state.leases?.names ?? candidateLeases(state.migration, deps.settings);

@@ -1,35 +1,23 @@
 /**
- * The failure path, also used to defer: abort our migration if Nova is still running it, always
- * undrain, give the leases back, and record the outcome with its cause. Each cleanup action runs
- * even when another failed; if any did, the record says which and CleanupIncompleteError makes the
- * state machine retry the whole (idempotent) rollback. Leases stay held until the node is back in
- * service, so nothing else starts on a VM in an unknown state.
+ * The failure path's on-premises half (on an agent), also used to defer: abort our migration if
+ * Nova is still running it, and always undrain. Each cleanup action runs even when another failed;
+ * if any did, CleanupIncompleteError makes the state machine retry the whole (idempotent) cleanup,
+ * on whichever agent polls next. The AWS half (recordRollback.ts) then gives the leases back and
+ * records the outcome; it keeps the leases when this half gave up, so nothing else starts on a VM
+ * in an unknown state.
  */
 import { CleanupIncompleteError } from '../errors.js';
 import { FAILED, FINISHED, findOurMigration } from '../novaMigration.js';
-import { buildOutcome, causeText } from '../outcome.js';
-import type { StepDeps } from '../ports.js';
-import type { MigrationStatus, WorkflowState } from '../state.js';
+import type { AgentStepDeps } from '../ports.js';
+import type { CleanupResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 import { abortMigration } from './deadline.js';
-import { releaseLeases } from './releaseLeases.js';
 import { endMaintenance, uncordonNode } from './undrain.js';
-
-export interface RollbackResult {
-  status: MigrationStatus;
-  final_host: string | null;
-  /** One line for the execution's failure cause (the Fail state's CausePath). */
-  summary: string;
-}
 
 const problem = (what: string, error: unknown) =>
   `${what}: ${error instanceof Error ? error.message : String(error)}`;
 
-export async function rollback(
-  state: WorkflowState,
-  deps: StepDeps,
-  status: Exclude<MigrationStatus, 'succeeded'> = 'failed',
-): Promise<RollbackResult> {
+export async function rollback(state: WorkflowState, deps: AgentStepDeps): Promise<CleanupResult> {
   const problems: string[] = [];
   const attempt = async <T>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -44,48 +32,24 @@ export async function rollback(
   const where = attempted ? await attempt('stop the migration', () => stopMigration(state, deps)) : undefined;
   await attempt('uncordon', () => uncordonNode(state, deps));
   await attempt('end maintenance', () => endMaintenance(state, deps));
-  // Keep the VM locked while its node may still be out of service; the retry releases.
-  if (problems.length === 0) await attempt('release leases', () => releaseLeases(state, deps));
-
+  if (problems.length > 0) {
+    throw new CleanupIncompleteError(
+      `cleanup of migration ${state.migration.migration_id}: ${problems.join('; ')}`,
+    );
+  }
   // Before the drain the VM is where the re-check found it; without a re-check, unknown.
   const finalHost = attempted
     ? (where?.host ?? state.verify?.host ?? null)
     : state.recheck
       ? state.migration.source_host
       : null;
-  // Verified on the destination means the move happened: the failure was in the cleanup after it.
-  const recorded: MigrationStatus = state.verify ? 'succeeded' : status;
-  const outcome = buildOutcome(state, deps.now(), {
-    status: recorded,
-    finalHost,
-    novaMigrationId: where?.novaMigrationId,
-    cleanupProblems: problems,
-  });
-  await guarded('record the migration', () => deps.records.record(outcome));
-  if (state.verify) {
-    await guarded('record the last-migrated time', () =>
-      deps.records.markMigrated(state.migration.instance_uuid, state.verify!.verified_at),
-    );
-  }
-  if (problems.length > 0) {
-    throw new CleanupIncompleteError(
-      `cleanup of migration ${state.migration.migration_id}: ${problems.join('; ')}`,
-    );
-  }
-  const failure = state.failure
-    ? `${state.failure.Error}: ${causeText(state.failure)}`
-    : 'no failure recorded';
-  return {
-    status: recorded,
-    final_host: finalHost,
-    summary: `${recorded}: ${failure}; VM on ${finalHost ?? 'an unknown host'}; node back in service, leases released`,
-  };
+  return { final_host: finalHost, nova_migration_id: where?.novaMigrationId ?? null };
 }
 
 /** Aborts our migration if it is still running; returns where the VM is now. */
 async function stopMigration(
   state: WorkflowState,
-  deps: StepDeps,
+  deps: AgentStepDeps,
 ): Promise<{ host: string | null; novaMigrationId: number | null }> {
   const nova = await deps.nova();
   const uuid = state.migration.instance_uuid;

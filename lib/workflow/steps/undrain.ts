@@ -3,12 +3,12 @@
  * disable Consul maintenance (only when the recorded reason is this migration's: someone else's
  * maintenance is left alone). Idempotent and tolerant of an already-undrained node.
  */
-import type { StepDeps } from '../ports.js';
+import type { AgentStepDeps } from '../ports.js';
 import { maintenanceReason } from '../reasons.js';
 import type { UndrainResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function undrain(state: WorkflowState, deps: StepDeps): Promise<UndrainResult> {
+export async function undrain(state: WorkflowState, deps: AgentStepDeps): Promise<UndrainResult> {
   return {
     kubernetes: await uncordonNode(state, deps),
     consul: await endMaintenance(state, deps),
@@ -17,7 +17,7 @@ export async function undrain(state: WorkflowState, deps: StepDeps): Promise<Und
 
 export async function uncordonNode(
   state: WorkflowState,
-  deps: StepDeps,
+  deps: AgentStepDeps,
 ): Promise<UndrainResult['kubernetes']> {
   const node = state.migration.kubernetes_node;
   if (!node) return null;
@@ -29,7 +29,10 @@ export async function uncordonNode(
   return guarded(`uncordon Kubernetes node ${node}`, () => drainer.uncordon(node));
 }
 
-export async function endMaintenance(state: WorkflowState, deps: StepDeps): Promise<UndrainResult['consul']> {
+export async function endMaintenance(
+  state: WorkflowState,
+  deps: AgentStepDeps,
+): Promise<UndrainResult['consul']> {
   const agent = state.migration.consul;
   if (!agent) return null;
   const maintenance = await deps.maintenance();

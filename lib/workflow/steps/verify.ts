@@ -1,10 +1,10 @@
 /** Step 5: after Nova reports the migration completed, the server must be ACTIVE on the destination. */
 import { VerificationFailedError, VerificationPendingError } from '../errors.js';
-import type { StepDeps } from '../ports.js';
+import type { AgentStepDeps } from '../ports.js';
 import type { VerifyResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
-export async function verify(state: WorkflowState, deps: StepDeps): Promise<VerifyResult> {
+export async function verify(state: WorkflowState, deps: AgentStepDeps): Promise<VerifyResult> {
   const { migration } = state;
   const nova = await deps.nova();
   const server = await guarded('read the server', () => nova.getServer(migration.instance_uuid));

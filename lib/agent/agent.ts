@@ -1,0 +1,207 @@
+/**
+ * `placid agent`'s worker: polls the workflow's activity for on-premises steps, runs each through
+ * the step cores and the drivers it was given, heartbeats while it runs, and reports the result or
+ * the error (its class name is what the state machine's Retry and Catch match on). Outbound calls
+ * only. Several agents may poll the same activity: Step Functions hands each task to one of them.
+ *
+ * Loss and restarts: an agent that dies or loses the network stops heartbeating; Step Functions
+ * fails the task with States.HeartbeatTimeout and retries it, and whichever agent polls next gets
+ * it with the same execution state. The step cores are idempotent (drain and undrain converge,
+ * liveMigrate adopts a migration an earlier attempt started, rollback re-reads what is left), so
+ * the retry continues where the lost attempt stopped, or rolls back. An agent that finishes a step
+ * after its task was given away (TaskGoneError) drops the result.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { dispatchAgentStep } from '../workflow/agentSteps.js';
+import type { StepRequest } from '../workflow/dispatch.js';
+import type { AgentStepDeps } from '../workflow/ports.js';
+import {
+  type ActivityTask,
+  MAX_CAUSE_CHARS,
+  MAX_ERROR_CHARS,
+  type TaskChannel,
+  TaskGoneError,
+} from './channel.js';
+
+export interface AgentOptions {
+  channel: TaskChannel;
+  activityArn: string;
+  /** Shows in the execution history (ActivityStarted): host name and process id by default. */
+  workerName: string;
+  deps: AgentStepDeps;
+  /** Tasks run at once, one long poll each. Default 4. */
+  concurrency?: number;
+  /** Between heartbeats of a running task; well under the state machine's HeartbeatSeconds (60). */
+  heartbeatIntervalMs?: number;
+  /** Between attempts to report a result while AWS cannot be reached. */
+  reportRetryMs?: number;
+  /** Give up reporting after this long: the task has timed out on AWS by then. Default 15 min. */
+  reportGiveUpMs?: number;
+  /** After a failed poll (no network, throttled). */
+  pollRetryMs?: number;
+  log?: (event: AgentEvent) => void;
+}
+
+export type AgentEvent =
+  | { event: 'task-started' | 'task-succeeded'; step: string; migration_id?: string }
+  | { event: 'task-failed'; step: string; migration_id?: string; error: string }
+  | { event: 'task-dropped'; step: string; migration_id?: string; reason: string }
+  | { event: 'report-retry' | 'heartbeat-error' | 'poll-error'; error: string }
+  | { event: 'stopping'; mode: 'drain' | 'abandon'; running: number };
+
+interface Running {
+  step: string;
+  migrationId?: string;
+  /** The task was given away (heartbeat refused) or the agent is abandoning it: never report. */
+  dropped?: string;
+}
+
+export class Agent {
+  private readonly running = new Set<Running>();
+  private readonly polls = new AbortController();
+  private stopping: 'drain' | 'abandon' | undefined;
+
+  constructor(private readonly options: AgentOptions) {}
+
+  /** Polls with `concurrency` loops until stop() or abandon(); resolves when they have ended. */
+  async run(): Promise<void> {
+    const loops = Array.from({ length: this.options.concurrency ?? 4 }, () => this.pollLoop());
+    await Promise.all(loops);
+  }
+
+  /** One long poll and, if a task came, its run to the end. True when a task ran. */
+  async pollOnce(): Promise<boolean> {
+    const { channel, activityArn, workerName } = this.options;
+    const task = await channel.getActivityTask(activityArn, workerName, this.polls.signal);
+    if (!task) return false;
+    await this.runTask(task);
+    return true;
+  }
+
+  /** Takes no new task; running ones finish and report (SIGTERM). */
+  stop(): void {
+    this.halt('drain');
+  }
+
+  /**
+   * Takes no new task and drops the running ones: no more heartbeats, no report, so Step Functions
+   * retries them on another agent after the heartbeat timeout (a second SIGTERM, or a kill).
+   */
+  abandon(): void {
+    this.halt('abandon');
+    for (const task of this.running) task.dropped ??= 'the agent is shutting down';
+  }
+
+  /** Steps in progress. */
+  get busy(): number {
+    return this.running.size;
+  }
+
+  private halt(mode: 'drain' | 'abandon'): void {
+    if (this.stopping === 'abandon') return;
+    this.stopping = mode;
+    this.log({ event: 'stopping', mode, running: this.running.size });
+    this.polls.abort();
+  }
+
+  private async pollLoop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.pollOnce();
+      } catch (error) {
+        if (this.stopping) break;
+        this.log({ event: 'poll-error', error: describe(error) });
+        await sleep(this.options.pollRetryMs ?? 5_000, undefined, { signal: this.polls.signal }).catch(
+          () => undefined,
+        );
+      }
+    }
+  }
+
+  /** Runs one task: heartbeats while the step runs, then reports its result or error. */
+  async runTask(task: ActivityTask): Promise<void> {
+    const request = parseRequest(task.input);
+    const running: Running = {
+      step: String(request.step ?? 'unknown'),
+      migrationId: request.state?.migration?.migration_id,
+    };
+    const ids = { step: running.step, migration_id: running.migrationId };
+    this.running.add(running);
+    if (this.stopping === 'abandon') running.dropped = 'the agent is shutting down';
+    this.log({ event: 'task-started', ...ids });
+    const beat = setInterval(() => this.heartbeat(task, running), this.options.heartbeatIntervalMs ?? 20_000);
+    beat.unref();
+    let outcome: { output: string } | { error: string; cause: string };
+    try {
+      const result = await dispatchAgentStep(request, this.options.deps);
+      outcome = { output: JSON.stringify(result ?? null) };
+    } catch (error) {
+      const e = error as Error;
+      outcome = {
+        error: String(e?.name ?? 'Error').slice(0, MAX_ERROR_CHARS),
+        cause: String(e?.message ?? e).slice(0, MAX_CAUSE_CHARS),
+      };
+    } finally {
+      clearInterval(beat);
+    }
+    try {
+      await this.report(task, running, outcome);
+      if (running.dropped) this.log({ event: 'task-dropped', ...ids, reason: running.dropped });
+      else if ('output' in outcome) this.log({ event: 'task-succeeded', ...ids });
+      else this.log({ event: 'task-failed', ...ids, error: outcome.error });
+    } finally {
+      this.running.delete(running);
+    }
+  }
+
+  private heartbeat(task: ActivityTask, running: Running): void {
+    if (running.dropped) return;
+    this.options.channel.sendTaskHeartbeat(task.taskToken).catch((error: unknown) => {
+      if (error instanceof TaskGoneError) running.dropped = `heartbeat refused: ${error.message}`;
+      else this.log({ event: 'heartbeat-error', error: describe(error) });
+    });
+  }
+
+  /** Reports until Step Functions takes it, refuses the token, or the give-up time passes. */
+  private async report(
+    task: ActivityTask,
+    running: Running,
+    outcome: { output: string } | { error: string; cause: string },
+  ): Promise<void> {
+    const { channel } = this.options;
+    const giveUpAt = Date.now() + (this.options.reportGiveUpMs ?? 15 * 60_000);
+    while (!running.dropped) {
+      try {
+        if ('output' in outcome) await channel.sendTaskSuccess(task.taskToken, outcome.output);
+        else await channel.sendTaskFailure(task.taskToken, outcome.error, outcome.cause);
+        return;
+      } catch (error) {
+        if (error instanceof TaskGoneError) {
+          running.dropped = `report refused: ${error.message}`;
+          return;
+        }
+        if (Date.now() >= giveUpAt) {
+          running.dropped = `could not report: ${describe(error)}`;
+          return;
+        }
+        this.log({ event: 'report-retry', error: describe(error) });
+        await sleep(this.options.reportRetryMs ?? 5_000);
+      }
+    }
+  }
+
+  private log(event: AgentEvent): void {
+    this.options.log?.(event);
+  }
+}
+
+function parseRequest(input: string): Partial<StepRequest> {
+  try {
+    return (JSON.parse(input) ?? {}) as Partial<StepRequest>;
+  } catch {
+    return {};
+  }
+}
+
+const describe = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -1,0 +1,123 @@
+/**
+ * `placid agent --config FILE` (YAML or JSON): which activity to poll, how hard, where the driver
+ * credentials come from, the workflow settings the on-premises steps use (the same object as the
+ * stack's `placid:workflowSettings`: keep them equal), and optionally the collector to run on its
+ * schedule. Relative paths are relative to the file. AWS credentials are not configured here: the
+ * SDK's standard provider chain finds them (IAM Roles Anywhere, AWS_PROFILE, the environment).
+ */
+import { hostname } from 'node:os';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import * as z from 'zod';
+import { parseDuration } from '../collect/duration.js';
+import { readTextFile } from '../config/files.js';
+import { ConfigError } from '../model/errors.js';
+import { parseWith } from '../model/schema.js';
+import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';
+
+const ACTIVITY_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):\d{12}:activity:[A-Za-z0-9_-]{1,80}$/;
+const QUEUE_URL = /^https:\/\/sqs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/\d{12}\/[A-Za-z0-9_-]{1,80}(\.fifo)?$/;
+
+const duration = z.string().refine((v) => (parseDuration(v) ?? 0) >= 1000, {
+  message: 'must be a duration of at least 1s, e.g. 60s or 5m',
+});
+
+export const agentConfigSchema = z.strictObject({
+  activity_arn: z.string().regex(ACTIVITY_ARN, {
+    message: 'must be the stack output AgentActivityArn (arn:aws:states:REGION:ACCOUNT:activity:NAME)',
+  }),
+  /** Default: the activity's region. */
+  region: z.string().min(1).optional(),
+  /** Shown in the execution history; default host name and process id. */
+  worker_name: z.string().min(1).max(80).optional(),
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Under half the state machine's 60 s HeartbeatSeconds, so one lost beat is not fatal. */
+  heartbeat_interval_seconds: z.number().int().min(1).max(29).default(20),
+  credentials: z
+    .discriminatedUnion('source', [
+      z.strictObject({
+        source: z.literal('secrets-manager'),
+        nova: z.string().min(1).default('placid/nova'),
+        kubernetes: z.string().min(1).default('placid/kubernetes'),
+        consul: z.string().min(1).default('placid/consul'),
+      }),
+      z.strictObject({
+        source: z.literal('file'),
+        /** The `placid migrate --endpoints` file: `openstack`, `kubernetes`, `consul` keys. */
+        path: z.string().min(1),
+      }),
+    ])
+    .default({
+      source: 'secrets-manager',
+      nova: 'placid/nova',
+      kubernetes: 'placid/kubernetes',
+      consul: 'placid/consul',
+    }),
+  workflow_settings: z.record(z.string(), z.unknown()).default({}),
+  collect: z
+    .strictObject({
+      /** The collector's own config (docs/collect.md). */
+      config: z.string().min(1),
+      interval: duration.default('60s'),
+      /** The stack output IngestQueueUrl. */
+      queue_url: z
+        .string()
+        .regex(QUEUE_URL, { message: 'must be an SQS queue URL (the stack output IngestQueueUrl)' }),
+    })
+    .optional(),
+});
+
+export type AgentConfigInput = z.input<typeof agentConfigSchema>;
+
+export interface AgentConfig {
+  activityArn: string;
+  region: string;
+  workerName: string;
+  concurrency: number;
+  heartbeatIntervalMs: number;
+  credentials:
+    | { source: 'secrets-manager'; nova: string; kubernetes: string; consul: string }
+    | { source: 'file'; path: string };
+  settings: WorkflowSettings;
+  collect?: { config: string; intervalMs: number; queueUrl: string };
+}
+
+export async function loadAgentConfig(path: string): Promise<AgentConfig> {
+  const text = await readTextFile(
+    path,
+    (reason, cause) => new ConfigError(`cannot read ${path}: ${reason}`, { cause }),
+  );
+  return parseAgentConfig(text, path);
+}
+
+/** Parses config text; `source` names it in errors and anchors its relative paths. */
+export function parseAgentConfig(text: string, source: string): AgentConfig {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`${source} is not YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new ConfigError(`${source} must hold a mapping with at least activity_arn`);
+  }
+  const c = parseWith(agentConfigSchema, doc, source);
+  const anchored = (p: string) => (isAbsolute(p) ? p : resolve(dirname(source), p));
+  return {
+    activityArn: c.activity_arn,
+    region: c.region ?? (ACTIVITY_ARN.exec(c.activity_arn)?.[1] as string),
+    workerName: c.worker_name ?? `${hostname()}:${process.pid}`,
+    concurrency: c.concurrency,
+    heartbeatIntervalMs: c.heartbeat_interval_seconds * 1000,
+    credentials:
+      c.credentials.source === 'file'
+        ? { ...c.credentials, path: anchored(c.credentials.path) }
+        : c.credentials,
+    settings: parseWorkflowSettings(c.workflow_settings, `${source}: workflow_settings`),
+    collect: c.collect && {
+      config: anchored(c.collect.config),
+      intervalMs: parseDuration(c.collect.interval) as number,
+      queueUrl: c.collect.queue_url,
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The long-running `placid agent` process: the activity worker (agent.ts) over the real drivers,
+ * and, when configured, the collector on its interval sending to the ingest queue. Every call goes
+ * out (Step Functions, SQS, Secrets Manager over HTTPS; Nova, Kubernetes, Consul and Prometheus on
+ * the operator's network); nothing listens. The first SIGTERM or SIGINT stops taking tasks and lets
+ * running steps finish and report; a second one drops them (Step Functions retries them on another
+ * agent after the heartbeat timeout) and exits.
+ */
+import type { AgentStepDeps } from '../workflow/ports.js';
+import { Agent, type AgentEvent } from './agent.js';
+import type { AgentConfig } from './config.js';
+
+export interface AgentServiceIO {
+  /** One JSON document per line (journald and log shippers take it as is). */
+  log(entry: Record<string, unknown>): void;
+}
+
+export interface AgentService {
+  agent: Agent;
+  /** Resolves when the worker and the collector have stopped. */
+  done: Promise<void>;
+  stop(): void;
+  abandon(): void;
+}
+
+export async function startAgentService(config: AgentConfig, io: AgentServiceIO): Promise<AgentService> {
+  const [{ SFNClient }, { sfnChannel }] = await Promise.all([
+    import('@aws-sdk/client-sfn'),
+    import('./sfnChannel.js'),
+  ]);
+  const deps: AgentStepDeps = {
+    settings: config.settings,
+    now: () => new Date(),
+    ...(await drivers(config)),
+  };
+  const agent = new Agent({
+    channel: sfnChannel(new SFNClient({ region: config.region })),
+    activityArn: config.activityArn,
+    workerName: config.workerName,
+    deps,
+    concurrency: config.concurrency,
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
+    log: (event: AgentEvent) => io.log({ ...event }),
+  });
+  const stopCollector = new AbortController();
+  io.log({
+    event: 'agent-started',
+    worker: config.workerName,
+    activity_arn: config.activityArn,
+    concurrency: config.concurrency,
+    collect: config.collect
+      ? { interval_ms: config.collect.intervalMs, queue_url: config.collect.queueUrl }
+      : null,
+  });
+  const collector = config.collect
+    ? collectLoop(config.collect, io, stopCollector.signal)
+    : Promise.resolve();
+  return {
+    agent,
+    done: Promise.all([agent.run(), collector]).then(() => io.log({ event: 'agent-stopped' })),
+    stop: () => {
+      stopCollector.abort();
+      agent.stop();
+    },
+    abandon: () => {
+      stopCollector.abort();
+      agent.abandon();
+    },
+  };
+}
+
+async function drivers(config: AgentConfig) {
+  const [{ lazyDrivers, DEFAULT_SECRET_NAMES }, credentials] = await Promise.all([
+    import('../workflow/drivers.js'),
+    import('../drivers/credentials.js'),
+  ]);
+  if (config.credentials.source === 'file') {
+    return lazyDrivers(credentials.fileSecrets(config.credentials.path), DEFAULT_SECRET_NAMES);
+  }
+  const [{ SecretsManagerClient }, { fromSecretsManagerClient }] = await Promise.all([
+    import('@aws-sdk/client-secrets-manager'),
+    import('../drivers/awsSecretsManager.js'),
+  ]);
+  const client = fromSecretsManagerClient(new SecretsManagerClient({ region: config.region }));
+  const { nova, kubernetes, consul } = config.credentials;
+  return lazyDrivers(credentials.secretsManagerSecrets(client), { nova, kubernetes, consul });
+}
+
+/** What `placid collect --interval --queue` does, until stopped; a failed run is logged, not fatal. */
+async function collectLoop(
+  settings: NonNullable<AgentConfig['collect']>,
+  io: AgentServiceIO,
+  stop: AbortSignal,
+): Promise<void> {
+  const collect = await import('../collect/index.js');
+  const sink = collect.queueSink(settings.queueUrl);
+  let sources: Awaited<ReturnType<typeof collect.connectSources>> | undefined;
+  let config: Awaited<ReturnType<typeof collect.loadCollectConfig>> | undefined;
+  try {
+    while (!stop.aborted) {
+      const started = Date.now();
+      try {
+        config ??= await collect.loadCollectConfig(settings.config);
+        sources ??= await collect.connectSources(config);
+        const summary = await collect.collectAndSend({ config, ...sources }, sink);
+        io.log({ event: 'collect-run', status: collect.exitStatusOf(summary), summary });
+      } catch (error) {
+        // Reconnect next time: a secret may have been rotated or a source restarted.
+        sources = undefined;
+        io.log({ event: 'collect-error', error: `${(error as Error).name}: ${(error as Error).message}` });
+      }
+      await pause(Math.max(0, started + settings.intervalMs - Date.now()), stop);
+    }
+  } finally {
+    await sink.close();
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * `placid agent --config FILE`: the long-running worker inside the operator's network. It runs the
+ * migration workflow's on-premises steps (Recheck, Drain, LiveMigrate, Poll, Verify, Undrain,
+ * Rollback) as tasks of the stack's Step Functions activity, and the collector on its interval.
+ * `--check` validates the config and exits.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import type { CliIO } from './io.js';
+
+export const AGENT_CONFIG_HELP = `
+Configuration (YAML or JSON; relative paths are relative to the file):
+  activity_arn      required: the stack output AgentActivityArn
+  region            default: the activity's region
+  worker_name       shown in the execution history (default: host name:pid)
+  concurrency       steps run at once, one long poll each (default 4)
+  heartbeat_interval_seconds
+                    between heartbeats of a running step, 1-29 (default 20; the state machine
+                    gives a step to another agent after 60 s without one)
+  credentials       where the driver credentials come from:
+                      {source: secrets-manager, nova: placid/nova, kubernetes: placid/kubernetes,
+                       consul: placid/consul}   (the default; secret names as in the stack)
+                      {source: file, path: endpoints.json}   (openstack/kubernetes/consul keys)
+  workflow_settings the stack's placid:workflowSettings object (drain_timeout_seconds, drain_force,
+                    poll_interval_seconds, on_deadline, ...): keep the two equal
+  collect           optional: run the collector on its schedule and send to the ingest queue
+                      {config: collect.yaml, interval: 60s, queue_url: <IngestQueueUrl output>}
+
+AWS credentials come from the SDK's standard chain: IAM Roles Anywhere (a credential_process
+profile), AWS_PROFILE, AWS_ACCESS_KEY_ID/..., or an instance or pod role. Attach the stack output
+AgentPolicyArn, or use AgentRoleArn. Outbound HTTPS only: states, sqs and secretsmanager endpoints
+in AWS; Keystone/Nova, Kubernetes API, Consul agents and Prometheus inside the network.
+
+Signals: SIGTERM or SIGINT stops taking steps and lets running ones finish and report; a second
+one drops them (another agent takes them after the heartbeat timeout) and exits.
+Logs: one JSON object per line on stdout.
+
+Exit status:
+  0  stopped by a signal after running steps finished (or --check: the config is valid)
+  2  configuration error
+  3  internal error`;
+
+export interface AgentArgs {
+  config: string;
+  check?: boolean;
+}
+
+export async function runAgentCommand(args: AgentArgs, io: CliIO): Promise<number> {
+  const { loadAgentConfig } = await import('../agent/config.js');
+  const config = await loadAgentConfig(args.config);
+  if (args.check) {
+    io.stdout.write(
+      `${JSON.stringify({ ok: true, activity_arn: config.activityArn, worker: config.workerName, collect: Boolean(config.collect) })}\n`,
+    );
+    return 0;
+  }
+  const { startAgentService } = await import('../agent/service.js');
+  const service = await startAgentService(config, {
+    log: (entry) => io.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`),
+  });
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals === 1) service.stop();
+    else service.abandon();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  try {
+    await service.done;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+  return 0;
+}
+
+export function addAgentCommand(program: Command, io: CliIO, done: (status: number) => void): void {
+  program
+    .command('agent')
+    .description(
+      "run the migration workflow's on-premises steps (and the collector) inside the operator's network; outbound only",
+    )
+    .requiredOption('--config <file>', 'the agent config (YAML or JSON; see below)')
+    .option('--check', 'validate the config and exit')
+    .addHelpText('after', AGENT_CONFIG_HELP)
+    .action(async (opts) => done(await runAgentCommand(opts, io)));
+}
