@@ -18,6 +18,8 @@ import { hostStateInput, toHostState } from '../lib/model/hostSchema.js';
 import type { HostState } from '../lib/model/hostState.js';
 import { parseRequestSpec } from '../lib/model/requestSchema.js';
 import type { RequestSpec } from '../lib/model/requestSpec.js';
+import { recordedDecisionJson } from '../lib/schedule/record.js';
+import { benchCliStart } from './cliStart.js';
 import { mib, percentile, round, writeSection } from './stats.js';
 
 const SIZES = [1_000, 10_000, 100_000];
@@ -82,6 +84,7 @@ const FILTERS = [
 ];
 
 export async function benchPlacement(): Promise<Record<string, unknown>> {
+  const cli = await benchCliStart();
   const config = resolveConfig(
     {
       filter_scheduler: { enabled_filters: FILTERS, weight_classes: ['nova.scheduler.weights.all_weighers'] },
@@ -103,7 +106,10 @@ export async function benchPlacement(): Promise<Record<string, unknown>> {
     image: { id: 'img-1', properties: { hw_architecture: 'x86_64' } },
     availability_zone: 'az2',
   });
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = {
+    note: "CPU time (process.cpuUsage / the children's user+sys) is the figure to read: the machine is shared by other engineers, so wall times move with their load.",
+    cli,
+  };
   for (const n of SIZES) {
     const fleet = Fleet.from(generateHosts(n));
     const before = process.memoryUsage();
@@ -115,19 +121,23 @@ export async function benchPlacement(): Promise<Record<string, unknown>> {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, runs);
     const stages = await stageCpu(scheduler, fleet, spec, runs);
+    const explained = n >= 10_000 ? await explainedVsUnexplained(scheduler, fleet, spec, runs) : undefined;
     const other = Math.max(0, timing.cpu_p50_us - Object.values(stages).reduce((a, b) => a + b, 0));
     out[`hosts_${n}`] = {
       ...timing,
       ns_per_host: Math.round((timing.p50_us * 1000) / n),
       cpu_ns_per_host: Math.round((timing.cpu_p50_us * 1000) / n),
       stages_cpu_us: { ...stages, other: round(other) },
+      ...(explained ? { explained } : {}),
       heap_used_mib: mib(before.heapUsed),
       peak_heap_mib: mib(peak),
       rss_mib: mib(process.memoryUsage().rss),
     };
     process.stdout.write(
       `placement ${n} hosts: p50 ${timing.p50_us} µs, p99 ${timing.p99_us} µs; ` +
-        `CPU p50 ${timing.cpu_p50_us} µs (${JSON.stringify(stages)}, other ${round(other)})\n`,
+        `CPU p50 ${timing.cpu_p50_us} µs (${JSON.stringify(stages)}, other ${round(other)})` +
+        (explained ? `; explained ${JSON.stringify(explained)}` : '') +
+        '\n',
     );
   }
   return out;
@@ -202,6 +212,56 @@ async function stageCpu(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, r
     }, runs),
     weighing: await medianCpu(() => weighCandidates(scheduler.weighers, filtered, spec, ctx, weights), runs),
     ranking: await medianCpu(() => rankHosts(survivorWeights, limit), runs),
+  };
+}
+
+/**
+ * An explained decision against an unexplained one, run alternately in one process (so a busy
+ * machine slows both alike): median CPU µs of each and their ratio. `recorded` adds what the
+ * schedule stage does with an explained decision (its capped decision JSON: the best 100 weighed
+ * hosts and every elimination, cut to 100).
+ */
+async function explainedVsUnexplained(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, runs: number) {
+  const plain = () => scheduler.schedule(fleet, spec);
+  const explained = () => scheduler.schedule(fleet, spec, { explain: true });
+  const recorded = async () => recordedDecisionJson(await explained(), 1);
+  await warmUp(async () => {
+    await plain();
+    await recorded();
+  }, runs);
+  const cpu: Record<'plain' | 'explained' | 'recorded', number[]> = {
+    plain: [],
+    explained: [],
+    recorded: [],
+  };
+  for (let i = 0; i < runs; i++) {
+    for (const [key, fn] of [
+      ['plain', plain],
+      ['explained', explained],
+      ['recorded', recorded],
+    ] as const) {
+      const c0 = process.cpuUsage();
+      await fn();
+      const c = process.cpuUsage(c0);
+      cpu[key].push(c.user + c.system);
+    }
+  }
+  const p50 = (xs: number[]) =>
+    round(
+      percentile(
+        xs.sort((a, b) => a - b),
+        50,
+      ),
+    );
+  const unexplained = p50(cpu.plain);
+  const explainedCpu = p50(cpu.explained);
+  const recordedCpu = p50(cpu.recorded);
+  return {
+    unexplained_cpu_p50_us: unexplained,
+    explained_cpu_p50_us: explainedCpu,
+    ratio: round(explainedCpu / unexplained),
+    explained_recorded_cpu_p50_us: recordedCpu,
+    recorded_ratio: round(recordedCpu / unexplained),
   };
 }
 

@@ -12,6 +12,7 @@ import type { HostState } from '../model/hostState.js';
 import { type AdvisoryAnswer, adviseAmong, adviseRequest } from '../schedule/advisory.js';
 import { type DecisionRequest, parseDecisionRequest } from '../schedule/request.js';
 import { FleetSnapshot } from '../schedule/snapshot.js';
+import { isAdvisoryDoc } from './advisoryDoc.js';
 import { InputError } from './errors.js';
 import { EXIT } from './exitCodes.js';
 import { readConfig, readHosts } from './inputs.js';
@@ -26,9 +27,7 @@ export interface AdviseArgs {
 }
 
 /** True when the request document asks for an advisory decision. */
-export function isAdvisoryDoc(doc: unknown): boolean {
-  return typeof doc === 'object' && doc !== null && (doc as { advisory?: unknown }).advisory === true;
-}
+export { isAdvisoryDoc };
 
 /** Prints the advisory answer for `doc`; exit 0 when a candidate passes, 1 when none does. */
 export async function runAdvise(doc: unknown, source: string, args: AdviseArgs, io: CliIO): Promise<number> {

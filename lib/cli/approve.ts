@@ -1,13 +1,23 @@
 /** `placid approve PLAN_ID`: approves a plan made in approve mode; the next detector run sends it. */
 import type { Command } from '@commander-js/extra-typings';
+import { isoTime } from './detect.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
 
-export async function runApprove(planId: string, args: { dataDir?: string }, io: CliIO): Promise<number> {
+export async function runApprove(
+  planId: string,
+  args: { dataDir?: string; at?: Date },
+  io: CliIO,
+): Promise<number> {
   const { approvePlan } = await import('../detector/index.js');
-  const plan = await withLocalStore(args.dataDir, (store) => approvePlan(store, planId, new Date()));
+  const at = args.at;
+  const plan = await withLocalStore(
+    args.dataDir,
+    (store) => approvePlan(store, planId, at ?? new Date()),
+    at ? () => at : undefined,
+  );
   const { moved, waves } = plan.summary;
   io.stdout.write(
     terminalSafe(
@@ -24,6 +34,7 @@ export function addApproveCommand(program: Command, io: CliIO, done: (status: nu
     .description('approve a plan made in approve mode; the next detector run starts sending its migrations')
     .argument('<plan-id>', 'the plan id, as `placid plans` or `placid detect` print it')
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
+    .option('--at <time>', 'approve as of this ISO-8601 time (as `placid detect --at`)', isoTime)
     .addHelpText('after', DETECTOR_EXIT_HELP)
     .action(async (planId, opts) => done(await runApprove(planId, opts, io)));
 }

@@ -5,13 +5,13 @@
  * progress line goes to stderr, only on a terminal.
  */
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
-import { parseDuration } from '../collect/duration.js';
+import { parseDuration } from '../collect/durationText.js';
 import type { Phase } from '../collect/run.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
-import { checkQueueUrl } from './ingestToQueue.js';
 import type { CliIO } from './io.js';
+import { checkQueueUrl } from './queueUrl.js';
 
 const COLLECT_EXIT_HELP = `
 Exit status (with --interval: the worst run's):

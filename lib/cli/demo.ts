@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { decide } from './decide.js';
 import { EXIT_STATUS_HELP } from './exitCodes.js';
 import type { CliIO } from './io.js';
 import { packageRoot } from './packageRoot.js';
-import { printDecision } from './report.js';
 
 /** The sample fleet, request and nova.conf shipped in examples/. */
 export function exampleInputs(root = packageRoot()) {
@@ -20,6 +18,7 @@ export function exampleInputs(root = packageRoot()) {
 /** `placid demo`: an explained placement over the bundled sample fleet. */
 export async function runDemo(args: { json?: boolean }, io: CliIO): Promise<number> {
   const inputs = exampleInputs();
+  const [{ decide }, { printDecision }] = await Promise.all([import('./decide.js'), import('./report.js')]);
   const decided = await decide(inputs);
   if (!args.json) {
     io.stdout.write(

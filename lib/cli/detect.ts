@@ -1,33 +1,96 @@
 /**
- * `placid detect`: one detector run (reconcile) against the local store. Locally no plan starter
- * consumes the plan queue, so the messages a run sends are printed instead of executed.
+ * `placid detect`: the detector against the local store, and locally what the cloud's plan starter
+ * does with what it sends: each migration runs through the synthesized state machine (simulated
+ * drivers over the VM's stored report, or the real ones with `--endpoints`), its outcome lands in
+ * the store, and the detector runs again to send the next wave, until a run sends nothing. With
+ * `--no-execute` the messages are only printed (and their records stay `queued`).
  */
-import type { Command } from '@commander-js/extra-typings';
-import { LocalSqsQueue } from '../local/sqsQueue.js';
+import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
+import type { ReconcileResult } from '../detector/index.js';
+import type { ExecutedMigration } from '../local/planExecution.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
-import { readPlanConfig } from './plan.js';
 
 export interface DetectArgs {
   dataDir?: string;
   config?: string;
   json?: boolean;
+  /** False: print the messages sent, execute nothing. Default true. */
+  execute?: boolean;
+  /** The detector's (and simulated time's) now instead of the wall clock. */
+  at?: Date;
+  endpoints?: string;
+  settings?: string;
+  template?: string;
+}
+
+/** A plan has at most this many waves in practice; the bound only stops a detector gone wrong. */
+const MAX_ROUNDS = 50;
+
+interface Round {
+  result: ReconcileResult;
+  executed: ExecutedMigration[];
 }
 
 export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
-  const { reconcile } = await import('../detector/index.js');
+  const [{ reconcile }, { LocalSqsQueue }, { readPlanConfig }] = await Promise.all([
+    import('../detector/index.js'),
+    import('../local/sqsQueue.js'),
+    import('./planConfig.js'),
+  ]);
   const { config, settings, plugins } = await readPlanConfig(args.config);
-  const planQueue = new LocalSqsQueue({ name: 'placid-plans' });
-  const result = await withLocalStore(args.dataDir, (store) =>
-    reconcile({ store, planQueue, settings, config, plugins, now: () => new Date() }),
+  const now = () => args.at ?? new Date();
+  const rounds = await withLocalStore(
+    args.dataDir,
+    async (store, local) => {
+      const done: Round[] = [];
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        const planQueue = new LocalSqsQueue({ name: 'placid-plans' });
+        const result = await reconcile({ store, planQueue, settings, config, plugins, now });
+        const executed =
+          args.execute === false || result.sent.length === 0
+            ? []
+            : await (await import('../local/planExecution.js')).executePlanMessages(
+                local.dynamo,
+                result.sent,
+                { endpoints: args.endpoints, settings: args.settings, template: args.template, at: now() },
+              );
+        done.push({ result, executed });
+        if (executed.length === 0) break;
+      }
+      return done;
+    },
+    args.at ? now : undefined,
   );
   if (args.json) {
-    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(summarize(rounds), null, 2)}\n`);
     return 0;
   }
   const lines = [`mode ${settings.mode}`];
+  for (const round of rounds) lines.push(...describeRound(round));
+  // Names come from reports and plans: nothing in them may drive the terminal.
+  io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
+  return 0;
+}
+
+/** The rounds as one run's result: the plan made, everything sent, executed, expired, completed. */
+function summarize(rounds: readonly Round[]) {
+  const results = rounds.map((r) => r.result);
+  return {
+    plan: results.find((r) => r.plan)?.plan ?? null,
+    sent: results.flatMap((r) => r.sent),
+    executed: rounds.flatMap((r) => r.executed),
+    expired: results.flatMap((r) => r.expired),
+    completed: results.flatMap((r) => r.completed ?? []),
+    idle: results.at(-1)?.idle,
+    rounds: rounds.length,
+  };
+}
+
+function describeRound({ result, executed }: Round): string[] {
+  const lines: string[] = [];
   if (result.plan) {
     const p = result.plan;
     lines.push(
@@ -38,19 +101,45 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
   if (result.idle) lines.push(`no new plan: ${result.idle}`);
   for (const m of result.sent)
     lines.push(`sent ${m.migration_id}: ${m.instance_uuid} ${m.source_host} -> ${m.dest_host}`);
+  for (const e of executed) {
+    const where = e.final_host ? `, VM on ${e.final_host}` : '';
+    const why = e.status === 'succeeded' ? '' : `: ${e.error}: ${e.cause}`;
+    lines.push(`${e.status} ${e.migration_id}${where}${why}`);
+  }
   for (const id of result.expired) lines.push(`expired ${id}`);
   for (const id of result.completed ?? []) lines.push(`completed ${id}`);
-  io.stdout.write(terminalSafe(`${lines.join('\n')}\n`));
-  return 0;
+  return lines;
+}
+
+/** Parses `--at`: an ISO-8601 time. */
+export function isoTime(value: string): Date {
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) {
+    throw new InvalidArgumentError('must be an ISO-8601 time, e.g. 2026-12-01T12:00:00Z');
+  }
+  return date;
 }
 
 export function addDetectCommand(program: Command, io: CliIO, done: (status: number) => void): void {
   program
     .command('detect')
-    .description('run the detector once on the local store: advance plans, then plan if none is in progress')
+    .description(
+      'run the detector on the local store: advance plans (executing each wave it sends through the local workflow), then plan if none is in progress',
+    )
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
     .option('--config <file>', 'nova.conf-style INI or .json with a [rebalance] section (mode, thresholds…)')
-    .option('--json', 'print the run as JSON: plan, sent, expired, idle')
+    .option('--at <time>', 'run as of this ISO-8601 time (for reports with fixed timestamps)', isoTime)
+    .option('--no-execute', 'only print the migrations sent; run none of them (their records stay queued)')
+    .option(
+      '--endpoints <file>',
+      'JSON with "openstack", "kubernetes" and "consul" credentials: migrate on the real clouds',
+    )
+    .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
+    .option(
+      '--template <file>',
+      'a synthesized template (cdk.out/Placid.template.json) instead of synthesizing',
+    )
+    .option('--json', 'print the run as JSON: plan, sent, executed, expired, completed, idle')
     .addHelpText('after', DETECTOR_EXIT_HELP)
     .action(async (opts) => done(await runDetect(opts, io)));
 }

@@ -2,7 +2,6 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { InputError } from './errors.js';
-import { formatFleet } from './fleetText.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import { readConfig } from './inputs.js';
@@ -26,10 +25,11 @@ Exit status:
   3  internal error`;
 
 export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<number> {
-  const [{ openLocalStore }, { defaultDataDir }, { readFleetView }] = await Promise.all([
+  const [{ openLocalStore }, { defaultDataDir }, { readFleetView }, { formatFleet }] = await Promise.all([
     import('../local/localStore.js'),
     import('../local/dynalite.js'),
     import('../fleet/fleetView.js'),
+    import('./fleetText.js'),
   ]);
   const dataDir = args.dataDir ?? defaultDataDir();
   if (!existsSync(dataDir)) {

@@ -6,9 +6,9 @@
 import type { Command } from '@commander-js/extra-typings';
 import { InputError } from './errors.js';
 import { plural, terminalSafe } from './format.js';
-import { type InputMessage, readReportInput } from './ingestInput.js';
-import { checkQueueUrl, sendToQueue } from './ingestToQueue.js';
+import type { InputMessage } from './ingestInput.js';
 import type { CliIO } from './io.js';
+import { checkQueueUrl } from './queueUrl.js';
 
 /** What defaultDataDir() resolves to, in words (computing it here would load dynalite for every command). */
 export const DATA_DIR_HELP = '$XDG_DATA_HOME/placid/dynamo, else ~/.local/share/placid/dynamo';
@@ -39,6 +39,7 @@ export async function runIngestCommand(
     throw new InputError('--data-dir and --queue exclude each other: store locally, or send to a queue');
   }
   if (args.queue !== undefined) checkQueueUrl(args.queue);
+  const { readReportInput } = await import('./ingestInput.js');
   const { messages, source } = await readReportInput(file, stdin);
   return args.queue !== undefined
     ? ingestToQueue(args.queue, messages, source, io)
@@ -73,6 +74,7 @@ async function ingestLocally(dir: string | undefined, messages: InputMessage[], 
 }
 
 async function ingestToQueue(url: string, messages: InputMessage[], source: string, io: CliIO) {
+  const { sendToQueue } = await import('./ingestToQueue.js');
   const run = await sendToQueue(url, messages);
   io.stdout.write(
     `${plural(messages.length, 'message')} from ${source}\n` +

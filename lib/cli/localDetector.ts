@@ -1,5 +1,6 @@
 /** The local store the detector commands share (`placid ingest` writes it): opened, used, closed. */
 import { existsSync } from 'node:fs';
+import type { LocalStore } from '../local/localStore.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { InputError } from './errors.js';
 
@@ -12,7 +13,9 @@ Exit status:
 
 export async function withLocalStore<T>(
   dataDir: string | undefined,
-  use: (store: FleetStore) => Promise<T>,
+  use: (store: FleetStore, local: LocalStore) => Promise<T>,
+  /** The store's wall clock (e.g. `detect --at`). Default the system's. */
+  clock?: () => Date,
 ): Promise<T> {
   const [{ openLocalStore }, { defaultDataDir }] = await Promise.all([
     import('../local/localStore.js'),
@@ -24,9 +27,9 @@ export async function withLocalStore<T>(
       `no local fleet store at ${dir}: run \`placid ingest FILE\` first, or pass --data-dir`,
     );
   }
-  const local = await openLocalStore({ dataDir: dir });
+  const local = await openLocalStore({ dataDir: dir, store: clock ? { clock } : undefined });
   try {
-    return await use(local.store);
+    return await use(local.store, local);
   } finally {
     await local.close();
   }

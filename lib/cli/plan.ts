@@ -1,31 +1,13 @@
 /** `placid plan`: plans the live migrations that relieve the suffering VMs of FLEET.json. */
-import { dirname, resolve } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { loadConfig } from '../config/load.js';
-import { defaultConfig, OPTIONS, type SchedulerConfig } from '../config/options.js';
-import { mergeOptionTables } from '../config/table.js';
-import { loadPluginModules, type Plugins } from '../engine/registry.js';
-import { parseFleetDocument } from '../rebalance/fleetInput.js';
-import { REBALANCE_OPTIONS } from '../rebalance/options.js';
-import { planRebalance } from '../rebalance/planner.js';
-import {
-  defaultRebalanceSettings,
-  parseRebalanceSettings,
-  type RebalanceSettings,
-} from '../rebalance/settings.js';
 import { terminalSafe } from './format.js';
-import { readJsonFile } from './inputs.js';
 import type { CliIO } from './io.js';
-import { formatPlan } from './planText.js';
 
 export interface PlanArgs {
   fleet: string;
   config?: string;
   json?: boolean;
 }
-
-/** Nova's scheduler options plus `[rebalance]`, resolved by one loader. */
-export const PLAN_OPTIONS = mergeOptionTables(OPTIONS, REBALANCE_OPTIONS);
 
 const PLAN_EXIT_HELP = `
 Exit status:
@@ -34,23 +16,16 @@ Exit status:
      an unknown option, filter or weigher, or a usage error
   3  internal error (a bug in placid; the stack trace is printed)`;
 
-export interface PlanConfig {
-  config: SchedulerConfig;
-  settings: RebalanceSettings;
-  plugins: Plugins;
-}
-
-/** The scheduler config and `[rebalance]` settings of FILE (INI or JSON), or the defaults. */
-export async function readPlanConfig(path: string | undefined): Promise<PlanConfig> {
-  if (path === undefined)
-    return { config: defaultConfig(), settings: defaultRebalanceSettings(), plugins: {} };
-  const config = await loadConfig(path, PLAN_OPTIONS);
-  const settings = parseRebalanceSettings(config.rebalance, path);
-  const plugins = await loadPluginModules(config, dirname(resolve(path)));
-  return { config, settings, plugins };
-}
-
 export async function runPlan(args: PlanArgs, io: CliIO): Promise<number> {
+  // Loaded per command, so `placid --help` and the other commands start without the planner.
+  const [{ parseFleetDocument }, { readPlanConfig }, { planRebalance }, { readJsonFile }, { formatPlan }] =
+    await Promise.all([
+      import('../rebalance/fleetInput.js'),
+      import('./planConfig.js'),
+      import('../rebalance/planner.js'),
+      import('./inputs.js'),
+      import('./planText.js'),
+    ]);
   const fleet = parseFleetDocument(await readJsonFile(args.fleet, 'fleet'), args.fleet);
   const { config, settings, plugins } = await readPlanConfig(args.config);
   const plan = await planRebalance({ fleet, settings, config, plugins });

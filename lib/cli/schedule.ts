@@ -1,15 +1,10 @@
 import type { Command } from '@commander-js/extra-typings';
-import { ratioConfigWarnings } from '../engine/ratios.js';
-import { isAdvisoryDoc, runAdvise } from './advise.js';
+import { isAdvisoryDoc } from './advisoryDoc.js';
 import type { Decided } from './decide.js';
-import { decide } from './decide.js';
 import { InputError } from './errors.js';
 import { EXIT, EXIT_STATUS_HELP } from './exitCodes.js';
 import { terminalSafe } from './format.js';
-import { readJsonFile } from './inputs.js';
 import type { CliIO } from './io.js';
-import { printDecision } from './report.js';
-import { decideFromStore } from './storeDecision.js';
 
 export interface ScheduleArgs {
   hosts?: string;
@@ -23,20 +18,30 @@ export interface ScheduleArgs {
 
 /** `placid schedule`: one explained placement of REQUEST.json over HOSTS.json or the stored fleet. */
 export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
+  // Loaded per command, so `placid --help` and the other commands start without the engine.
+  const { readJsonFile } = await import('./inputs.js');
   const doc = await readJsonFile(args.request, 'request');
-  if (isAdvisoryDoc(doc)) return runAdvise(doc, args.request, args, io);
+  if (isAdvisoryDoc(doc)) {
+    const { runAdvise } = await import('./advise.js');
+    return runAdvise(doc, args.request, args, io);
+  }
   if (args.store) return runStoreSchedule(args, io);
   if (args.dataDir || args.claim) throw new InputError('--data-dir and --claim need --store');
   if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');
+  const [{ decide }, { printDecision }] = await Promise.all([import('./decide.js'), import('./report.js')]);
   const decided = await decide({ hosts: args.hosts, request: args.request, config: args.config });
-  warnAboutRatios(decided, io);
+  await warnAboutRatios(decided, io);
   return printDecision(decided, args.json ?? false, io);
 }
 
 async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> {
   if (args.hosts) throw new InputError('give either --hosts or --store, not both');
+  const [{ decideFromStore }, { printDecision }] = await Promise.all([
+    import('./storeDecision.js'),
+    import('./report.js'),
+  ]);
   const { decided, outcome, dataDir } = await decideFromStore(args);
-  if (decided) warnAboutRatios(decided, io);
+  if (decided) await warnAboutRatios(decided, io);
   if (decided && decided.hosts.length === 0) {
     io.stderr.write(
       terminalSafe(
@@ -59,7 +64,8 @@ async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> 
 }
 
 /** `[DEFAULT] *_allocation_ratio` values the hosts' own ratios override, said once per option. */
-function warnAboutRatios(decided: Decided, io: CliIO): void {
+async function warnAboutRatios(decided: Decided, io: CliIO): Promise<void> {
+  const { ratioConfigWarnings } = await import('../engine/ratios.js');
   for (const warning of ratioConfigWarnings(decided.hosts, decided.config))
     io.stderr.write(terminalSafe(`placid: warning: ${warning}\n`));
 }

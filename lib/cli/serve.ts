@@ -4,16 +4,13 @@
  * and the Nova plug-in's tests can run end to end. Stops gracefully on SIGINT/SIGTERM.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { createScheduler, loadPluginModules } from '../engine/registry.js';
-import { defaultDataDir } from '../local/dynalite.js';
-import { type FunctionUrlServer, startFunctionUrlServer } from '../local/functionUrlServer.js';
-import { LocalPipeline } from '../local/pipeline.js';
-import { FleetSnapshot } from '../schedule/snapshot.js';
+import type { FunctionUrlServer } from '../local/functionUrlServer.js';
+import type { LocalPipeline } from '../local/pipeline.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { InputError } from './errors.js';
 import { EXIT } from './exitCodes.js';
+import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
-import { readConfig } from './inputs.js';
 import type { CliIO } from './io.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
@@ -52,6 +49,22 @@ export interface RunningServe {
 
 /** Opens the store, builds the scheduler and listens. */
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  // Loaded here, so `placid --help` and the other commands start without the store and the engine.
+  const [
+    { createScheduler, loadPluginModules },
+    { defaultDataDir },
+    { startFunctionUrlServer },
+    { LocalPipeline },
+    { FleetSnapshot },
+    { readConfig },
+  ] = await Promise.all([
+    import('../engine/registry.js'),
+    import('../local/dynalite.js'),
+    import('../local/functionUrlServer.js'),
+    import('../local/pipeline.js'),
+    import('../schedule/snapshot.js'),
+    import('./inputs.js'),
+  ]);
   const { config, baseDir } = await readConfig(options.config);
   const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
   // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
@@ -109,7 +122,9 @@ function pendingWrites(io: CliIO) {
     add: (write: Promise<unknown>): void => {
       const tracked = write
         .catch((error: unknown) => {
-          io.stderr.write(`placid serve: recording an advisory decision failed: ${String(error)}\n`);
+          io.stderr.write(
+            terminalSafe(`placid serve: recording an advisory decision failed: ${String(error)}\n`),
+          );
         })
         .finally(() => pending.delete(tracked));
       pending.add(tracked);
@@ -150,8 +165,10 @@ export interface ServeArgs {
 export async function runServe(args: ServeArgs, io: CliIO, signal: AbortSignal): Promise<number> {
   const running = await startServe({ ...args, port: parsePort(args.port), io });
   io.stdout.write(
-    `placid serve: listening on ${running.url} (store ${running.dataDir}, ${running.hosts} hosts); ` +
-      'POST a request spec, or one with advisory: true and candidates\n',
+    terminalSafe(
+      `placid serve: listening on ${running.url} (store ${running.dataDir}, ${running.hosts} hosts); ` +
+        'POST a request spec, or one with advisory: true and candidates\n',
+    ),
   );
   await new Promise<void>((resolve) => {
     if (signal.aborted) resolve();

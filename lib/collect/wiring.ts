@@ -14,6 +14,7 @@ import {
   secretsManagerSecrets,
 } from '../drivers/credentials.js';
 import { parseCloudCredentials } from '../drivers/openstack/cloudConfig.js';
+import { cloudFetch } from '../drivers/openstack/connect.js';
 import { NovaInventoryClient } from '../drivers/openstack/inventory.js';
 import { KeystoneSession } from '../drivers/openstack/keystone.js';
 import { PlacementClient } from '../drivers/openstack/placement.js';
@@ -106,14 +107,18 @@ async function prometheusClient(config: CollectConfig, secrets: SecretsProvider)
 async function novaInventory(config: CollectConfig, secrets: SecretsProvider): Promise<InventorySource> {
   const os = config.openstack;
   const credentials = parseCloudCredentials(await secrets.loadSecret(os.secret), `secret ${os.secret}`);
-  const session = new KeystoneSession(credentials, { timeoutMs: os.timeout });
+  const fetch = await cloudFetch(credentials, `secret ${os.secret}`);
+  const session = new KeystoneSession(credentials, { timeoutMs: os.timeout, fetch });
   const retry = { maxAttempts: os.max_attempts };
   const nova = new NovaInventoryClient(session, {
+    fetch,
     microversion: os.microversion,
     timeoutMs: os.timeout,
     pageSize: os.page_size,
     retry,
   });
-  const placement = os.placement ? new PlacementClient(session, { timeoutMs: os.timeout, retry }) : null;
+  const placement = os.placement
+    ? new PlacementClient(session, { timeoutMs: os.timeout, retry, fetch })
+    : null;
   return new NovaInventory(nova, placement, config);
 }

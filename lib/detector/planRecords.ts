@@ -34,7 +34,13 @@ export function plannedRecord(
   m: PlannedMigration,
   instance: StoredInstance | undefined,
 ): MigrationRecordItem {
-  const vm = instance as { kubernetes_node?: string | null; consul?: MigrationInput['consul'] } | undefined;
+  const vm = instance as
+    | {
+        kubernetes_node?: string | null;
+        kubernetes_cluster?: string | null;
+        consul?: MigrationInput['consul'];
+      }
+    | undefined;
   return {
     instance_uuid: m.instance_uuid,
     started_at: plan.created_at,
@@ -48,6 +54,7 @@ export function plannedRecord(
     // The workflow requires a positive duration; a zero-byte estimate still takes a moment.
     estimated_seconds: Math.max(1, m.estimated_seconds),
     kubernetes_node: vm?.kubernetes_node ?? null,
+    kubernetes_cluster: vm?.kubernetes_cluster ?? null,
     consul: vm?.consul ?? null,
     correlation_id: plan.plan_id,
     status: 'planned',
@@ -71,6 +78,7 @@ export function messageOf(r: MigrationRecordItem): MigrationInput {
     estimated_bytes: r.estimated_bytes,
     estimated_seconds: r.estimated_seconds,
     kubernetes_node: r.kubernetes_node ?? null,
+    kubernetes_cluster: r.kubernetes_cluster ?? null,
     consul: r.consul ?? null,
     correlation_id: r.correlation_id,
     planned_at: r.planned_at ?? r.started_at,

@@ -24,9 +24,17 @@ export function waveGate(
   const open = records.filter((r) => !TERMINAL_RECORD_STATUSES.has(r.status));
   if (open.length === 0) return { kind: 'finished' };
   const wave = Math.min(...open.map((r) => r.wave ?? 1));
-  const due = open.filter((r) => (r.wave ?? 1) === wave && r.status === 'planned');
+  const inWave = open.filter((r) => (r.wave ?? 1) === wave);
+  const due = inWave.filter((r) => r.status === 'planned');
   if (due.length === 0) {
-    return { kind: 'wait', wave, reason: `wave ${wave}: ${open.length} migration(s) still running` };
+    // Only this wave's own open records: later waves' planned ones have not started anything.
+    const queued = inWave.filter((r) => r.status === 'queued').length;
+    const notStarted = queued > 0 ? ` (${queued} queued, not started yet)` : '';
+    return {
+      kind: 'wait',
+      wave,
+      reason: `wave ${wave}: ${inWave.length} migration(s) still running${notStarted}`,
+    };
   }
   const window = blackoutAt(now, settings.blackout_windows, settings.timezone);
   if (window) {

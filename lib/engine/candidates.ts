@@ -1,5 +1,5 @@
 import type { HostState } from '../model/hostState.js';
-import type { FleetIndex } from './prefilter/fleetIndex.js';
+import { type FleetIndex, fleetIndex } from './prefilter/fleetIndex.js';
 
 /**
  * One decision's surviving hosts as positions into the fleet's own (indexed) hosts array. The
@@ -16,7 +16,16 @@ export interface Candidates {
   count: number;
 }
 
-/** The survivors as a new host list (for the paths that work on host lists). */
+/**
+ * Every host of `hosts` as a candidate, in `positions` (at least hosts.length long). A host list
+ * that is not the fleet's (a multi-create's consumed copies) is indexed as a fleet of its own.
+ */
+export function listCandidates(hosts: readonly HostState[], positions: Int32Array): Candidates {
+  for (let i = 0; i < hosts.length; i++) positions[i] = i;
+  return { hosts, index: fleetIndex(hosts), positions, count: hosts.length };
+}
+
+/** The survivors as a new host list. */
 export function candidateHosts(c: Candidates): HostState[] {
   const out = new Array<HostState>(c.count);
   for (let j = 0; j < c.count; j++) out[j] = c.hosts[c.positions[j]];

@@ -1,6 +1,5 @@
 import type { HostState } from '../model/hostState.js';
-import { explainRemoval, type FilterCount, type Removal } from './filterHandler.js';
-import type { PrefilterRemoval } from './prefilter/index.js';
+import type { FilterCount } from './filterHandler.js';
 
 export interface Elimination {
   host: string;
@@ -43,34 +42,22 @@ export interface ScheduleDecision {
   /** Every host that passed the filters for the first instance, best first (only when explained). */
   weighed: HostWeight[] | null;
   filter_counts: FilterCount[];
-  /** Every eliminated host and why (reasons are built on demand; empty unless explained). */
-  eliminated: () => Elimination[];
+  /**
+   * The eliminated hosts and why, in decision order: every one, or the first `limit` (reasons are
+   * built on demand, only for the hosts returned; empty unless explained).
+   */
+  eliminated: (limit?: number) => Elimination[];
+  /**
+   * For a capped view of a large explained decision without building every row: the best `limit`
+   * weighed hosts and the first `limit` eliminations, with how many of each there are in all.
+   */
+  explainedTop?: (limit: number) => ExplainedTop;
   error: { type: 'NoValidHost'; message: string } | null;
 }
 
-/** Eliminations in decision order: pre-filter and narrowing removals, then each filter's. */
-export function eliminationsOf(
-  pre: readonly PrefilterRemoval[],
-  removals: readonly Removal[],
-): Elimination[] {
-  const out: Elimination[] = [];
-  for (const r of pre) {
-    out.push({
-      host: r.host.host,
-      nodename: r.host.nodename,
-      filter: r.stage,
-      reason: r.reason(),
-      instance_index: 0,
-    });
-  }
-  for (const r of removals) {
-    out.push({
-      host: r.host.host,
-      nodename: r.host.nodename,
-      filter: r.filter.name,
-      reason: explainRemoval(r),
-      instance_index: r.ctx.index,
-    });
-  }
-  return out;
+export interface ExplainedTop {
+  weighed: HostWeight[];
+  weighedTotal: number;
+  eliminated: Elimination[];
+  eliminatedTotal: number;
 }

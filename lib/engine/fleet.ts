@@ -78,18 +78,18 @@ function internHosts(hosts: readonly HostState[]): HostState[] {
       num_io_ops: h.num_io_ops,
       failed_builds: h.failed_builds,
       metrics: h.metrics,
-      service: shared('service', h.service),
+      service: shared('service', h.service, serviceKey(h.service)),
       hypervisor_type: h.hypervisor_type,
       hypervisor_version: h.hypervisor_version,
       hypervisor_hostname: h.hypervisor_hostname,
-      supported_instances: shared('supported', h.supported_instances),
+      supported_instances: shared('supported', h.supported_instances, listKey(h.supported_instances.flat())),
       cpu_info: h.cpu_info === null ? null : shared('cpu_info', h.cpu_info, h.cpu_info),
       host_ip: h.host_ip,
       stats: h.stats,
       numa_topology: h.numa_topology,
       pci_stats: h.pci_stats,
       availability_zone: h.availability_zone,
-      traits: shared('traits', h.traits),
+      traits: shared('traits', h.traits, listKey(h.traits)),
       inventories: h.inventories,
       extra: h.extra,
       limits: h.limits,
@@ -101,12 +101,31 @@ function internHosts(hosts: readonly HostState[]): HostState[] {
 
 function sharedAggregates(aggregates: Aggregate[]): Aggregate[] {
   if (aggregates.length === 0) return EMPTY;
-  const parts = aggregates.map((a) => shared('aggregate', a, aggregateKey(a)));
-  return shared('aggregates', parts, aggregates.map(aggregateKey).join('\u0001'));
+  const keys = aggregates.map(aggregateKey);
+  const parts = aggregates.map((a, i) => shared('aggregate', a, keys[i]));
+  return shared('aggregates', parts, keys.join('\u0001'));
 }
 
 const EMPTY: Aggregate[] = [];
 
+// The keys below are built by hand: JSON.stringify of each host's sub-values was most of the time
+// it takes to lay out 20k hosts. Strings are JSON-quoted, so no separator can be forged.
+
 function aggregateKey(a: Aggregate): string {
-  return `${a.uuid ?? ''}\u0002${a.name}\u0002${JSON.stringify(Object.entries(a.metadata).sort())}`;
+  const keys = Object.keys(a.metadata);
+  if (keys.length > 1) keys.sort();
+  let key = `${a.uuid === undefined ? '-' : JSON.stringify(a.uuid)}${JSON.stringify(a.name)}`;
+  for (const k of keys) key += `${JSON.stringify(k)}:${JSON.stringify(a.metadata[k])}`;
+  return key;
+}
+
+// Every ServiceState field must be in the key, or hosts with different services share one record.
+function serviceKey(s: HostState['service']): string {
+  return `${s.disabled},${s.up},${s.forced_down},${s.assumed},${s.report_interval_seconds},${JSON.stringify(s.disabled_reason)},${JSON.stringify(s.last_seen_up)}`;
+}
+
+function listKey(items: readonly string[]): string {
+  let key = '';
+  for (const item of items) key += JSON.stringify(item);
+  return key;
 }

@@ -1,9 +1,18 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestedDestination, RequestSpec } from '../model/requestSpec.js';
+import { type Candidates, candidateHosts, listCandidates } from './candidates.js';
 import { fleetIndex } from './prefilter/fleetIndex.js';
 
 /** The narrowing step that removed a host (reported like a filter in explanations). */
 export type NarrowStage = 'requested_destination' | 'ignore_hosts' | 'force_hosts' | 'force_nodes';
+
+/** The steps in the order they run; a recording stores a step's index + 1. */
+export const NARROW_STAGES: readonly NarrowStage[] = [
+  'requested_destination',
+  'ignore_hosts',
+  'force_hosts',
+  'force_nodes',
+];
 
 /** A host the narrowing removed; the reason is built only when asked for. */
 export interface NarrowRemoval {
@@ -23,77 +32,81 @@ export interface Narrowed {
 }
 
 /**
- * The host narrowing at the top of Nova's `get_filtered_hosts`: requested_destination (exact host,
- * and node when given), then ignore_hosts (case-insensitive), force_hosts (case-insensitive) and
- * force_nodes (exact). `record` keeps the removed hosts for explanations.
+ * The host narrowing at the top of Nova's `get_filtered_hosts` over candidate positions:
+ * requested_destination (exact host, and node when given), then ignore_hosts (case-insensitive),
+ * force_hosts (case-insensitive) and force_nodes (exact). Compacts `c` in place and returns true
+ * when the filters must not run (see Narrowed.skipFilters). `record`, when given, gets the index + 1
+ * of the step (NARROW_STAGES) that removed each position.
  */
-export function narrowHosts(input: readonly HostState[], spec: RequestSpec, record = false): Narrowed {
-  const removals: NarrowRemoval[] = [];
-  const keep = (
-    hosts: readonly HostState[],
-    stage: NarrowStage,
-    ok: (h: HostState) => boolean,
-    why: () => string,
-  ) => {
-    const kept: HostState[] = [];
-    for (const h of hosts) {
-      if (ok(h)) kept.push(h);
-      else if (record) removals.push({ host: h, stage, reason: why });
+export function narrowCandidates(c: Candidates, spec: RequestSpec, record: Uint8Array | null): boolean {
+  const keep = (stage: number, ok: (h: HostState) => boolean) => {
+    const { hosts, positions } = c;
+    let kept = 0;
+    for (let j = 0; j < c.count; j++) {
+      const i = positions[j];
+      if (ok(hosts[i])) positions[kept++] = i;
+      else if (record !== null) record[i] = stage + 1;
     }
-    return kept;
+    c.count = kept;
   };
-
-  let hosts = input;
   const dest = spec.requested_destination;
   // Nova narrows whenever the field is set, so even an empty host name matches nothing.
   if (typeof dest?.host === 'string') {
     const { host, node } = dest;
-    hosts = keep(
-      hosts,
-      'requested_destination',
-      (h) => h.host === host && (!node || h.nodename === node),
-      () =>
-        `the request is for host '${host}'${node ? ` node '${node}'` : ''} (requested_destination; exact match)`,
-    );
+    keep(0, (h) => h.host === host && (!node || h.nodename === node));
   }
   const { ignore_hosts: ignore, force_hosts: forceHosts, force_nodes: forceNodes } = spec;
-  if (ignore.length === 0 && forceHosts.length === 0 && forceNodes.length === 0) {
-    return { hosts, skipFilters: false, removals };
-  }
+  if (ignore.length === 0 && forceHosts.length === 0 && forceNodes.length === 0) return false;
   if (ignore.length > 0) {
     const ignored = new Set(ignore.map((h) => h.toLowerCase()));
-    hosts = keep(
-      hosts,
-      'ignore_hosts',
-      (h) => !ignored.has(h.host.toLowerCase()),
-      () =>
-        `the request's ignore_hosts lists this host (${ignore.join(', ')}; names match case-insensitively)`,
-    );
-    if (hosts.length === 0) return { hosts, skipFilters: true, removals };
+    keep(1, (h) => !ignored.has(h.host.toLowerCase()));
+    if (c.count === 0) return true;
   }
   if (forceHosts.length > 0) {
     const forced = new Set(forceHosts.map((h) => h.toLowerCase()));
-    hosts = keep(
-      hosts,
-      'force_hosts',
-      (h) => forced.has(h.host.toLowerCase()),
-      () => `the request forces hosts ${forceHosts.join(', ')} (force_hosts; names match case-insensitively)`,
-    );
+    keep(2, (h) => forced.has(h.host.toLowerCase()));
   }
   if (forceNodes.length > 0) {
     const forced = new Set(forceNodes);
-    hosts = keep(
-      hosts,
-      'force_nodes',
-      (h) => forced.has(h.nodename),
-      () => `the request forces nodes ${forceNodes.join(', ')} (force_nodes; exact match)`,
-    );
+    keep(3, (h) => forced.has(h.nodename));
   }
   const forcing = forceHosts.length > 0 || forceNodes.length > 0;
-  return { hosts, skipFilters: forcing && !truthyHint(spec.scheduler_hints._nova_check_type), removals };
+  return forcing && !truthyHint(spec.scheduler_hints._nova_check_type);
 }
 
-/** True when narrowHosts can remove a host from this request's candidates. */
+/** Why a narrowing step removes hosts from this request's candidates. */
+export function narrowReason(stage: NarrowStage, spec: RequestSpec): string {
+  switch (stage) {
+    case 'requested_destination': {
+      const { host, node } = spec.requested_destination ?? {};
+      return `the request is for host '${host}'${node ? ` node '${node}'` : ''} (requested_destination; exact match)`;
+    }
+    case 'ignore_hosts':
+      return `the request's ignore_hosts lists this host (${spec.ignore_hosts.join(', ')}; names match case-insensitively)`;
+    case 'force_hosts':
+      return `the request forces hosts ${spec.force_hosts.join(', ')} (force_hosts; names match case-insensitively)`;
+    case 'force_nodes':
+      return `the request forces nodes ${spec.force_nodes.join(', ')} (force_nodes; exact match)`;
+  }
+}
+
+/** narrowCandidates over a host list, with its removals (`record` keeps them for explanations). */
+export function narrowHosts(input: readonly HostState[], spec: RequestSpec, record = false): Narrowed {
+  const c = listCandidates(input, new Int32Array(input.length));
+  const removedBy = record ? new Uint8Array(input.length) : null;
+  const skipFilters = narrowCandidates(c, spec, removedBy);
+  const removals: NarrowRemoval[] = [];
+  if (removedBy)
+    for (let s = 0; s < NARROW_STAGES.length; s++) {
+      const stage = NARROW_STAGES[s];
+      input.forEach((host, i) => {
+        if (removedBy[i] === s + 1) removals.push({ host, stage, reason: () => narrowReason(stage, spec) });
+      });
+    }
+  return { hosts: candidateHosts(c), skipFilters, removals };
+}
+
+/** True when narrowCandidates can remove a host from this request's candidates. */
 export function narrows(spec: RequestSpec): boolean {
   return (
     typeof spec.requested_destination?.host === 'string' ||

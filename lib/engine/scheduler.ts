@@ -4,23 +4,24 @@ import { isRebuild, type RequestSpec } from '../model/requestSpec.js';
 import {
   acquireBuffers,
   type Candidates,
-  candidateHosts,
   type DecisionBuffers,
+  listCandidates,
   releaseBuffers,
 } from './candidates.js';
 import { consumeFromRequest } from './consume.js';
 import type { EngineContext } from './context.js';
 import { NoValidHostError } from './errors.js';
-import { type Elimination, eliminationsOf, type HostWeight, type ScheduleDecision } from './explain.js';
+import type { Elimination, ScheduleDecision } from './explain.js';
 import type { HostFilter } from './filter.js';
+import type { FilterCount } from './filterHandler.js';
 import { Fleet } from './fleet.js';
-import { narrows, resolvedDestination } from './narrow.js';
+import { resolvedDestination } from './narrow.js';
 import { PlacementClaims } from './placementClaim.js';
 import { fleetIndex } from './prefilter/fleetIndex.js';
-import { type PrefilterRemoval, placementPrefilter, prefilterPositions } from './prefilter/index.js';
+import { prefilterCheck } from './prefilter/index.js';
 import { seededRandom } from './random.js';
-import { sortCandidates } from './sortCandidates.js';
-import { type SortLog, sortHosts } from './sortHosts.js';
+import { DecisionRecord } from './recording.js';
+import { type Plugins, type SortedHosts, sortHosts } from './sortHosts.js';
 import type { HostWeigher } from './weigher.js';
 
 /**
@@ -30,11 +31,11 @@ import type { HostWeigher } from './weigher.js';
 export type Claim = (host: HostState, spec: RequestSpec, instanceUuid: string) => boolean | Promise<boolean>;
 
 export interface ScheduleOptions {
-  /** Keep every eliminated host with its reason and every weighed host (slower; for people). */
+  /** Record every eliminated host and every weighed host (their reasons are built when read). */
   explain?: boolean;
   /**
-   * Keep every survivor of the first instance with its final weight (no breakdown, no reasons), on
-   * the fast path: what an advisory answer needs. Implied by `explain`.
+   * Keep every survivor of the first instance with its final weight (no breakdown, no reasons):
+   * what an advisory answer needs. Implied by `explain`.
    */
   weights?: boolean;
   /**
@@ -74,97 +75,90 @@ export class Scheduler {
     options: ScheduleOptions = {},
   ): Promise<ScheduleDecision> {
     const fleet = Fleet.from(hostsOrFleet);
-    // An unexplained decision works on positions into the fleet (candidates.ts) in reused buffers.
-    const buffers = options.explain ? null : acquireBuffers(fleet.hosts.length);
+    // A decision works on positions into the fleet (candidates.ts) in reused buffers.
+    const buffers = acquireBuffers(fleet.hosts.length);
     try {
       return await this.decide(fleet, input, options, buffers);
     } finally {
-      if (buffers) releaseBuffers(buffers);
+      releaseBuffers(buffers);
     }
   }
 
+  /**
+   * One decision, explained or not: the same stages over the same positions; an explanation only
+   * records what each stage removed (recording.ts) and builds its words when they are read.
+   */
   private async decide(
     fleet: Fleet,
     input: RequestSpec,
     options: ScheduleOptions,
-    buffers: DecisionBuffers | null,
+    buffers: DecisionBuffers,
   ): Promise<ScheduleDecision> {
-    const explain = options.explain ?? false;
-    const random = options.random ?? this.random;
     const uuids = instanceUuids(input);
     const spec = requestCopy(input, uuids);
-    const log: SortLog = { counts: [], removals: [], narrowed: [] };
-    const preRemovals: PrefilterRemoval[] = [];
-    const decision = (partial: Partial<ScheduleDecision>): ScheduleDecision => ({
-      request_id: spec.request_id,
-      placements: [],
-      weighed: null,
-      filter_counts: log.counts,
-      eliminated: () => eliminationsOf([...preRemovals, ...log.narrowed], log.removals),
-      error: null,
-      ...partial,
-    });
-    const ctx0: EngineContext = { config: this.config, now: options.now ?? new Date(), index: 0, fleet };
-
+    const run: Run = {
+      spec,
+      uuids,
+      random: options.random ?? this.random,
+      counts: [],
+      record: options.explain || options.weights ? new DecisionRecord(options.explain ?? false) : null,
+      buffers,
+      ctx: { config: this.config, now: options.now ?? new Date(), index: 0, fleet },
+    };
     // A rebuild only re-checks the current host: no Placement query and no claim (Nova's legacy path).
     const rebuild = isRebuild(spec);
     const placement = !rebuild && this.config.placid.placement_prefilter;
-    let hosts: HostState[] = [];
-    let candidates = buffers && fleetCandidates(fleet, buffers);
-    if (!placement) {
-      if (candidates) candidates.count = everyPosition(candidates.positions, fleet.hosts.length);
-      else hosts = fleet.hosts.slice();
-    } else {
-      try {
-        if (candidates) candidates.count = prefilterPositions(fleet.hosts, spec, ctx0, candidates.positions);
-        else {
-          const pre = placementPrefilter(fleet.hosts, spec, ctx0, explain);
-          hosts = pre.hosts;
-          preRemovals.push(...pre.removals);
-        }
-      } catch (err) {
-        if (err instanceof NoValidHostError) return decision({ error: noValidHost(err.message) });
-        throw err;
-      }
-      const end = candidates ? candidates.count : hosts.length;
-      log.counts.push({ filter: 'Placement', start: fleet.hosts.length, end, instance_index: 0 });
-      if (end === 0)
-        return decision({
-          error: noValidHost('No valid host was found. Placement returned no allocation candidates.'),
-        });
-      spec.requested_destination = resolvedDestination(spec, fleet.hosts);
-    }
-    // Narrowing by name (requested_destination, ignore/force hosts) works on host lists.
-    if (candidates && narrows(spec)) {
-      hosts = candidateHosts(candidates);
-      candidates = null;
+    // The pre-filter writes its own candidates; without it every host is one.
+    const candidates = fleetCandidates(fleet, buffers, !placement);
+    if (placement) {
+      const error = prefilter(run, candidates);
+      if (error) return decisionOf(run, { error });
     }
     const claim = rebuild ? undefined : (options.claim ?? this.memoryClaim(placement, uuids, spec));
-
-    const plugins = { filters: this.filters, weighers: this.weighers };
     // Nova's conductor asks for no alternates on a rebuild (it re-checks the instance's own host).
     const numAlts = options.alternates === false || rebuild ? 0 : this.config.scheduler.max_attempts - 1;
+    const placed = await this.placeEach(run, candidates, claim, numAlts);
+    if (placed.chosen.length !== uuids.length) {
+      return decisionOf(run, {
+        error: noValidHost('No valid host was found. There are not enough hosts available.'),
+      });
+    }
+    const ranked = await this.rankForAlternates(run, placed, numAlts);
+    return decisionOf(run, { placements: alternates(run, placed, ranked, numAlts) });
+  }
+
+  /**
+   * Nova's loop over the instances: sort the candidates, claim the first host that takes the claim,
+   * consume the instance's resources on it. Later instances work on the previous instance's sorted
+   * survivors (with the consumed copy), so the list only shrinks.
+   */
+  private async placeEach(
+    run: Run,
+    candidates: Candidates,
+    claim: Claim | undefined,
+    numAlts: number,
+  ): Promise<Placed> {
+    const { spec, uuids } = run;
+    const plugins: Plugins = { filters: this.filters, weighers: this.weighers };
     const chosen: HostState[] = [];
-    let weighed: HostWeight[] | null = null;
+    let hosts: HostState[] = [];
     // The full ranking of the last instance's survivors, when `hosts` holds only the best few.
     let rest: (() => HostState[]) | null = null;
     for (let index = 0; index < uuids.length; index++) {
       spec.instance_uuid = uuids[index];
-      const ctx: EngineContext = { ...ctx0, index };
-      const sort = {
-        explain,
-        random,
-        spares: numAlts + SPARE_HOSTS,
-        full: uuids.length > 1,
-        weights: index === 0 && options.weights === true,
-      };
-      const sorted = candidates
-        ? await sortCandidates(plugins, candidates, spec, ctx, sort, log, buffers!.weights)
-        : await sortHosts(plugins, hosts, spec, ctx, sort, log);
-      // Later instances work on this instance's sorted list, which holds consumed copies.
-      candidates = null;
-      if (index === 0 && (explain || options.weights)) weighed = sorted.weighed;
-      // Nova replaces the candidates with this instance's sorted survivors: the list only shrinks.
+      const ctx: EngineContext = { ...run.ctx, index };
+      const sort = { random: run.random, spares: numAlts + SPARE_HOSTS, full: uuids.length > 1 };
+      const c = index === 0 ? candidates : listCandidates(hosts, run.buffers.positions);
+      const sorted: SortedHosts = await sortHosts(
+        plugins,
+        c,
+        spec,
+        ctx,
+        sort,
+        run.buffers.weights,
+        run.counts,
+        run.record,
+      );
       hosts = sorted.hosts;
       rest = sorted.remaining;
       if (hosts.length === 0) break;
@@ -182,33 +176,95 @@ export class Scheduler {
       spec.instance_group?.hosts.push(host.host);
       chosen.push(host);
     }
-    if (chosen.length !== uuids.length) {
-      return decision({
-        weighed,
-        error: noValidHost('No valid host was found. There are not enough hosts available.'),
-      });
-    }
+    return { chosen, hosts, rest };
+  }
 
-    // Nova filters and weighs the survivors again after the last pick of a multi-create.
-    if (uuids.length > 1 && numAlts > 0) {
-      const ctx: EngineContext = { ...ctx0, index: uuids.length - 1 };
-      const sort = { explain: false, random, spares: numAlts, full: true };
-      hosts = (await sortHosts(plugins, hosts, spec, ctx, sort, null)).hosts;
-    }
-    const chosenKeys = new Set(chosen.map(hostKey));
-    const placements = chosen.map((host, i) => {
-      let alternates = alternatesFor(host, hosts, chosenKeys, numAlts);
-      // Same-cell hosts may rank below the short list; Nova's list holds every survivor.
-      if (alternates.length < numAlts && rest) alternates = alternatesFor(host, rest(), chosenKeys, numAlts);
-      return { instance_uuid: uuids[i], host, alternates };
-    });
-    return decision({ placements, weighed });
+  /** Nova filters and weighs the survivors again after the last pick of a multi-create. */
+  private async rankForAlternates(run: Run, placed: Placed, numAlts: number): Promise<HostState[]> {
+    if (run.uuids.length <= 1 || numAlts === 0) return placed.hosts;
+    const ctx: EngineContext = { ...run.ctx, index: run.uuids.length - 1 };
+    const sort = { random: run.random, spares: numAlts, full: true };
+    // Buffers of its own: `placed.rest` may still read the decision's.
+    const n = placed.hosts.length;
+    const c = listCandidates(placed.hosts, new Int32Array(n));
+    const plugins: Plugins = { filters: this.filters, weighers: this.weighers };
+    return (await sortHosts(plugins, c, run.spec, ctx, sort, new Float64Array(n), null)).hosts;
   }
 
   /** Placement's claims in memory: only a multi-create can be refused (its earlier instances count). */
   private memoryClaim(placement: boolean, uuids: readonly string[], spec: RequestSpec): Claim | undefined {
     return placement && uuids.length > 1 ? new PlacementClaims(spec, this.config).claim : undefined;
   }
+}
+
+/** What one decision carries from stage to stage. */
+interface Run {
+  spec: RequestSpec;
+  uuids: readonly string[];
+  random: () => number;
+  counts: FilterCount[];
+  record: DecisionRecord | null;
+  buffers: DecisionBuffers;
+  ctx: EngineContext;
+}
+
+interface Placed {
+  chosen: HostState[];
+  /** The last instance's sorted survivors (the chosen host's consumed copy in its place). */
+  hosts: HostState[];
+  rest: (() => HostState[]) | null;
+}
+
+/**
+ * Placement's allocation candidates (Nova's request filters and the resource query): compacts
+ * `c` to the hosts that pass, or returns why none can.
+ */
+function prefilter(run: Run, c: Candidates): ScheduleDecision['error'] {
+  const { spec, ctx } = run;
+  try {
+    const check = prefilterCheck(c.hosts, spec, ctx);
+    c.count = check.collect(c.positions);
+    run.record?.prefiltered(c.hosts, c.positions, c.count, check);
+  } catch (err) {
+    if (err instanceof NoValidHostError) return noValidHost(err.message);
+    throw err;
+  }
+  run.counts.push({ filter: 'Placement', start: c.hosts.length, end: c.count, instance_index: 0 });
+  if (c.count === 0)
+    return noValidHost('No valid host was found. Placement returned no allocation candidates.');
+  spec.requested_destination = resolvedDestination(spec, c.hosts);
+  return null;
+}
+
+/** Each instance's placement with its alternates from the final ranking. */
+function alternates(run: Run, placed: Placed, ranked: HostState[], numAlts: number) {
+  const chosenKeys = new Set(placed.chosen.map(hostKey));
+  return placed.chosen.map((host, i) => {
+    let alts = alternatesFor(host, ranked, chosenKeys, numAlts);
+    // Same-cell hosts may rank below the short list; Nova's list holds every survivor.
+    if (alts.length < numAlts && placed.rest) alts = alternatesFor(host, placed.rest(), chosenKeys, numAlts);
+    return { instance_uuid: run.uuids[i], host, alternates: alts };
+  });
+}
+
+/** The decision; its weighed list and eliminations are read from the recording when asked for. */
+function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecision {
+  const record = run.record;
+  let weighed: ScheduleDecision['weighed'] | undefined;
+  return {
+    request_id: run.spec.request_id,
+    placements: [],
+    get weighed() {
+      weighed ??= record ? record.weighedHosts() : null;
+      return weighed;
+    },
+    filter_counts: run.counts,
+    eliminated: (limit?: number) => (record ? record.eliminations(limit) : []),
+    explainedTop: (limit: number) =>
+      record ? record.top(limit) : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
+    error: null,
+    ...partial,
+  };
 }
 
 /**
@@ -242,14 +298,11 @@ async function claimFirst(
   return -1;
 }
 
-/** Candidates of the fleet in the decision's buffers, none yet. */
-function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers): Candidates {
-  return { hosts: fleet.hosts, index: fleetIndex(fleet.hosts), positions: buffers.positions, count: 0 };
-}
-
-function everyPosition(positions: Int32Array, n: number): number {
-  for (let i = 0; i < n; i++) positions[i] = i;
-  return n;
+/** The fleet's candidates in the decision's buffers: every host when `all`, else none yet. */
+function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers, all: boolean): Candidates {
+  const n = all ? fleet.hosts.length : 0;
+  for (let i = 0; i < n; i++) buffers.positions[i] = i;
+  return { hosts: fleet.hosts, index: fleetIndex(fleet.hosts), positions: buffers.positions, count: n };
 }
 
 function instanceUuids(spec: RequestSpec): string[] {

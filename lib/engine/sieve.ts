@@ -7,18 +7,39 @@ import { type FilterCount, prepareStages, type Stage, wrap } from './filterHandl
 import type { HostGroups } from './hostGroups.js';
 
 /**
- * runFilters over candidate positions, for decisions that are not explained: the same survivors, in
- * the same order, and the same per-filter counts, with no host list built. A filter that declares
- * `groupedBy` is asked once per distinct host value (a typed-array read per host, no host object
- * read); consecutive other filters run host by host together, as in runFilters. Compacts
- * `candidates` in place and returns the counts.
+ * Nova's `get_filtered_objects` over candidate positions: each enabled filter in order over the
+ * survivors of the one before, skipping once-per-request filters after the first instance and
+ * non-rebuild filters on a rebuild, stopping at the first filter that leaves no host. A filter
+ * that declares `groupedBy` is asked once per distinct host value (a typed-array read per host, no
+ * host object read); consecutive other filters run host by host together (every filter on one
+ * host, then the next host: each host object is read from memory once). Compacts `candidates` in
+ * place and returns the counts and the prepared stages.
+ *
+ * `removedBy`, when given (at least the hosts' length), records the run for an explanation: the
+ * position of each host a filter removes gets that filter's stage position + 1.
  */
 export async function sieveFilters(
   filters: Parameters<typeof prepareStages>[0],
   candidates: Candidates,
   spec: RequestSpec,
   ctx: EngineContext,
+  removedBy: Uint16Array | null = null,
 ): Promise<FilterCount[]> {
+  return (await sieve(filters, candidates, spec, ctx, removedBy)).counts;
+}
+
+export interface Sieved {
+  counts: FilterCount[];
+  stages: Stage[];
+}
+
+export async function sieve(
+  filters: Parameters<typeof prepareStages>[0],
+  candidates: Candidates,
+  spec: RequestSpec,
+  ctx: EngineContext,
+  record: Uint16Array | null,
+): Promise<Sieved> {
   const stages = await prepareStages(filters, spec, ctx);
   const removedBy = new Int32Array(stages.length);
   const counts: FilterCount[] = [];
@@ -30,22 +51,22 @@ export async function sieveFilters(
     else {
       const groups = groupsFor(stage, candidates);
       if (groups) {
-        sieveGrouped(stage, groups, candidates, spec, ctx, removedBy);
+        sieveGrouped(stage, groups, candidates, spec, ctx, removedBy, record);
         run = [stage];
       } else {
         run = genericRun(stages, s, candidates);
-        sieveHostByHost(run, candidates, spec, ctx, removedBy);
+        sieveHostByHost(run, candidates, spec, ctx, removedBy, record);
       }
     }
     for (const done of run) {
       const end = start - removedBy[done.position];
       counts.push({ filter: done.filter.name, start, end, instance_index: ctx.index });
-      if (end === 0) return counts;
+      if (end === 0) return { counts, stages };
       start = end;
     }
     s += run.length;
   }
-  return counts;
+  return { counts, stages };
 }
 
 /** The stage's host groups, or null when its verdict is not declared to depend on grouped values. */
@@ -77,6 +98,7 @@ function sieveHostByHost(
   spec: RequestSpec,
   ctx: EngineContext,
   removedBy: Int32Array,
+  record: Uint16Array | null,
 ): void {
   const { hosts, positions } = c;
   let kept = 0;
@@ -91,6 +113,7 @@ function sieveHostByHost(
         current = run[k];
         if (!current.filter.hostPasses(host, spec, current.state, ctx)) {
           removedBy[current.position]++;
+          if (record !== null) record[i] = current.position + 1;
           passed = false;
           break;
         }
@@ -112,7 +135,7 @@ const FAIL = 2;
  * groups, every group is decided up front (on its first host in the fleet) and, when all pass, the
  * candidates are not even read; otherwise each candidate's verdict is a table read, and a group not
  * decided yet is decided on its first candidate met (so an error names the host it would name in
- * runFilters). Synchronous, so one verdict table serves every call.
+ * the host-by-host loop). Synchronous, so one verdict table serves every call.
  */
 function sieveGrouped(
   stage: Stage,
@@ -121,6 +144,7 @@ function sieveGrouped(
   spec: RequestSpec,
   ctx: EngineContext,
   removedBy: Int32Array,
+  record: Uint16Array | null,
 ): void {
   const { hosts, positions } = c;
   const { groupOf } = groups;
@@ -143,6 +167,7 @@ function sieveGrouped(
         verdicts[g] = v;
       }
       if (v === PASS) positions[kept++] = i;
+      else if (record !== null) record[i] = stage.position + 1;
     }
   } catch (err) {
     throw wrap(stage.filter.name, `failed on host ${hosts[positions[j]].host}`, err);

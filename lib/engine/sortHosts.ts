@@ -1,38 +1,28 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
+import type { Candidates } from './candidates.js';
 import type { EngineContext } from './context.js';
-import type { HostWeight } from './explain.js';
 import type { HostFilter } from './filter.js';
-import { type FilterCount, type Removal, runFilters } from './filterHandler.js';
-import { type NarrowRemoval, narrowHosts } from './narrow.js';
+import type { FilterCount } from './filterHandler.js';
+import { narrowCandidates, narrows } from './narrow.js';
+import type { DecisionRecord } from './recording.js';
+import { sieve } from './sieve.js';
+import { weighCandidates } from './weighCandidates.js';
 import type { HostWeigher } from './weigher.js';
-import { rankHosts, weighHosts } from './weighing.js';
+import { rankHosts, type WeigherRecord } from './weighing.js';
 
 export interface SortOptions {
-  /** Keep every removal with its reason and every weighed host (slower; for people). */
-  explain: boolean;
   random: () => number;
   /** Hosts to rank beyond host_subset_size when a full order is not needed. */
   spares: number;
   /** Rank every host (a multi-create hands the whole sorted list to the next instance). */
   full: boolean;
-  /** Give every survivor's weight (`weighed` without breakdowns) even when not explained. */
-  weights?: boolean;
-}
-
-/** Where one sort records what it did (counts and removals feed the explanation). */
-export interface SortLog {
-  counts: FilterCount[];
-  removals: Removal[];
-  narrowed: NarrowRemoval[];
 }
 
 export interface SortedHosts {
   /** The chosen host first, then the rest best first: every survivor, or only the best few. */
   hosts: HostState[];
-  /** Every survivor with its weight, best first and ties in input order (when explained or asked). */
-  weighed: HostWeight[] | null;
   /** Every survivor in the order of `hosts`, when `hosts` is only the best few. */
   remaining: (() => HostState[]) | null;
 }
@@ -43,80 +33,69 @@ export interface Plugins {
 }
 
 /**
- * Nova's `_get_sorted_hosts`: narrow (requested_destination, ignore/force), filter, weigh,
- * optionally shuffle the best tie, then move a random pick among the best `host_subset_size` to the
- * front. When only the best few are needed (no explanation, one instance) the ranking stops there;
- * `remaining` gives the rest, in exactly the order a full stable sort would.
+ * Nova's `_get_sorted_hosts` over candidate positions: narrow (requested_destination,
+ * ignore/force), filter, weigh, optionally shuffle the best tie, then move a random pick among the
+ * best `host_subset_size` to the front. Host objects are read only where a filter or weigher needs
+ * them. Unless `sort.full`, the ranking stops after the best few; `remaining` gives the rest, in
+ * exactly the order a full stable sort would. `weights` is the decision's buffer (at least the
+ * hosts' size); `remaining` reads it and `c`, so it must be called before they are reused.
+ *
+ * `counts` gets the per-filter counts; `record`, when given, notes what each stage removed and the
+ * weighing, for an explanation (the same run, recorded, not another one).
  */
 export async function sortHosts(
   plugins: Plugins,
-  input: readonly HostState[],
+  c: Candidates,
   spec: RequestSpec,
   ctx: EngineContext,
   sort: SortOptions,
-  log: SortLog | null,
+  weights: Float64Array,
+  counts: FilterCount[] | null,
+  record: DecisionRecord | null = null,
 ): Promise<SortedHosts> {
-  const { explain } = sort;
-  const narrowed = narrowHosts(input, spec, explain && log !== null);
-  log?.narrowed.push(...narrowed.removals);
-  let filtered: readonly HostState[];
-  if (narrowed.skipFilters) filtered = narrowed.hosts;
-  else {
-    const run = await runFilters(plugins.filters, narrowed.hosts, spec, ctx, explain && log !== null);
-    log?.counts.push(...run.counts);
-    log?.removals.push(...run.removals);
-    filtered = run.hosts;
+  const skipFilters =
+    narrows(spec) && narrowCandidates(c, spec, record?.narrowing(c.hosts, spec, ctx) ?? null);
+  if (!skipFilters) {
+    const removedBy = record?.explains ? new Uint16Array(c.hosts.length) : null;
+    const run = await sieve(plugins.filters, c, spec, ctx, removedBy);
+    counts?.push(...run.counts);
+    if (record && removedBy) record.filtered(c.hosts, removedBy, run.stages, spec, ctx);
   }
-  if (filtered.length === 0) return { hosts: [], weighed: explain ? [] : null, remaining: null };
+  const n = c.count;
+  const weighers: WeigherRecord[] | null = record?.explains ? [] : null;
+  if (n > 0) weighCandidates(plugins.weighers, c, spec, ctx, weights, weighers);
+  record?.weighed(c.hosts, c.positions, weights, n, weighers ?? [], ctx);
+  if (n === 0) return { hosts: [], remaining: null };
 
-  const { weights, traces } = weighHosts(plugins.weighers, filtered, spec, ctx, explain);
-  const { ranking, order } = selectionOrder(weights, ctx.config.filter_scheduler, sort);
-  const hosts = order.map((i) => filtered[i]);
+  const survivorWeights = weights.subarray(0, n);
+  const order = selectionOrder(survivorWeights, ctx.config.filter_scheduler, sort);
+  const { hosts: all, positions } = c;
+  const hosts = order.map((j) => all[positions[j]]);
   const remaining =
-    order.length < filtered.length
-      ? () => [...hosts, ...remainingOrder(weights, order).map((i) => filtered[i])]
+    order.length < n
+      ? () => [...hosts, ...remainingOrder(survivorWeights, order).map((j) => all[positions[j]])]
       : null;
-  const weighed = explain
-    ? ranking.map((i) => ({
-        host: filtered[i],
-        weight: weights[i],
-        breakdown: traces.map((t) => ({
-          weigher: t.weigher,
-          raw: t.raw[i],
-          normalized: t.normalized[i],
-          multiplier: t.multiplier[i],
-        })),
-      }))
-    : sort.weights
-      ? weightsOnly(weights, (i) => filtered[i])
-      : null;
-  return { hosts, weighed, remaining };
-}
-
-/** Every survivor with its final weight, best first, ties in input order; no breakdown. */
-export function weightsOnly(weights: Float64Array, hostAt: (i: number) => HostState): HostWeight[] {
-  return rankHosts(weights).map((i) => ({ host: hostAt(i), weight: weights[i], breakdown: [] }));
+  return { hosts, remaining };
 }
 
 /**
  * The selection order of weighed hosts (indexes into `weights`): best first, ties in input order,
  * the best tie shuffled when configured, then a random pick among the best host_subset_size moved
- * to the front. Only the best few are ranked unless the options ask for every host. `ranking` is
- * the order before the shuffle and the pick.
+ * to the front. Only the best few are ranked unless the options ask for every host.
  */
 export function selectionOrder(
   weights: Float64Array,
   fs: SchedulerConfig['filter_scheduler'],
   sort: SortOptions,
-): { ranking: number[]; order: number[] } {
+): number[] {
   const shuffle = fs.shuffle_best_same_weighed_hosts;
-  const full = sort.explain || sort.full || shuffle;
+  const full = sort.full || shuffle;
   const ranking = rankHosts(weights, full ? undefined : fs.host_subset_size + sort.spares);
   let order = shuffle ? shuffleBestTie(ranking, weights, sort.random) : ranking;
   const subset = Math.min(fs.host_subset_size, order.length);
   const pick = subset > 1 ? Math.floor(sort.random() * subset) : 0;
   if (pick > 0) order = [order[pick], ...order.slice(0, pick), ...order.slice(pick + 1)];
-  return { ranking, order };
+  return order;
 }
 
 /** Every index of `weights` not in `order`, in ranking order (the rest after a partial ranking). */

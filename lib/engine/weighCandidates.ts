@@ -5,13 +5,26 @@ import { addClampedNormalized, clampedSpan, gatherFacts } from './factGather.js'
 import type { HostWeigher } from './weigher.js';
 import { FACT_SLOT } from './weighers/factRows.js';
 import { isFactWeigher } from './weighers/hostFacts.js';
-import { asPluginError, clampedRange, normalized, prepareWeighers, type Span, scratch } from './weighing.js';
+import {
+  asPluginError,
+  clampedRange,
+  normalized,
+  prepareWeighers,
+  type Span,
+  scratch,
+  type WeigherRecord,
+} from './weighing.js';
 
 /**
- * weighHosts over candidate positions, writing the final weights of the survivors to
- * weights[0..count) (a buffer the caller reuses): the same arithmetic in the same order, so the
- * same weights bit for bit. Fact weighers take their raw weights from the fleet's fact rows (see
+ * Nova's `get_weighed_objects` over candidate positions, writing the final weights of the
+ * survivors to weights[0..count) (a buffer the caller reuses): for each weigher, raw weights
+ * clamped to [minval, maxval], normalised over all survivors (a collapsed range gives 0), multiplied
+ * by the per-host multiplier, and summed. With one host (or none) nothing is weighed and every
+ * weight is 0. Fact weighers take their raw weights from the fleet's fact rows (see
  * FleetIndex.factRows), gathered for all of them in one pass, so no host object is read for them.
+ *
+ * `record`, when given, gets what an explanation needs to show each weigher's part for any survivor
+ * (its span and multiplier, and the raw weights a fact row does not hold).
  */
 export function weighCandidates(
   weighers: readonly HostWeigher<unknown>[],
@@ -19,6 +32,7 @@ export function weighCandidates(
   spec: RequestSpec,
   ctx: EngineContext,
   weights: Float64Array,
+  record: WeigherRecord[] | null = null,
 ): void {
   const n = c.count;
   weights.fill(0, 0, n);
@@ -35,13 +49,21 @@ export function weighCandidates(
       // A collapsed range adds m × 0 = 0 to every weight: nothing, unless m is infinite (NaN).
       // (Weights start at +0 and never become -0, so adding a zero of either sign changes nothing.)
       if (!(span.collapsed && Number.isFinite(m))) addClampedNormalized(weigher, raw, span, m, n, weights);
+      record?.push({ weigher, span, multiplier: m, raw: null, rows, slot });
       continue;
     }
     const raw = scratch(n);
-    if (facts !== null && isFactWeigher(weigher))
-      raw.set(facts.columns.subarray(FACT_SLOT[weigher.fact] * n, (FACT_SLOT[weigher.fact] + 1) * n));
+    const slot = facts !== null && isFactWeigher(weigher) ? FACT_SLOT[weigher.fact] : -1;
+    if (slot >= 0) raw.set(facts!.columns.subarray(slot * n, (slot + 1) * n));
     else rawWeights(weigher, state, c, raw, spec, ctx);
-    addNormalized(weigher, raw, clampedRange(weigher, raw, n), c, ctx, weights);
+    const span = clampedRange(weigher, raw, n);
+    addNormalized(weigher, raw, span, c, ctx, weights);
+    if (record) {
+      const uniform = weigher.uniformMultiplier?.(ctx)
+        ? weigher.multiplier(c.hosts[c.positions[0]], ctx)
+        : null;
+      record.push({ weigher, span, multiplier: uniform, raw: raw.slice(0, n), rows: null, slot: -1 });
+    }
   }
 }
 

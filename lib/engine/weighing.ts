@@ -4,83 +4,21 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 import { PluginError } from './errors.js';
 import { ALL_ZERO, type HostWeigher } from './weigher.js';
-import { factColumns, gatherFacts, type HostFacts, isFactWeigher } from './weighers/hostFacts.js';
-
-/** One weigher's contribution to every host, kept when a decision is explained. */
-export interface WeigherTrace {
-  weigher: string;
-  raw: Float64Array;
-  normalized: Float64Array;
-  multiplier: Float64Array;
-}
-
-export interface Weighing {
-  /** Final weight per host, aligned with the input order. */
-  weights: Float64Array;
-  traces: WeigherTrace[];
-}
 
 /**
- * Nova's `get_weighed_objects`: for each weigher, raw weights clamped to [minval, maxval], normalised
- * over all hosts (a collapsed range gives 0), multiplied by the per-host multiplier, and summed. With
- * one host (or none) nothing is weighed and the weight is 0.
+ * One weigher's part in a recorded weighing (see weighCandidates): enough to give any survivor's
+ * raw weight, normalised weight and multiplier later, for the hosts an explanation shows.
  */
-export function weighHosts(
-  weighers: readonly HostWeigher<unknown>[],
-  hosts: readonly HostState[],
-  spec: RequestSpec,
-  ctx: EngineContext,
-  trace: boolean,
-): Weighing {
-  const n = hosts.length;
-  const weights = new Float64Array(n);
-  const traces: WeigherTrace[] = [];
-  if (n <= 1) return { weights, traces };
-  const active = prepareWeighers(weighers, spec, ctx, hosts[0]);
-  // One scratch buffer for raw weights, reused across weighers and decisions (no per-decision garbage).
-  const raw = scratch(n);
-  const facts = gatheredFacts(active, hosts, ctx);
-  for (const { weigher, state } of active) {
-    if (facts !== null && isFactWeigher(weigher)) raw.set(facts[weigher.fact].subarray(0, n));
-    else rawWeights(weigher, state, hosts, raw, spec, ctx);
-    const range = clampedRange(weigher, raw, n);
-    if (trace) traces.push(addTraced(weigher, raw, range, hosts, ctx, weights));
-    else addNormalized(weigher, raw, range, hosts, ctx, weights);
-  }
-  return { weights, traces };
-}
-
-/**
- * The host facts of every host, read in one pass, when an active weigher takes its raw weight from
- * one (see hostFacts.ts for why); null otherwise, or when a malformed host breaks the pass, in
- * which case the host-by-host path reports which weigher fails on which host.
- */
-function gatheredFacts(active: readonly ActiveWeigher[], hosts: readonly HostState[], ctx: EngineContext) {
-  if (!active.some((a) => isFactWeigher(a.weigher))) return null;
-  const facts: HostFacts = factColumns(hosts.length);
-  try {
-    gatherFacts(hosts, ctx.config, facts);
-    return facts;
-  } catch {
-    return null;
-  }
-}
-
-/** Fills raw[0..hosts.length) with the weigher's raw weight of each host. */
-function rawWeights(
-  weigher: HostWeigher<unknown>,
-  state: unknown,
-  hosts: readonly HostState[],
-  raw: Float64Array,
-  spec: RequestSpec,
-  ctx: EngineContext,
-): void {
-  let i = 0;
-  try {
-    for (; i < hosts.length; i++) raw[i] = weigher.weigh(hosts[i], spec, state, ctx);
-  } catch (err) {
-    throw asPluginError(weigher.name, `failed on host ${hosts[i].host}`, err);
-  }
+export interface WeigherRecord {
+  weigher: HostWeigher<unknown>;
+  span: Span;
+  /** The multiplier of every host, or null when it is per host (asked again when shown). */
+  multiplier: number | null;
+  /** The survivors' clamped raw weights, when they are not read from fact rows. */
+  raw: Float64Array | null;
+  /** The fleet's fact rows and this weigher's slot in them, when its raw weight is a host fact. */
+  rows: Float64Array | null;
+  slot: number;
 }
 
 let buffer = new Float64Array(1024);
@@ -148,57 +86,6 @@ export function clampedRange(w: HostWeigher<unknown>, raw: Float64Array, n: numb
 
 export function normalized(x: number, s: Span): number {
   return s.collapsed ? 0 : (x - s.lo) / s.span;
-}
-
-/** Adds multiplier × normalised raw weight to each host's weight. */
-function addNormalized(
-  w: HostWeigher<unknown>,
-  raw: Float64Array,
-  s: Span,
-  hosts: readonly HostState[],
-  ctx: EngineContext,
-  weights: Float64Array,
-): void {
-  const n = hosts.length;
-  if (w.uniformMultiplier?.(ctx)) {
-    // The common case: one multiplier for the whole fleet, so this pass reads no host object.
-    const m = w.multiplier(hosts[0], ctx);
-    for (let i = 0; i < n; i++) weights[i] += m * normalized(raw[i], s);
-  } else {
-    for (let i = 0; i < n; i++) weights[i] += w.multiplier(hosts[i], ctx) * normalized(raw[i], s);
-  }
-}
-
-/** addNormalized, keeping each host's raw and normalised weight and multiplier for the explanation. */
-function addTraced(
-  w: HostWeigher<unknown>,
-  raw: Float64Array,
-  s: Span,
-  hosts: readonly HostState[],
-  ctx: EngineContext,
-  weights: Float64Array,
-): WeigherTrace {
-  const n = hosts.length;
-  const t = newTrace(w.name, raw, n);
-  const uniform = w.uniformMultiplier?.(ctx) ?? false;
-  const fixed = uniform ? w.multiplier(hosts[0], ctx) : 0;
-  for (let i = 0; i < n; i++) {
-    const norm = normalized(raw[i], s);
-    const m = uniform ? fixed : w.multiplier(hosts[i], ctx);
-    weights[i] += m * norm;
-    t.normalized[i] = norm;
-    t.multiplier[i] = m;
-  }
-  return t;
-}
-
-function newTrace(weigher: string, raw: Float64Array, n: number): WeigherTrace {
-  return {
-    weigher,
-    raw: raw.slice(0, n),
-    normalized: new Float64Array(n),
-    multiplier: new Float64Array(n),
-  };
 }
 
 export function asPluginError(plugin: string, what: string, err: unknown): Error {

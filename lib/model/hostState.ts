@@ -19,6 +19,11 @@ export interface ServiceState {
   disabled_reason?: string | null;
   last_seen_up?: string | null;
   /**
+   * Set when `last_seen_up` is a collector report rather than Nova's own heartbeat: the report
+   * vouches for the host until the next one is due, so `service_down_time` counts from then.
+   */
+  report_interval_seconds?: number;
+  /**
    * True when the input gave no service record: the host counts as enabled and up, but Nova's
    * HostState would have no service, so JsonFilter reads `$service` as None.
    */

@@ -6,22 +6,33 @@ import type { ServiceState } from './hostState.js';
  * service's own `up` flag stands.
  */
 export function serviceIsUp(
-  service: Pick<ServiceState, 'up' | 'forced_down' | 'last_seen_up'>,
+  service: Pick<ServiceState, 'up' | 'forced_down' | 'last_seen_up' | 'report_interval_seconds'>,
   now: Date,
   downTimeSeconds: number,
 ): boolean {
   if (service.forced_down) return false;
   if (service.last_seen_up) {
     const seen = Date.parse(service.last_seen_up);
-    if (!Number.isNaN(seen)) return Math.abs(now.getTime() - seen) <= downTimeSeconds * 1000;
+    if (!Number.isNaN(seen)) {
+      const silentMs = Math.abs(now.getTime() - seen) - (service.report_interval_seconds ?? 0) * 1000;
+      return silentMs <= downTimeSeconds * 1000;
+    }
   }
   return service.up;
 }
 
 /**
+ * How long a report vouches for its host: the agent's and collector's default interval. Counting
+ * `service_down_time` from the report itself would read a whole fleet reporting once a minute as
+ * down for the last seconds before every report (Nova's default window is also 60 s).
+ */
+export const REPORT_INTERVAL_SECONDS = 60;
+
+/**
  * A stored host's service record with its report as the heartbeat: a report is the collector seeing
  * the host, so the host was last seen up no later than its report (or earlier, if the report says so).
- * Read with serviceIsUp, a host whose reports stopped counts as down after `service_down_time`.
+ * Read with serviceIsUp, a host whose reports stopped counts as down `service_down_time`
+ * after its next report was due.
  */
 export function withReportHeartbeat(service: ServiceState, reportedAt: string): ServiceState {
   // A service reported down stays down; a heartbeat time would otherwise override its flag.
@@ -29,6 +40,7 @@ export function withReportHeartbeat(service: ServiceState, reportedAt: string): 
   const reported = Date.parse(reportedAt);
   if (Number.isNaN(reported)) return service;
   const seen = service.last_seen_up ? Date.parse(service.last_seen_up) : Number.NaN;
-  if (!Number.isNaN(seen) && seen <= reported) return service;
-  return { ...service, last_seen_up: reportedAt };
+  // Whatever the heartbeat, the store learns of it only once a report interval.
+  const lastSeen = !Number.isNaN(seen) && seen <= reported ? service.last_seen_up : reportedAt;
+  return { ...service, last_seen_up: lastSeen, report_interval_seconds: REPORT_INTERVAL_SECONDS };
 }

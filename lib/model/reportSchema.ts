@@ -122,6 +122,12 @@ export const instanceReportFields = z.object({
     .nullish()
     .default(null),
   kubernetes_node: label.nullish().default(null),
+  // Optional without a default: reports and stored states from before the field stay valid as they are.
+  kubernetes_cluster: label
+    .nullish()
+    .describe(
+      "Cluster of kubernetes_node, as the drivers' configuration names it; null: the default cluster",
+    ),
   consul: z.object({ node: label, address: label }).nullish().default(null),
   last_migrated_at: isoTimestamp.nullish().default(null),
   reported_at: isoTimestamp.describe('When the agent took this report; a newer report replaces an older one'),

@@ -3,8 +3,8 @@
  * `placid schedule --json`, capped to fit a DynamoDB item and an SQS reply, plus what it claimed.
  */
 import { createHash } from 'node:crypto';
-import { type DecisionJson, decisionJson } from '../cli/jsonOutput.js';
-import type { ScheduleDecision } from '../engine/explain.js';
+import { type DecisionJson, decisionJson } from '../engine/decisionJson.js';
+import type { ExplainedTop, ScheduleDecision } from '../engine/explain.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { ClaimedHost } from './claims.js';
 
@@ -32,23 +32,44 @@ export function recordedDecisionJson(
   maxBytes = DECISION_MAX_BYTES,
   listLimit = DECISION_LIST_LIMIT,
 ): StageDecisionJson {
-  const weighed = decision.weighed ?? [];
-  const eliminated = decision.eliminated();
   let limit = listLimit;
   for (;;) {
-    // Cut before rendering: over 10k hosts, rendering every weighed host costs more than the engine.
+    // Cut before rendering: over 10k hosts, building every weighed host and elimination costs
+    // more than the engine, so only the rows kept are built.
+    const top = explainedTop(decision, limit);
     const capped: StageDecisionJson = decisionJson(
-      { ...decision, weighed: weighed.slice(0, limit), eliminated: () => eliminated.slice(0, limit) },
+      {
+        request_id: decision.request_id,
+        placements: decision.placements,
+        filter_counts: decision.filter_counts,
+        error: decision.error,
+        weighed: top.weighed,
+        eliminated: () => top.eliminated,
+      },
       numInstances,
     );
-    const omitted = { weighed: omittedCount(weighed, limit), eliminated: omittedCount(eliminated, limit) };
+    const omitted = {
+      weighed: Math.max(0, top.weighedTotal - limit),
+      eliminated: Math.max(0, top.eliminatedTotal - limit),
+    };
     if (omitted.weighed > 0 || omitted.eliminated > 0) capped.omitted = omitted;
     if (limit === 0 || Buffer.byteLength(JSON.stringify(capped), 'utf8') <= maxBytes) return capped;
     limit = Math.floor(limit / 2);
   }
 }
 
-const omittedCount = (list: readonly unknown[], limit: number): number => Math.max(0, list.length - limit);
+/** The decision's own capped view, or one cut from its full lists (a decision built elsewhere). */
+function explainedTop(decision: ScheduleDecision, limit: number): ExplainedTop {
+  if (decision.explainedTop) return decision.explainedTop(limit);
+  const weighed = decision.weighed ?? [];
+  const eliminated = decision.eliminated();
+  return {
+    weighed: weighed.slice(0, limit),
+    weighedTotal: weighed.length,
+    eliminated: eliminated.slice(0, limit),
+    eliminatedTotal: eliminated.length,
+  };
+}
 
 /** A stable fingerprint of a parsed request (keys sorted, so field order does not matter). */
 export function requestHash(spec: RequestSpec): string {

@@ -8,7 +8,7 @@
  * After the last minute, running executions may finish (up to WIND_DOWN_MINUTES, not measured), so
  * their outcome is known and nothing is left cordoned or locked.
  */
-import { defaultConfig } from '../config/options.js';
+
 import type { MigrationOutcome } from '../workflow/ports.js';
 import { Agents } from './agents.js';
 import { ConstraintChecker } from './constraints.js';
@@ -18,6 +18,7 @@ import type { PhaseTimer } from './phaseTimer.js';
 import { openPlacidStack } from './placidStack.js';
 import { PLAN_STAGE } from './planStage.js';
 import type { DecisionLog, MigrationEvent, RunMetrics } from './result.js';
+import { simSchedulerConfig } from './schedulerConfig.js';
 import { type SimSetup, startRun } from './setup.js';
 import { hostUsage } from './usage.js';
 
@@ -65,7 +66,7 @@ export async function runWithPlacid(
   };
   const agents = new Agents(layout, scenario.host);
   const log = new MigrationLog();
-  const config = defaultConfig();
+  const config = simSchedulerConfig(scenario.reportIntervalMinutes);
   const iso = (ms: number) => new Date(ms).toISOString();
   const lastMigratedAt = (vm: number) => {
     const at = fleet.lastMigratedAt.get(vm);

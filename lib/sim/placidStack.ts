@@ -58,7 +58,7 @@ export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promi
         import('../local/workflowRunner.js'),
         import('../detector/index.js'),
         import('../workflow/index.js'),
-        placementModules(),
+        placementModules(scenario.reportIntervalMinutes),
       ]),
   );
   const { definition } = await timer.time('synth', () => simulationDefinition());
@@ -127,11 +127,11 @@ export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promi
 }
 
 /** The engine's re-check of a destination against the stored fleet, as the workflow Lambda does. */
-async function placementModules() {
-  const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] =
+async function placementModules(reportIntervalMinutes: number) {
+  const [{ createScheduler }, { simSchedulerConfig }, { FleetSnapshot }, { enginePlacementChecker }] =
     await Promise.all([
       import('../engine/registry.js'),
-      import('../config/options.js'),
+      import('./schedulerConfig.js'),
       import('../schedule/snapshot.js'),
       import('../workflow/placementCheck.js'),
     ]);
@@ -140,7 +140,7 @@ async function placementModules() {
       enginePlacementChecker({
         store,
         snapshot: new FleetSnapshot(store),
-        scheduler: createScheduler(defaultConfig()),
+        scheduler: createScheduler(simSchedulerConfig(reportIntervalMinutes)),
         now,
       }),
   };

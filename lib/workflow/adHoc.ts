@@ -31,6 +31,10 @@ export async function adHocMigration(
       `instance ${request.instanceUuid} has no report in the local store: ingest one first (placid ingest FILE)`,
     );
   }
+  if (instance.host === request.dest) {
+    // Also what makes a finished `placid migrate` safe to repeat: the store moved the VM already.
+    throw new RequestError(`instance ${instance.uuid} is already on ${request.dest}: nothing to migrate`);
+  }
   const cost = migrationCost(instance, request.cost);
   const id = `adhoc-${request.instanceUuid.slice(0, 8)}-${randomUUID().slice(0, 8)}`;
   const migration = parseMigrationInput(
@@ -44,6 +48,7 @@ export async function adHocMigration(
       estimated_bytes: cost.bytes,
       estimated_seconds: Math.max(1, cost.seconds),
       kubernetes_node: instance.kubernetes_node,
+      kubernetes_cluster: instance.kubernetes_cluster,
       consul: instance.consul,
       correlation_id: id,
     },

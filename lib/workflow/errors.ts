@@ -46,6 +46,13 @@ export class StoreUnavailableError extends TransientError {
 export class VerificationPendingError extends TransientError {
   override name = 'VerificationPendingError';
 }
+/**
+ * An aborted migration is still `cancelling` (or refused the abort and is finishing): where the VM
+ * ends up is not known yet, so the rollback keeps the leases and the node drained, and retries.
+ */
+export class MigrationSettlingError extends TransientError {
+  override name = 'MigrationSettlingError';
+}
 /** Cleanup left a node cordoned or in maintenance; the outcome is recorded, the cleanup retried. */
 export class CleanupIncompleteError extends TransientError {
   override name = 'CleanupIncompleteError';
@@ -83,6 +90,14 @@ export class DestinationRejectedError extends PermanentError {
 export class NovaRequestError extends PermanentError {
   override name = 'NovaRequestError';
 }
+/**
+ * Nova refused for lack of privilege (403, or a server read without `OS-EXT-SRV-ATTR:host`): the
+ * credentials need the admin role or the policy in docs/deploy.md. Its own name, not a deferral,
+ * so an alarm can match it and no migration is quietly marked Deferred.
+ */
+export class NovaPermissionError extends PermanentError {
+  override name = 'NovaPermissionError';
+}
 /** Nova's migration ended in `error`, `failed` or `cancelled`. */
 export class LiveMigrationFailedError extends PermanentError {
   override name = 'LiveMigrationFailedError';
@@ -103,9 +118,20 @@ export class DrainBlockedError extends PermanentError {
 export class DrainRefusedError extends PermanentError {
   override name = 'DrainRefusedError';
 }
+/** The VM's report names a Kubernetes cluster the drivers' configuration does not know. */
+export class UnknownClusterError extends PermanentError {
+  override name = 'UnknownClusterError';
+}
 /** A Consul agent refused the change for good (TLS, ACL, wrong node). */
 export class ConsulRefusedError extends PermanentError {
   override name = 'ConsulRefusedError';
+}
+/**
+ * Cleanup failed for a reason retrying cannot fix (a 403, a node that does not exist): the
+ * rollback ends at once in CleanupFailed, for an operator, instead of retrying for an hour.
+ */
+export class CleanupRefusedError extends PermanentError {
+  override name = 'CleanupRefusedError';
 }
 
 /** Thrown only by acquire and recheck, before anything changed: the migration is deferred, not failed. */

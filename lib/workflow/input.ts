@@ -32,6 +32,8 @@ export const migrationInputSchema = z
     estimated_seconds: z.number().finite().positive(),
     /** The VM's Kubernetes node, when it is one; null or absent: nothing to drain. */
     kubernetes_node: name.nullish(),
+    /** The cluster of that node (the report's `kubernetes_cluster`); null or absent: the default one. */
+    kubernetes_cluster: name.nullish(),
     /** The VM's Consul agent, when it runs one; null or absent: no maintenance mode. */
     consul: z.object({ node: name, address: name }).nullish(),
     correlation_id: name,

@@ -5,7 +5,7 @@
  * or the real drivers connected from an endpoints file.
  */
 import { readFile } from 'node:fs/promises';
-import { ManualClock, systemClock } from '../local/clock.js';
+import { type Clock, ManualClock, systemClock } from '../local/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StepRequest } from './dispatch.js';
@@ -40,10 +40,6 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
     import('./index.js'),
     import('../rebalance/settings.js'),
   ]);
-  const settings = workflow.parseWorkflowSettings(
-    await readJson(args.settings),
-    args.settings ?? 'workflow settings',
-  );
   const simulated = !args.endpoints;
   const clock = simulated ? new ManualClock(Date.now()) : systemClock;
   const now = () => new Date(clock.now());
@@ -56,25 +52,7 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
       now: now(),
       cost: rebalance.defaultRebalanceSettings(),
     });
-    const drivers = simulated
-      ? await simulatedDriversFor(instance, clock as ManualClock, args)
-      : workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(args.endpoints!));
-    const deps: StepDeps = {
-      settings,
-      now,
-      leases: store,
-      records: workflow.storeRecorder(store.ctx, settings.record_retention_days),
-      steal: workflow.storeStealReader(store),
-      placement: args.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, now),
-      ...drivers,
-    };
-    const beforeStep = simulated
-      ? (request: StepRequest) => {
-          // The Wait state the runner skips: simulated time still passes.
-          if (request.step === 'pollMigration')
-            (clock as ManualClock).advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
-        }
-      : undefined;
+    const { deps, beforeStep } = await localStepDeps(store, instance, clock, args);
     return { migration, deps, simulated, beforeStep, close: () => local.close() };
   } catch (error) {
     await local.close();
@@ -82,10 +60,49 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
   }
 }
 
+/**
+ * The step dependencies of one local migration of `instance` over `store`: simulated drivers on
+ * `clock` (a ManualClock) unless `options.endpoints` names real credentials. `beforeStep` lets the
+ * simulated time pass that the runner's zeroed Wait states skip.
+ */
+export async function localStepDeps(
+  store: FleetStore,
+  instance: Parameters<typeof simulatedDriversFor>[0],
+  clock: Clock,
+  options: Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'>,
+): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest) => void }> {
+  const workflow = await import('./index.js');
+  const settings = workflow.parseWorkflowSettings(
+    await readJson(options.settings),
+    options.settings ?? 'workflow settings',
+  );
+  const now = () => new Date(clock.now());
+  const drivers = options.endpoints
+    ? workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(options.endpoints))
+    : await simulatedDriversFor(instance, clock as ManualClock, options);
+  const deps: StepDeps = {
+    settings,
+    now,
+    leases: store,
+    records: workflow.storeRecorder(store.ctx, settings.record_retention_days),
+    steal: workflow.storeStealReader(store),
+    placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, now),
+    ...drivers,
+  };
+  const beforeStep = options.endpoints
+    ? undefined
+    : (request: StepRequest) => {
+        // The Wait state the runner skips: simulated time still passes.
+        if (request.step === 'pollMigration')
+          (clock as ManualClock).advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);
+      };
+  return { deps, beforeStep };
+}
+
 async function simulatedDriversFor(
   instance: Parameters<typeof import('../drivers/simulated/index.js')['fleetAroundVm']>[0],
   clock: ManualClock,
-  args: LocalMigrationOptions,
+  args: Pick<LocalMigrationOptions, 'seed' | 'failureRate'>,
 ) {
   const { fleetAroundVm, simulatedDrivers } = await import('../drivers/simulated/index.js');
   const rate = args.failureRate ?? 0;

@@ -16,6 +16,11 @@ export const IN_PROGRESS = new Set(['queued', 'accepted', 'preparing', 'running'
 export const FAILED = new Set(['error', 'failed', 'cancelled', 'cancelling']);
 /** Nova's statuses of a migration that ended well (`done` is the pre-2.23 spelling). */
 export const FINISHED = new Set(['completed', 'done']);
+/**
+ * Statuses after which Nova does nothing more to the server. Not `cancelling`: an abort is
+ * asynchronous, and the VM's host is known only once the compute host reports `cancelled`.
+ */
+export const SETTLED = new Set(['completed', 'done', 'error', 'failed', 'cancelled']);
 
 /** Nova's timestamps carry no zone; they are UTC. */
 export function novaTime(text: string | null): number {

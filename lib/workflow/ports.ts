@@ -54,8 +54,8 @@ export interface MigrationOutcome {
 export interface MigrationRecorder {
   /** Idempotent: the same migration's record is overwritten, never duplicated. */
   record(outcome: MigrationOutcome): Promise<void>;
-  /** The VM's last move, for its cooldown. */
-  markMigrated(instanceUuid: string, at: string): Promise<void>;
+  /** The VM's last move, for its cooldown; with `host`, the VM is now there. */
+  markMigrated(instanceUuid: string, at: string, host?: string): Promise<void>;
   /** The migration's record goes to `running` (recordItem.ts); optional for test doubles. */
   markRunning?(migration: MigrationInput, executionStartedAt: string): Promise<void>;
 }
@@ -95,6 +95,7 @@ export interface StepDeps {
   placement: PlacementChecker;
   steal?: StealReader;
   nova(): Promise<ComputeApi>;
-  drainer(): Promise<NodeDrainer>;
+  /** The drainer of `cluster` (a report's `kubernetes_cluster`; null or absent: the default one). */
+  drainer(cluster?: string | null): Promise<NodeDrainer>;
   maintenance(): Promise<MaintenanceSwitch>;
 }

@@ -23,7 +23,7 @@ const MARK_ATTEMPTS = 4;
 export function storeRecorder(ctx: StoreContext, retentionDays: number): MigrationRecorder {
   return {
     record: (outcome) => putMigrationRecord(ctx, outcome, retentionDays),
-    markMigrated: (uuid, at) => markMigrated(ctx, uuid, at),
+    markMigrated: (uuid, at, host) => markMigrated(ctx, uuid, at, host),
     markRunning: (migration, startedAt) => markMigrationRunning(ctx, migration, startedAt, retentionDays),
   };
 }
@@ -140,33 +140,49 @@ export async function migrationRecords(
 
 /**
  * Sets `last_migrated_at` inside the stored report (what the planner's cooldown reads) and as a
- * top-level attribute. Conditional on the report being unchanged since it was read; an instance
- * with no stored report is left alone (its migration record still counts for the cooldown).
+ * top-level attribute; with `host`, also moves the VM there, so the fleet view, the planner and a
+ * repeated `placid migrate` see where it is now rather than where the last report put it (the next
+ * report, newer, replaces all of it). Conditional on the report being unchanged since it was read;
+ * an instance with no stored report is left alone (its migration record still counts for the cooldown).
  */
-export async function markMigrated(ctx: StoreContext, instanceUuid: string, at: string): Promise<void> {
+export async function markMigrated(
+  ctx: StoreContext,
+  instanceUuid: string,
+  at: string,
+  host?: string,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { Item } = await ctx.doc.send(
       new GetCommand({ TableName: ctx.tables.instances, Key: { uuid: instanceUuid }, ConsistentRead: true }),
     );
     if (!Item) return;
-    const state = JSON.parse(String(Item.state)) as { last_migrated_at?: string | null };
+    const state = JSON.parse(String(Item.state)) as {
+      last_migrated_at?: string | null;
+      host?: string;
+      nodename?: string;
+    };
     if (state.last_migrated_at && Date.parse(state.last_migrated_at) >= Date.parse(at)) return;
+    // Nova names a libvirt compute node after its host; the destination's node is not known here.
+    const placed = host === undefined ? {} : { host, nodename: host };
+    const attributes = host === undefined ? '' : ', #host = :host, #nodename = :host';
     try {
       await ctx.doc.send(
         new UpdateCommand({
           TableName: ctx.tables.instances,
           Key: { uuid: instanceUuid },
-          UpdateExpression: 'SET #state = :state, #last = :at',
+          UpdateExpression: `SET #state = :state, #last = :at${attributes}`,
           ConditionExpression: '#reported_at = :reported_at',
           ExpressionAttributeNames: {
             '#state': 'state',
             '#last': 'last_migrated_at',
             '#reported_at': 'reported_at',
+            ...(host === undefined ? {} : { '#host': 'host', '#nodename': 'nodename' }),
           },
           ExpressionAttributeValues: {
-            ':state': JSON.stringify({ ...state, last_migrated_at: at }),
+            ':state': JSON.stringify({ ...state, ...placed, last_migrated_at: at }),
             ':at': at,
             ':reported_at': Item.reported_at,
+            ...(host === undefined ? {} : { ':host': host }),
           },
         }),
       );

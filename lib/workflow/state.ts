@@ -76,6 +76,8 @@ export interface CleanupResult {
   /** Where the VM is now, as far as the agent could tell. */
   final_host: string | null;
   nova_migration_id: number | null;
+  /** Nova finished the migration despite the abort (refused in post-migrating): the VM moved. */
+  landed?: boolean;
 }
 
 export interface VerifyResult {

@@ -4,8 +4,13 @@
  * of their own (409, a PDB that kept blocking). The driver error stays attached as `cause`.
  */
 import { ConsulError } from '../drivers/consul/errors.js';
-import { DrainTimeoutError, EvictionBlockedError, KubernetesError } from '../drivers/kubernetes/errors.js';
-import { NovaConflictError, OpenStackError } from '../drivers/openstack/errors.js';
+import {
+  DrainTimeoutError,
+  EvictionBlockedError,
+  KubernetesError,
+  UnknownKubernetesClusterError,
+} from '../drivers/kubernetes/errors.js';
+import { NovaConflictError, OpenStackError, OpenStackForbiddenError } from '../drivers/openstack/errors.js';
 import { isThrottling } from '../store/retry.js';
 import {
   ConsulRefusedError,
@@ -13,10 +18,12 @@ import {
   DrainBlockedError,
   DrainRefusedError,
   KubernetesUnavailableError,
+  NovaPermissionError,
   NovaRequestError,
   NovaUnavailableError,
   ServerBusyError,
   StoreUnavailableError,
+  UnknownClusterError,
   WorkflowError,
 } from './errors.js';
 
@@ -37,11 +44,15 @@ export function translate(what: string, error: unknown): unknown {
   const message = `${what}: ${messageOf(error)}`;
   const options = { cause: error };
   if (error instanceof NovaConflictError) return new ServerBusyError(message, options);
+  if (error instanceof OpenStackForbiddenError) {
+    return new NovaPermissionError(`${message} (${NOVA_POLICY_HINT})`, options);
+  }
   if (error instanceof OpenStackError) {
     return retryable(error)
       ? new NovaUnavailableError(message, options)
       : new NovaRequestError(message, options);
   }
+  if (error instanceof UnknownKubernetesClusterError) return new UnknownClusterError(message, options);
   if (error instanceof EvictionBlockedError || error instanceof DrainTimeoutError) {
     return new DrainBlockedError(message, options);
   }
@@ -58,6 +69,10 @@ export function translate(what: string, error: unknown): unknown {
   if (isStoreTransient(error)) return new StoreUnavailableError(message, options);
   return error;
 }
+
+/** Where an operator learns what to grant; the message says it so the alarm does too. */
+export const NOVA_POLICY_HINT =
+  'the OpenStack credentials need the admin role or the Nova policy in docs/deploy.md "Permissions"';
 
 const DYNAMO_SERVER_ERRORS = new Set(['InternalServerError', 'ServiceUnavailable', 'RequestLimitExceeded']);
 

@@ -5,6 +5,7 @@ import type { FleetView, HostView } from '../../lib/fleet/fleetView.js';
 import { runCli, tempFiles } from './runCli.js';
 
 const AT = '2026-12-01T12:12:00Z';
+const LATER = '2026-12-01T12:13:00Z';
 
 /** A disabled host in a third zone, with neither samples nor VMs. */
 const DISABLED_HOST = JSON.stringify({
@@ -51,9 +52,9 @@ describe('placid fleet', () => {
     expect([ingested.status, disabled.status]).toEqual([0, 0]);
   });
 
-  it("shows hosts whose last report is older than Nova's service_down_time (60 s) as down", async () => {
-    // Act: no --config, so service_down_time is 60 s, and the reports are 2 minutes old at AT
-    const run = await runCli(['fleet', '--data-dir', dataDir, '--at', AT, '--json']);
+  it("shows hosts silent for Nova's service_down_time (60 s) after their next report was due as down", async () => {
+    // Act: no --config, so service_down_time is 60 s; the reports are 2 minutes old at AT, so 3 at LATER
+    const run = await runCli(['fleet', '--data-dir', dataDir, '--at', LATER, '--json']);
     // Assess
     const view = JSON.parse(run.stdout) as FleetView;
     expect(host(view, 'cmp-az1-01').status).toBe('down');

@@ -305,3 +305,20 @@ describe('the built placid binary', () => {
     expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'b', nodename: 'b' }]);
   });
 });
+
+describe('placid schedule with [DEFAULT] allocation ratios', () => {
+  it('keeps the ratios hosts report and warns, naming the option, when the config differs', async () => {
+    // Prepare: a shared nova.conf with cpu_allocation_ratio = 16; hosts report 1.0 and have 2 vCPUs
+    const hosts = HOSTS.map((h) => ({ ...h, vcpus_total: 2, vcpus_used: 2, cpu_allocation_ratio: 1 }));
+    const request = { ...REQUEST, flavor: { ...REQUEST.flavor, vcpus: 1 } };
+    const config = `${TEST_CONFIG}\n[DEFAULT]\ncpu_allocation_ratio = 16\n`;
+    const f = files(hosts, request, config.replace('ComputeFilter', 'ComputeFilter, CoreFilter'));
+    // Act
+    const run = await runCli(scheduleArgs(f, '--json'));
+    // Assess: every host is full at its own ratio, so nothing fits
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^placid: warning: \[DEFAULT\] cpu_allocation_ratio = 16 is not applied to 5 host\(s\)/,
+    );
+  });
+});

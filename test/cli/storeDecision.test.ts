@@ -1,27 +1,13 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalPipeline } from '../../lib/local/pipeline.js';
-import { parseReportMessage } from '../../lib/model/reports.js';
-import { hypervisorDoc, messageDoc } from '../store/fixtures.js';
+import { liveHostReport } from '../schedule/fixtures.js';
 import { runCli, TEST_CONFIG, tempFiles } from './runCli.js';
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** A host reported just now: the CLI judges liveness against the wall clock (service_down_time). */
-function freshReport(host: string, ramMb: number) {
-  const doc = hypervisorDoc({
-    host,
-    nodename: host,
-    reported_at: new Date().toISOString(),
-    total_usable_ram_mb: ramMb,
-    free_ram_mb: ramMb,
-    samples: [],
-  });
-  return parseReportMessage(JSON.stringify(messageDoc([doc])), new Date(), 'test').hypervisors[0];
-}
 
 const REQUEST = { flavor: { name: 'm1.medium', vcpus: 1, memory_mb: 2048 } };
 
@@ -33,7 +19,7 @@ async function storedFleet(hosts: Record<string, number>, request: object = REQU
   const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
   try {
     for (const [name, ram] of Object.entries(hosts))
-      await pipeline.store.putHostReport(freshReport(name, ram));
+      await pipeline.store.putHostReport(liveHostReport(name, ram));
   } finally {
     await pipeline.close();
   }

@@ -12,6 +12,20 @@ const files = tempFiles('placid-detector-cli-');
 const dataDir = `${files.dir}/store`;
 const config = files.write('approve.json', { rebalance: { mode: 'approve' } });
 let planId: string;
+let detectRun: { stdout: string };
+
+interface DetectJson {
+  sent: Array<{ migration_id: string; instance_uuid: string; source_host: string; dest_host: string }>;
+  executed: Array<{ migration_id: string; status: string }>;
+  completed: string[];
+}
+interface FleetJson {
+  zones: Array<{ hosts: Array<{ host: string; vms: number }> }>;
+}
+let fleetBefore: FleetJson;
+
+const vmCounts = (view: FleetJson): Map<string, number> =>
+  new Map(view.zones.flatMap((z) => z.hosts.map((h) => [h.host, h.vms] as const)));
 
 beforeAll(async () => {
   const local = await openLocalStore({ dataDir });
@@ -53,13 +67,46 @@ describe('placid detect, plans and approve on the local store', () => {
   });
 
   it('approves it, and the next detect sends its first wave', async () => {
+    // Prepare
+    fleetBefore = JSON.parse((await runCli(['fleet', '--data-dir', dataDir, '--json'])).stdout);
     // Act
     const approve = await runCli(['approve', planId, '--data-dir', dataDir]);
-    const detect = await runCli(['detect', '--data-dir', dataDir, '--config', config]);
+    detectRun = await runCli(['detect', '--data-dir', dataDir, '--config', config, '--json']);
     // Assess
     expect(approve.status).toBe(0);
     expect(approve.stdout).toContain(`approved ${planId}`);
-    expect(detect.stdout).toMatch(/^sent /m);
+    expect(JSON.parse(detectRun.stdout).sent.length).toBeGreaterThan(0);
+  });
+
+  it('executes every wave it sends through the local workflow until the plan completes', async () => {
+    // Assess (the detect run above)
+    const run = JSON.parse(detectRun.stdout) as DetectJson;
+    expect(run.executed.map((e) => e.migration_id).sort()).toEqual(
+      run.sent.map((m) => m.migration_id).sort(),
+    );
+    expect(run.executed.every((e) => e.status === 'succeeded')).toBe(true);
+    expect(run.completed).toEqual([planId]);
+    const plans = await runCli(['plans', '--data-dir', dataDir, '--json']);
+    const listed = JSON.parse(plans.stdout).find((p: { plan_id: string }) => p.plan_id === planId);
+    expect(listed.status).toBe('completed');
+    expect(listed.migrations).toEqual({ succeeded: run.sent.length });
+  });
+
+  it('shows each moved VM on its destination in placid fleet, and runs nothing twice', async () => {
+    // Prepare
+    const run = JSON.parse(detectRun.stdout) as DetectJson;
+    // Act
+    const fleet = await runCli(['fleet', '--data-dir', dataDir, '--json']);
+    const again = await runCli(['detect', '--data-dir', dataDir, '--config', config, '--json']);
+    // Assess
+    const expected = vmCounts(fleetBefore);
+    for (const moved of run.sent) {
+      expected.set(moved.source_host, (expected.get(moved.source_host) ?? 0) - 1);
+      expected.set(moved.dest_host, (expected.get(moved.dest_host) ?? 0) + 1);
+    }
+    expect(vmCounts(JSON.parse(fleet.stdout))).toEqual(expected);
+    expect(run.sent.length).toBeGreaterThan(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ sent: [], executed: [] });
   });
 
   it.each([

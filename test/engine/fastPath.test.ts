@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../lib/config/options.js';
 import type { Candidates } from '../../lib/engine/candidates.js';
 import type { ScheduleDecision } from '../../lib/engine/explain.js';
-import { runFilters } from '../../lib/engine/filterHandler.js';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
 import { Fleet } from '../../lib/engine/fleet.js';
 import { fleetIndex } from '../../lib/engine/prefilter/fleetIndex.js';
@@ -12,15 +11,16 @@ import { seededRandom } from '../../lib/engine/random.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { sieveFilters } from '../../lib/engine/sieve.js';
 import { weighCandidates } from '../../lib/engine/weighCandidates.js';
-import { weighHosts } from '../../lib/engine/weighing.js';
 import type { HostStateInput } from '../../lib/model/hostSchema.js';
 import type { RequestSpecInput } from '../../lib/model/requestSchema.js';
+import { filterList, weighList } from '../helpers/engineRuns.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factories.js';
 
 /**
- * An unexplained decision takes the fast path (candidate positions, grouped filter verdicts,
- * gathered fact rows, fit limits); an explained one the host-by-host path. They must agree on
- * everything both report, for any fleet and request.
+ * Explained and unexplained decisions run the same stages over candidate positions (grouped filter
+ * verdicts, gathered fact rows, fit limits); an explained one records what each stage removed.
+ * They must agree on everything both report, for any fleet and request, and the fast forms of each
+ * stage must agree with their plain host-by-host forms.
  */
 
 const ZONE_A = { name: 'zone-a', metadata: { availability_zone: 'az-a' } };
@@ -220,9 +220,11 @@ describe('unexplained decisions (fast path)', () => {
             count,
           };
           const listed = placementPrefilter(fleet.hosts, spec, ctx, false).hosts;
+          // Without the grouping hint every filter asks every host.
+          const ungrouped = filters.map((f) => ({ ...f, groupedBy: undefined }));
           // Act
           const counts = await sieveFilters(filters, candidates, spec, ctx).catch(String);
-          const byList = await runFilters(filters, listed, spec, ctx, false).catch(String);
+          const byList = await filterList(ungrouped, listed, spec, ctx).catch(String);
           // Assess
           if (typeof byList === 'string') expect(counts).toEqual(byList);
           else {
@@ -236,7 +238,7 @@ describe('unexplained decisions (fast path)', () => {
     );
   });
 
-  it('weigh every candidate bit for bit as weighHosts does', () => {
+  it('weigh candidate positions bit for bit as the same hosts in a list', () => {
     fc.assert(
       fc.property(
         fc.array(hostInput, { minLength: 1, maxLength: 30, size: 'large' }),
@@ -260,13 +262,12 @@ describe('unexplained decisions (fast path)', () => {
           const weights = new Float64Array(fleet.hosts.length).fill(Number.NaN);
           // Act
           weighCandidates(weighers, candidates, spec, ctx, weights);
-          const byList = weighHosts(
+          const byList = weighList(
             weighers,
             picked.map((i) => fleet.hosts[i]),
             spec,
             ctx,
-            false,
-          ).weights;
+          );
           // Assess
           const same = Array.from(byList, (w, j) => Object.is(w, weights[j]));
           expect(same).toEqual(picked.map(() => true));

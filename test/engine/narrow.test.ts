@@ -18,13 +18,28 @@ describe('narrows', () => {
 });
 
 describe('narrowHosts', () => {
-  it('hands back the very input list when nothing narrows it (no copy)', () => {
+  it('keeps every host when nothing narrows the request', () => {
     // Prepare
     const hosts = [makeHost({ host: 'h1' }), makeHost({ host: 'h2' })];
     // Act
-    const narrowed = narrowHosts(hosts, makeSpec());
+    const narrowed = narrowHosts(hosts, makeSpec(), true);
     // Assess
-    expect(narrowed.hosts).toBe(hosts);
+    expect(narrowed.hosts).toEqual(hosts);
+    expect(narrowed.removals).toEqual([]);
     expect(narrowed.skipFilters).toBe(false);
+  });
+
+  it('names the step that removed each host, steps in order', () => {
+    // Prepare
+    const hosts = ['h1', 'h2', 'h3'].map((h) => makeHost({ host: h, nodename: h }));
+    // Act
+    const narrowed = narrowHosts(hosts, makeSpec({ ignore_hosts: ['H3'], force_hosts: ['h2'] }), true);
+    // Assess
+    expect(narrowed.hosts.map((h) => h.host)).toEqual(['h2']);
+    expect(narrowed.removals.map((r) => [r.host.host, r.stage])).toEqual([
+      ['h3', 'ignore_hosts'],
+      ['h1', 'force_hosts'],
+    ]);
+    expect(narrowed.skipFilters).toBe(true);
   });
 });

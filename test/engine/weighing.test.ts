@@ -4,8 +4,9 @@ import { defineWeigher, type HostWeigher } from '../../lib/engine/weigher.js';
 import { DiskWeigher } from '../../lib/engine/weighers/DiskWeigher.js';
 import { NumInstancesWeigher } from '../../lib/engine/weighers/NumInstancesWeigher.js';
 import { RAMWeigher } from '../../lib/engine/weighers/RAMWeigher.js';
-import { rankHosts, weighHosts } from '../../lib/engine/weighing.js';
+import { rankHosts } from '../../lib/engine/weighing.js';
 import type { HostStateInput } from '../../lib/model/hostSchema.js';
+import { weighList } from '../helpers/engineRuns.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factories.js';
 
 const hostsWith = (inputs: Partial<HostStateInput>[]) =>
@@ -13,12 +14,12 @@ const hostsWith = (inputs: Partial<HostStateInput>[]) =>
 
 function weights(weighers: HostWeigher<unknown>[], inputs: Partial<HostStateInput>[], config = makeConfig()) {
   const hosts = hostsWith(inputs);
-  return Array.from(weighHosts(weighers, hosts, makeSpec(), makeContext(config, hosts), false).weights);
+  return Array.from(weighList(weighers, hosts, makeSpec(), makeContext(config, hosts)));
 }
 
 const packing = makeConfig({ filter_scheduler: { num_instances_weight_multiplier: 1 } });
 
-describe('weighHosts', () => {
+describe('weighing', () => {
   it.each([
     ['divides by the maximum for a minval-0 weigher', [512, 1024, 3072, 8192], [0.0625, 0.125, 0.375, 1]],
     ['gives 1.0 to equal positive values with minval 0', [2048, 2048], [1, 1]],
@@ -53,15 +54,14 @@ describe('weighHosts', () => {
     const spy = defineWeigher({ name: 'Spy', prepare, weigh, multiplier: () => 1 });
     const hosts = hostsWith([{ free_ram_mb: 1024 }]);
     // Act
-    const result = weighHosts(
+    const result = weighList(
       [spy as HostWeigher<unknown>],
       hosts,
       makeSpec(),
       makeContext(makeConfig(), hosts),
-      true,
     );
     // Assess
-    expect(Array.from(result.weights)).toEqual([0]);
+    expect(Array.from(result)).toEqual([0]);
     expect(weigh).not.toHaveBeenCalled();
     expect(prepare).not.toHaveBeenCalled();
   });
@@ -90,7 +90,7 @@ describe('weighHosts', () => {
   });
 });
 
-describe('weighHosts range', () => {
+describe('weighing range', () => {
   const raws = (values: number[], bounds: { minval?: number; maxval?: number }) =>
     defineWeigher({
       name: 'Fixed',
@@ -112,9 +112,9 @@ describe('weighHosts range', () => {
     // Prepare
     const hosts = hostsWith(values.map(() => ({})));
     // Act
-    const w = weighHosts([raws(values, bounds)], hosts, makeSpec(), makeContext(makeConfig(), hosts), false);
+    const w = weighList([raws(values, bounds)], hosts, makeSpec(), makeContext(makeConfig(), hosts));
     // Assess
-    expect(Array.from(w.weights)).toEqual(expected);
+    expect(Array.from(w)).toEqual(expected);
   });
 });
 

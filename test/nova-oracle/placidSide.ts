@@ -4,11 +4,11 @@ import { PASS_ALL } from '../../lib/engine/filter.js';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
 import { Fleet } from '../../lib/engine/fleet.js';
 import { NOVA_WEIGHERS } from '../../lib/engine/weighers/index.js';
-import { weighHosts } from '../../lib/engine/weighing.js';
 import { parseHostStates } from '../../lib/model/hostSchema.js';
 import type { HostState } from '../../lib/model/hostState.js';
 import { parseRequestSpec } from '../../lib/model/requestSchema.js';
 import { isRebuild, type RequestSpec } from '../../lib/model/requestSpec.js';
+import { weighList } from '../helpers/engineRuns.js';
 import type { OracleCase, Verdict } from './case.js';
 import type { OracleAnswer } from './oracleProcess.js';
 
@@ -82,7 +82,7 @@ function weights(
     return weigher;
   });
   try {
-    return Array.from(weighHosts(weighers, hosts, spec, ctx, false).weights);
+    return Array.from(weighList(weighers, hosts, spec, ctx));
   } catch (err) {
     return errorOf(err);
   }

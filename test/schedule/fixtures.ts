@@ -1,11 +1,12 @@
 /** A dynalite-backed store with a small fleet, and the schedule stage's deps over it. */
 import type { SchedulerConfig } from '../../lib/config/options.js';
 import { createScheduler } from '../../lib/engine/registry.js';
+import { parseReportMessage } from '../../lib/model/reports.js';
 import type { ScheduleDeps } from '../../lib/schedule/core.js';
 import { FleetSnapshot, type SnapshotOptions } from '../../lib/schedule/snapshot.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { makeConfig, makeSpec } from '../helpers/factories.js';
-import { at, hypervisorDoc, message, NOW, type StoreHarness } from '../store/fixtures.js';
+import { at, hypervisorDoc, message, messageDoc, NOW, type StoreHarness } from '../store/fixtures.js';
 
 export { NOW, type StoreHarness, startStore, storeWithOwnTables } from '../store/fixtures.js';
 
@@ -31,6 +32,22 @@ export function hostReport(host: string, ramMb: number, reportedAt = at(-1)) {
       samples: [],
     }),
   ]).hypervisors[0];
+}
+
+/**
+ * A host with `ramMb` of RAM reported at the wall clock's now: for code that judges liveness
+ * (service_down_time) against the real clock, such as the CLI and the Lambda handlers.
+ */
+export function liveHostReport(host: string, ramMb: number) {
+  const doc = hypervisorDoc({
+    host,
+    nodename: host,
+    reported_at: new Date().toISOString(),
+    total_usable_ram_mb: ramMb,
+    free_ram_mb: ramMb,
+    samples: [],
+  });
+  return parseReportMessage(JSON.stringify(messageDoc([doc])), new Date(), 'test').hypervisors[0];
 }
 
 /** Stores hosts `prefix0..n-1` with `ramMb` each, all reported a minute before NOW. */

@@ -16,7 +16,7 @@ import { ManualClock } from '../../lib/local/clock.js';
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
 import { FakeConsul, type FakeConsulAgent } from '../../lib/local/fakes/consul/server.js';
 import { FakeKubernetesServer } from '../../lib/local/fakes/kubernetes/server.js';
-import { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import { FAKE_ADMIN, FAKE_MEMBER, FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
 import { runWorkflow, type WorkflowRun } from '../../lib/local/workflowRunner.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import type { MigrationInput } from '../../lib/workflow/input.js';
@@ -36,6 +36,8 @@ export interface HarnessOptions {
   settings?: WorkflowSettingsInput;
   /** Per-request limit of the Nova client; short for the timeout scenarios. */
   novaTimeoutMs?: number;
+  /** Log in to Nova as a project member without the admin role instead of the admin. */
+  novaMember?: boolean;
 }
 
 export interface Harness {
@@ -64,7 +66,12 @@ export interface Harness {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new ManualClock(START);
   const now = () => new Date(clock.now());
-  const nova = await FakeOpenStack.start({ clock, hosts: [SOURCE, DEST, 'cmp-3'], migrationSteps: 3 });
+  const nova = await FakeOpenStack.start({
+    clock,
+    hosts: [SOURCE, DEST, 'cmp-3'],
+    migrationSteps: 3,
+    users: [FAKE_ADMIN, FAKE_MEMBER],
+  });
   nova.addServer({ id: VM, host: SOURCE });
   const k8s = await FakeKubernetesServer.start({ clock });
   k8s.cluster.addNode(K8S_NODE);
@@ -75,7 +82,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dynamo = await startLocalDynamo();
   const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock: now });
 
-  const session = new KeystoneSession(nova.credentials(), { now: () => clock.now() });
+  const credentials = options.novaMember ? memberCredentials(nova) : nova.credentials();
+  const session = new KeystoneSession(credentials, { now: () => clock.now() });
   const novaClient = new NovaClient(session, {
     timeoutMs: options.novaTimeoutMs ?? 5_000,
     retry: { sleep: async () => {}, random: () => 0.5 },
@@ -137,6 +145,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return h;
+}
+
+function memberCredentials(nova: FakeOpenStack) {
+  const user = { name: FAKE_MEMBER.name, domain: { name: FAKE_MEMBER.domain } };
+  const project = { name: FAKE_MEMBER.projectName, domain: { name: FAKE_MEMBER.domain } };
+  return {
+    authUrl: nova.authUrl,
+    auth: { method: 'password' as const, user, password: FAKE_MEMBER.password, project },
+  };
 }
 
 /** Live migrations of the VM that went to `dest` (Placid's, not someone else's move). */

@@ -3,7 +3,13 @@ import https from 'node:https';
 import Consul from 'consul';
 import { ValidationError } from '../../model/errors.js';
 import { parseAgentAddress } from './agentAddress.js';
-import { ConsulApiError, ConsulNodeMismatchError, ConsulTlsError, ConsulUnreachableError } from './errors.js';
+import {
+  ConsulApiError,
+  ConsulNodeMismatchError,
+  ConsulPermissionError,
+  ConsulTlsError,
+  ConsulUnreachableError,
+} from './errors.js';
 import { type ConsulOptions, type ResolvedConsulOptions, resolveConsulOptions } from './options.js';
 import type {
   ConsulAgentRef,
@@ -55,14 +61,18 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
     const agent = await this.verifiedAgent(target);
     const current = await readMaintenance(agent);
     if (current.enabled) return { outcome: 'already-enabled', reason: current.reason ?? '' };
-    await agent.run('enable maintenance', () => agent.client.agent.maintenance({ enable: true, reason }));
+    await agent.run('enable maintenance', () => agent.client.agent.maintenance({ enable: true, reason }), {
+      permission: 'node:write',
+    });
     return { outcome: 'enabled', reason };
   }
 
   async disable(target: ConsulAgentRef): Promise<DisableOutcome> {
     const agent = await this.verifiedAgent(target);
     if (!(await readMaintenance(agent)).enabled) return 'already-disabled';
-    await agent.run('disable maintenance', () => agent.client.agent.maintenance({ enable: false }));
+    await agent.run('disable maintenance', () => agent.client.agent.maintenance({ enable: false }), {
+      permission: 'node:write',
+    });
     return 'disabled';
   }
 
@@ -85,11 +95,22 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
       timeout: options.timeoutMs,
     };
     const client = new Consul(clientOptions);
-    const agent: AgentHandle = { client, run: (operation, call) => run(operation, target.address, call) };
+    const agent: AgentHandle = {
+      client,
+      run: (operation, call, needs) =>
+        run(
+          operation,
+          target.address,
+          call,
+          needs && `${needs.permission} on node ${target.node}${needs.fix ?? ''}`,
+        ),
+    };
     if (options.verifyNodeName) {
-      const self = (await agent.run('read agent identity', () => client.agent.self())) as
-        | SelfResponse
-        | undefined;
+      // /v1/agent/self is the only endpoint that names the agent's node, and it needs agent:read.
+      const self = (await agent.run('read agent identity', () => client.agent.self(), {
+        permission: 'agent:read',
+        fix: ' (grant it, or set verifyNodeName: false to skip this check)',
+      })) as SelfResponse | undefined;
       const actual = self?.Config?.NodeName;
       if (actual !== target.node)
         throw new ConsulNodeMismatchError(target.address, target.node, String(actual));
@@ -102,7 +123,8 @@ type ConsulClientOptions = NonNullable<ConstructorParameters<typeof Consul>[0]>;
 
 interface AgentHandle {
   client: Consul;
-  run<T>(operation: string, call: () => Promise<T>): Promise<T>;
+  /** `needs`: the ACL permission the call requires, named in the error when the token lacks it. */
+  run<T>(operation: string, call: () => Promise<T>, needs?: { permission: string; fix?: string }): Promise<T>;
 }
 
 interface SelfResponse {
@@ -110,7 +132,9 @@ interface SelfResponse {
 }
 
 async function readMaintenance(agent: AgentHandle): Promise<MaintenanceStatus> {
-  const checks = await agent.run('read checks', () => agent.client.agent.checks());
+  const checks = await agent.run('read checks', () => agent.client.agent.checks(), {
+    permission: 'node:read',
+  });
   const check = (checks as Record<string, { Notes?: string } | undefined>)[NODE_MAINTENANCE_CHECK];
   return check ? { enabled: true, reason: check.Notes ?? '' } : { enabled: false, reason: null };
 }
@@ -118,7 +142,12 @@ async function readMaintenance(agent: AgentHandle): Promise<MaintenanceStatus> {
 const TLS_CODES = /^(CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_|ERR_TLS_|ERR_SSL_)/;
 
 /** Runs one call, turning papi's and Node's errors into the driver's typed errors. */
-async function run<T>(operation: string, address: string, call: () => Promise<T>): Promise<T> {
+async function run<T>(
+  operation: string,
+  address: string,
+  call: () => Promise<T>,
+  needed = 'the permission this call needs',
+): Promise<T> {
   try {
     return await call();
   } catch (err) {
@@ -130,6 +159,9 @@ async function run<T>(operation: string, address: string, call: () => Promise<T>
       message?: string;
     };
     const detail = String(e.message ?? err);
+    if (e.isResponse && e.statusCode === 403) {
+      throw new ConsulPermissionError(operation, address, needed, detail, { cause: err });
+    }
     if (e.isResponse && typeof e.statusCode === 'number') {
       throw new ConsulApiError(operation, address, e.statusCode, detail, { cause: err });
     }

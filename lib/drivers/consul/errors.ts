@@ -65,3 +65,21 @@ export class ConsulNodeMismatchError extends ConsulError {
     this.name = 'ConsulNodeMismatchError';
   }
 }
+
+/**
+ * 403: the ACL token lacks the permission this call needs. Not retryable: only a policy change
+ * helps, and a rollback must not spend an hour retrying it.
+ */
+export class ConsulPermissionError extends ConsulError {
+  constructor(
+    readonly operation: string,
+    readonly address: string,
+    /** What the call needs, in Consul's terms (`node:write on web-1`), with the fix. */
+    readonly needed: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Consul ${operation} on agent ${address}: the ACL token lacks ${needed}: ${detail}`, options);
+    this.name = 'ConsulPermissionError';
+  }
+}

@@ -5,6 +5,7 @@ export {
   ConsulApiError,
   ConsulError,
   ConsulNodeMismatchError,
+  ConsulPermissionError,
   ConsulTlsError,
   ConsulUnreachableError,
 } from './errors.js';

@@ -5,7 +5,11 @@ import { parseWith } from '../../model/schema.js';
 
 export const consulOptionsSchema = z
   .object({
-    /** ACL token sent as X-Consul-Token: node:write to switch maintenance, node:read to see it, agent:read for verifyNodeName. */
+    /**
+     * ACL token sent as X-Consul-Token. Needs node:write on the VM's node (maintenance; it implies
+     * the node:read that reading the checks needs) and, with verifyNodeName, agent:read on it.
+     * docs/deploy.md has the policy.
+     */
     token: z.string().min(1).optional(),
     /** Scheme and port used when an agent address gives none. Defaults: http, 8500. */
     scheme: z.enum(['http', 'https']).default('http'),

@@ -92,3 +92,21 @@ export class DrainTimeoutError extends KubernetesError {
     this.name = 'DrainTimeoutError';
   }
 }
+
+/**
+ * A report names a Kubernetes cluster the driver configuration does not map to a connection.
+ * Permanent: no retry finds it; fix the `clusters` of the kubernetes secret or the report.
+ */
+export class UnknownKubernetesClusterError extends KubernetesError {
+  constructor(
+    readonly cluster: string | null,
+    readonly known: readonly string[],
+  ) {
+    const which =
+      cluster === null ? 'no cluster (and the configuration names no default)' : `cluster ${cluster}`;
+    super(
+      `the VM's report names ${which}; the kubernetes configuration knows ${known.length > 0 ? known.join(', ') : 'one unnamed cluster'}`,
+    );
+    this.name = 'UnknownKubernetesClusterError';
+  }
+}

@@ -38,6 +38,10 @@ export interface CloudCredentials {
   /** Region of the endpoints to use; required when the catalog lists several. */
   region?: string;
   interface?: EndpointInterface;
+  /** CA bundle for Keystone and the services: a PEM file's path, or PEM text (clouds.yaml `cacert`). */
+  cacert?: string;
+  /** Skip certificate checks (clouds.yaml `verify: false`); never implied. */
+  insecure?: boolean;
 }
 
 /** The request body of `POST /v3/auth/tokens` for these credentials. */

@@ -1,7 +1,8 @@
 /**
  * Reads credentials in the shape of one `clouds.yaml` entry (`auth`, `auth_type`, `region_name`,
- * `interface`), the format operators already have, into typed `CloudCredentials`. Bad input gets a
- * ValidationError naming each field; the error never contains a field's value.
+ * `interface`, `cacert`, `verify`/`insecure`), the format operators already have, into typed
+ * `CloudCredentials`. Bad input gets a ValidationError naming each field; the error never contains
+ * a field's value. Other clouds.yaml keys (`identity_api_version`, `profile`…) are ignored.
  */
 import * as z from 'zod';
 import { type Issue, ValidationError } from '../../model/errors.js';
@@ -13,6 +14,12 @@ const cloudEntrySchema = z.object({
   auth_type: z.enum(['password', 'v3password', 'v3applicationcredential']).optional(),
   region_name: text,
   interface: z.enum(['public', 'internal', 'admin']).optional(),
+  /** Path to a PEM CA bundle (as in clouds.yaml), or the PEM text itself. */
+  cacert: text,
+  /** `false` turns certificate checks off; only ever when written explicitly. */
+  verify: z.boolean().optional(),
+  /** The openstack CLI's spelling of `verify: false`. */
+  insecure: z.boolean().optional(),
   auth: z.object({
     auth_url: z.url(),
     username: text,
@@ -48,8 +55,19 @@ export function parseCloudCredentials(value: unknown, source: string): CloudCred
     entry.auth_type === 'v3applicationcredential' ||
     (entry.auth_type === undefined && entry.auth.application_credential_secret !== undefined);
   const auth = useAppCredential ? applicationCredential(entry.auth, issues) : password(entry.auth, issues);
+  const insecure = entry.verify === false || entry.insecure === true;
+  if (insecure && (entry.verify === true || entry.insecure === false)) {
+    issues.push({ path: 'verify', message: 'verify and insecure contradict each other' });
+  }
   if (issues.length > 0 || auth === undefined) throw new ValidationError(source, issues);
-  return { authUrl: entry.auth.auth_url, auth, region: entry.region_name, interface: entry.interface };
+  return {
+    authUrl: entry.auth.auth_url,
+    auth,
+    region: entry.region_name,
+    interface: entry.interface,
+    ...(entry.cacert !== undefined ? { cacert: entry.cacert } : {}),
+    ...(insecure ? { insecure } : {}),
+  };
 }
 
 function password(f: AuthFields, issues: Issue[]): KeystoneAuth | undefined {

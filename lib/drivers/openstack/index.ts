@@ -10,7 +10,7 @@ export type {
 } from './auth.js';
 export { type EndpointQuery, selectEndpoint } from './catalog.js';
 export { parseCloudCredentials } from './cloudConfig.js';
-export { connectNova, type NovaConnectOptions } from './connect.js';
+export { cloudFetch, connectNova, type NovaConnectOptions } from './connect.js';
 export {
   type CallSite,
   EndpointNotFoundError,
@@ -48,3 +48,4 @@ export { type LiveMigrateOptions, type MigrationFilter, NovaClient, type NovaCli
 export { PLACEMENT_MICROVERSION, PlacementClient, type PlacementClientOptions } from './placement.js';
 export { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from './retry.js';
 export type { MigrationRecord, NovaServer, ServerMigration } from './schemas.js';
+export { type CloudTls, caBundle, fetchFor } from './tlsFetch.js';

@@ -1,5 +1,6 @@
 import type { SchedulerConfig } from '../../config/options.js';
 import type { Aggregate, HostState } from '../../model/hostState.js';
+import { PluginError } from '../errors.js';
 import { BY_AGGREGATES, buildGroups, groupsOf, type HostGrouping, type HostGroups } from '../hostGroups.js';
 import { gatherFactRows } from '../weighers/factRows.js';
 import { buildColumns, type HostColumns } from './columns.js';
@@ -48,7 +49,7 @@ export class FleetIndex {
   private nameIndex: NameIndex | null = null;
   private zoneField: boolean | null = null;
   private hostColumns: HostColumns | null = null;
-  private readonly groupings = new Map<string, HostGroups>();
+  private readonly groupings = new Map<string, { grouping: HostGrouping; groups: HostGroups }>();
   private limits: { key: string; limits: FitLimits } | null = null;
   private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
     null;
@@ -93,16 +94,26 @@ export class FleetIndex {
     return this.limits.limits;
   }
 
-  /** The hosts numbered by `grouping` (see hostGroups.ts), built on first use. */
+  /**
+   * The hosts numbered by `grouping` (see hostGroups.ts), built on first use and cached by id.
+   * Two groupings with one id and different keys (a plug-in reusing a built-in's id) would read
+   * each other's groups, so that is refused.
+   */
   groups(grouping: HostGrouping): HostGroups {
-    let groups = this.groupings.get(grouping.id);
-    if (!groups) {
-      groups =
-        grouping.id === BY_AGGREGATES.id
-          ? groupsOf(this.aggregates.groupOf, this.aggregates.groups.length)
-          : buildGroups(this.hosts, grouping);
-      this.groupings.set(grouping.id, groups);
+    const cached = this.groupings.get(grouping.id);
+    if (cached) {
+      if (cached.grouping !== grouping && !sameKeys(cached.grouping, grouping))
+        throw new PluginError(
+          `grouping '${grouping.id}'`,
+          "two groupings with different keys share this id; give each its own id (prefix a plug-in's with its name)",
+        );
+      return cached.groups;
     }
+    const groups =
+      grouping === BY_AGGREGATES
+        ? groupsOf(this.aggregates.groupOf, this.aggregates.groups.length)
+        : buildGroups(this.hosts, grouping);
+    this.groupings.set(grouping.id, { grouping, groups });
     return groups;
   }
 
@@ -127,6 +138,14 @@ export class FleetIndex {
     this.factCache = { cpuOverride, initialCpu, rows };
     return rows;
   }
+}
+
+/** Same key functions: the same objects, or (a grouping rebuilt per request) the same code. */
+function sameKeys(a: HostGrouping, b: HostGrouping): boolean {
+  return (
+    a.keys.length === b.keys.length &&
+    a.keys.every((k, i) => k === b.keys[i] || String(k) === String(b.keys[i]))
+  );
 }
 
 const cache = new WeakMap<readonly HostState[], FleetIndex>();

@@ -25,8 +25,9 @@ interface QueryCheck {
 
 /**
  * One request's pre-filter, prepared once: the request filters' aggregate and trait conditions, the
- * forced target and the resource queries. `stageOf` is the per-host hot path (no allocation);
- * `explain` rebuilds the reason for one removed host on demand.
+ * forced target and the resource queries. `collect` finds the candidates; `stageOf` names the
+ * stage that removed a host (both by one rule, `failing`); `explain` rebuilds the reason for one
+ * removed host on demand.
  *
  * Checks run in this order, and the first failure names the stage: in_tree, aggregates
  * (require_tenant_aggregate, map_az_to_placement_aggregate, isolate_aggregates, member_of),
@@ -73,36 +74,25 @@ export class HostCheck {
 
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
   stageOf(host: HostState, i: number): string | null {
-    if (this.forced >= 0 && i !== this.forced) return IN_TREE;
-    const rule = this.aggregates?.failing(i);
-    if (rule) return rule.stage;
-    if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
-    if (this.disabled(i)) return COMPUTE_STATUS;
-    if (this.resources.notReady(i)) return NO_INVENTORY;
-    let first: string | null = null;
-    for (let q = 0; q < this.queries.length; q++) {
-      const stage = this.queryStage(this.queries[q], host, i);
-      if (stage === null) return null;
-      first ??= stage;
-    }
-    return first;
+    return this.failing(host, i, this.index.fitLimits(this.resources));
   }
 
   /**
    * Writes the positions of every candidate to `out` (at least the fleet's size) and returns how
-   * many: the verdicts of `stageOf(...) === null`, found stage by stage instead of host by host.
-   * Aggregate rules go first because they are one typed-array read per host and usually remove the
-   * most (other zones); the remaining checks then run only over the positions still in.
+   * many: the hosts `failing` passes. Aggregate rules go first because they are one typed-array read
+   * per host and usually remove the most (other zones); the rest runs only over the positions still
+   * in. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
+   * same rule as `failing` for it, in one pass with no host object read).
    */
   collect(out: Int32Array): number {
+    const limits = this.index.fitLimits(this.resources);
     if (this.forced >= 0) {
       // in_tree: only the target can survive, so the other hosts need not be looked at.
       out[0] = this.forced;
-      return this.stageOf(this.index.hosts[this.forced], this.forced) === null ? 1 : 0;
+      return this.failing(this.index.hosts[this.forced], this.forced, limits) === null ? 1 : 0;
     }
     const simple = this.simpleAmounts();
     if (simple !== null) {
-      const limits = this.index.fitLimits(this.resources);
       const agg = this.aggregates;
       return collectFitting(out, limits, simple, agg?.groupOf ?? null, agg?.verdicts ?? null);
     }
@@ -110,35 +100,49 @@ export class HostCheck {
     if (this.aggregates) n = this.aggregates.passing(out);
     else for (let i = 0; i < this.index.size; i++) out[n++] = i;
     const hosts = this.index.hosts;
-    const limits = this.index.fitLimits(this.resources);
     let kept = 0;
     for (let j = 0; j < n; j++) {
       const i = out[j];
-      if (this.passesHostChecks(hosts[i], i, limits)) out[kept++] = i;
+      if (this.failing(hosts[i], i, limits) === null) out[kept++] = i;
     }
     return kept;
   }
 
   /**
-   * Every check after the aggregate rules, as a yes/no (`stageOf` names the first that fails).
-   * Reads the fleet's fit limits (fitLimits.ts): a byte and three small numbers per host.
+   * The pre-filter's one rule: the first check the host at position `i` fails, named as its stage,
+   * or null when it is a candidate. Whole VCPU / MEMORY_MB / DISK_GB amounts are decided by the
+   * fleet's fit limits (fitLimits.ts: a byte and three small numbers per host); the exact fit
+   * then only names the class that does not fit.
    */
-  private passesHostChecks(host: HostState, i: number, limits: FitLimits): boolean {
-    if (this.zoneByHostField !== null && !this.inZone(host)) return false;
-    if (limits.blocked[i] === 1) return false;
-    if (this.disabledByGroup !== null && this.disabledByGroup[this.traitGroupOf![i]] === 1) return false;
+  private failing(host: HostState, i: number, limits: FitLimits): string | null {
+    if (this.forced >= 0 && i !== this.forced) return IN_TREE;
+    const rule = this.aggregates?.failing(i);
+    if (rule) return rule.stage;
+    if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
+    if (this.disabled(i)) return COMPUTE_STATUS;
+    if (limits.blocked[i] === 1) return NO_INVENTORY;
+    let first: string | null = null;
     for (let q = 0; q < this.queries.length; q++) {
-      const { traits, amounts, byLimits } = this.queries[q];
-      if (traits !== null && traits.failing(i) !== null) continue;
-      if (!byLimits) {
-        if (this.resources.fitsAll(host, i, amounts)) return true;
+      const query = this.queries[q];
+      const trait = query.traits?.failing(i);
+      if (trait) {
+        first ??= trait.stage;
         continue;
       }
-      if (amounts.vcpu <= limits.vcpu[i] && amounts.ram <= limits.ram[i] && amounts.disk <= limits.disk[i]) {
-        if (amounts.others.length === 0 || this.resources.othersFit(host, amounts)) return true;
-      }
+      if (this.fits(query, host, i, limits)) return null;
+      first ??= this.resources.misfit(host, i, query.query.resources)?.stage ?? 'Placement';
     }
-    return false;
+    return first;
+  }
+
+  private fits({ amounts, byLimits }: QueryCheck, host: HostState, i: number, limits: FitLimits): boolean {
+    if (!byLimits) return this.resources.fitsAll(host, i, amounts);
+    return (
+      amounts.vcpu <= limits.vcpu[i] &&
+      amounts.ram <= limits.ram[i] &&
+      amounts.disk <= limits.disk[i] &&
+      (amounts.others.length === 0 || this.resources.othersFit(host, amounts))
+    );
   }
 
   /**
@@ -178,12 +182,6 @@ export class HostCheck {
     const reason = this.explainQuery(primary, host, i);
     if (!fallback) return reason;
     return `${reason}; Nova's VCPU fallback query for pinned guests fails too: ${this.explainQuery(fallback, host, i)}`;
-  }
-
-  private queryStage(q: QueryCheck, host: HostState, i: number): string | null {
-    const trait = q.traits?.failing(i);
-    if (trait) return trait.stage;
-    return this.resources.misfit(host, i, q.query.resources)?.stage ?? null;
   }
 
   private explainQuery(q: QueryCheck, host: HostState, i: number): string {

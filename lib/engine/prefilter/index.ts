@@ -18,10 +18,23 @@ export interface PrefilterResult {
 }
 
 /**
- * Nova's request filters plus Placement's allocation-candidate query, over in-memory host states.
- * Throws NoValidHostError when the request itself can have no candidates (an unknown forced host, or
- * a tenant without its required aggregate) and RequestError for malformed Placement extra specs.
- * With `record` false no removal is built at all.
+ * Nova's request filters plus Placement's allocation-candidate query, over in-memory host states,
+ * prepared for one request. Throws NoValidHostError when the request itself can have no
+ * candidates (an unknown forced host, or a tenant without its required aggregate) and RequestError
+ * for malformed Placement extra specs. `collect` finds the candidates; `stageOf` and `explain`
+ * name, for a host it left out, the stage that removed it and why.
+ */
+export function prefilterCheck(
+  hosts: readonly HostState[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+): HostCheck {
+  return new HostCheck(spec, ctx, fleetIndex(hosts));
+}
+
+/**
+ * The pre-filter's survivors as a host list, and with `record` every other host with its stage
+ * (the hosts `collect` left out, named afterwards).
  */
 export function placementPrefilter(
   hosts: readonly HostState[],
@@ -29,30 +42,33 @@ export function placementPrefilter(
   ctx: EngineContext,
   record: boolean,
 ): PrefilterResult {
-  const check = new HostCheck(spec, ctx, fleetIndex(hosts));
-  const removals: PrefilterRemoval[] = [];
-  // Survivor positions go to a reused scratch buffer first, so the result is allocated once at its
-  // exact size: a fleet-sized array made up front lands in V8's large-object space, and faulting in
-  // those fresh pages costs more than the scan itself.
-  const positions = scratchPositions(hosts.length);
-  let n = 0;
-  if (!record) n = check.collect(positions);
-  else {
-    for (let i = 0; i < hosts.length; i++) {
-      const host = hosts[i];
-      const stage = check.stageOf(host, i);
-      if (stage === null) positions[n++] = i;
-      else removals.push({ host, stage, reason: () => check.explain(host, i) });
-    }
-  }
+  const check = prefilterCheck(hosts, spec, ctx);
+  const positions = new Int32Array(hosts.length);
+  const n = check.collect(positions);
   const kept = new Array<HostState>(n);
   for (let j = 0; j < n; j++) kept[j] = hosts[positions[j]];
+  const removals: PrefilterRemoval[] = [];
+  if (record) {
+    let next = 0;
+    for (let i = 0; i < hosts.length; i++) {
+      if (next < n && positions[next] === i) {
+        next++;
+        continue;
+      }
+      const host = hosts[i];
+      removals.push({
+        host,
+        stage: check.stageOf(host, i) ?? 'Placement',
+        reason: () => check.explain(host, i),
+      });
+    }
+  }
   return { hosts: kept, removals };
 }
 
 /**
- * placementPrefilter without explanations, as candidate positions: writes the ascending positions
- * of the hosts that pass to `out` (at least hosts.length long) and returns how many.
+ * The pre-filter's candidates as positions: writes the ascending positions of the hosts that pass
+ * to `out` (at least hosts.length long) and returns how many.
  */
 export function prefilterPositions(
   hosts: readonly HostState[],
@@ -60,12 +76,5 @@ export function prefilterPositions(
   ctx: EngineContext,
   out: Int32Array,
 ): number {
-  return new HostCheck(spec, ctx, fleetIndex(hosts)).collect(out);
-}
-
-/** One buffer for every call: the scan is synchronous, so no two calls use it at once. */
-let positionBuffer = new Int32Array(1024);
-function scratchPositions(n: number): Int32Array {
-  if (positionBuffer.length < n) positionBuffer = new Int32Array(Math.max(n, positionBuffer.length * 2));
-  return positionBuffer;
+  return prefilterCheck(hosts, spec, ctx).collect(out);
 }

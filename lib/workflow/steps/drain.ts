@@ -23,7 +23,9 @@ export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<
   }
   if (migration.kubernetes_node) {
     const node = migration.kubernetes_node;
-    const drainer = await deps.drainer();
+    const drainer = await guarded('pick the Kubernetes cluster', () =>
+      deps.drainer(migration.kubernetes_cluster),
+    );
     const { settings } = deps;
     const drained = await guarded(`drain Kubernetes node ${node}`, () =>
       drainer.drain(node, {

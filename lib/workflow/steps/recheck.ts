@@ -5,11 +5,11 @@
  * (expiry, blackout, placement, steal) ran just before in AWS (checkPlan.ts); their steal figure is
  * carried into this result, which is what the record reads.
  */
-import { ServerNotMigratableError, VmMovedError } from '../errors.js';
+import { NovaPermissionError, ServerNotMigratableError, VmMovedError } from '../errors.js';
 import type { AgentStepDeps } from '../ports.js';
 import { maintenanceReason } from '../reasons.js';
 import type { RecheckResult, WorkflowState } from '../state.js';
-import { guarded } from '../translate.js';
+import { guarded, NOVA_POLICY_HINT } from '../translate.js';
 
 export async function recheck(state: WorkflowState, deps: AgentStepDeps): Promise<RecheckResult> {
   await checkServer(state, deps);
@@ -30,8 +30,9 @@ async function checkServer(state: WorkflowState, deps: AgentStepDeps): Promise<v
     );
   }
   if (server.host === null) {
-    throw new ServerNotMigratableError(
-      `Nova does not show VM ${migration.instance_uuid}'s host: the credentials need the admin role`,
+    // Nova hides OS-EXT-SRV-ATTR:host from non-admins: every migration would fail the same way.
+    throw new NovaPermissionError(
+      `Nova does not show VM ${migration.instance_uuid}'s host (OS-EXT-SRV-ATTR:host): ${NOVA_POLICY_HINT}`,
     );
   }
   if (server.status !== 'ACTIVE' || server.taskState !== null) {
@@ -47,7 +48,9 @@ async function preDrainState(state: WorkflowState, deps: AgentStepDeps): Promise
   let reason: string | null = null;
   if (migration.kubernetes_node) {
     const node = migration.kubernetes_node;
-    const drainer = await deps.drainer();
+    const drainer = await guarded('pick the Kubernetes cluster', () =>
+      deps.drainer(migration.kubernetes_cluster),
+    );
     cordoned = await guarded(`read node ${node}`, () => drainer.isCordoned(node));
   }
   if (migration.consul) {

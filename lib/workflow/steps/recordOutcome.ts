@@ -15,7 +15,11 @@ export async function recordOutcome(state: WorkflowState, deps: CloudStepDeps): 
   });
   await guarded('record the migration', () => deps.records.record(outcome));
   await guarded('record the last-migrated time', () =>
-    deps.records.markMigrated(state.migration.instance_uuid, outcome.finished_at),
+    deps.records.markMigrated(
+      state.migration.instance_uuid,
+      outcome.finished_at,
+      outcome.final_host ?? undefined,
+    ),
   );
   return outcome;
 }

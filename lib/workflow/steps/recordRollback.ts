@@ -26,7 +26,9 @@ export async function recordRollback(
   if (!gaveUp) await releaseLeases(state, deps);
   const finalHost = state.cleanup?.final_host ?? (gaveUp ? null : knownHost(state));
   // Verified on the destination means the move happened: the failure was in the cleanup after it.
-  const recorded: MigrationStatus = state.verify ? 'succeeded' : status;
+  // Or Nova finished it despite the abort (refused in post-migrating): the move happened.
+  const landed = state.verify !== undefined || state.cleanup?.landed === true;
+  const recorded: MigrationStatus = landed ? 'succeeded' : status;
   const outcome = buildOutcome(state, deps.now(), {
     status: recorded,
     finalHost,
@@ -34,9 +36,10 @@ export async function recordRollback(
     cleanupProblems: gaveUp ? [`${gaveUp.Error}: ${causeText(gaveUp)}`] : [],
   });
   await guarded('record the migration', () => deps.records.record(outcome));
-  if (state.verify) {
+  if (landed) {
+    const at = state.verify?.verified_at ?? deps.now().toISOString();
     await guarded('record the last-migrated time', () =>
-      deps.records.markMigrated(state.migration.instance_uuid, state.verify!.verified_at),
+      deps.records.markMigrated(state.migration.instance_uuid, at, finalHost ?? undefined),
     );
   }
   const failure = state.failure

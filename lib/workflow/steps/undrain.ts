@@ -25,7 +25,9 @@ export async function uncordonNode(
   if (!state.recheck) return 'untouched';
   // Cordoned before the drain: an operator's doing, theirs to undo.
   if (state.recheck.pre.cordoned !== false) return 'left-cordoned';
-  const drainer = await deps.drainer();
+  const drainer = await guarded('pick the Kubernetes cluster', () =>
+    deps.drainer(state.migration.kubernetes_cluster),
+  );
   return guarded(`uncordon Kubernetes node ${node}`, () => drainer.uncordon(node));
 }
 

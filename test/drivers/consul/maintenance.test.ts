@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConsulApiError,
   ConsulNodeMismatchError,
+  ConsulPermissionError,
   ConsulUnreachableError,
 } from '../../../lib/drivers/consul/errors.js';
 import { ValidationError } from '../../../lib/model/errors.js';
@@ -95,11 +96,11 @@ describe('ConsulMaintenanceSwitch', () => {
 });
 
 describe('ConsulMaintenanceSwitch failures', () => {
-  it('turns a rejected ACL token into a non-retryable ConsulApiError 403', async () => {
+  it('turns a rejected ACL token into a non-retryable ConsulPermissionError', async () => {
     h = await startHarness({ driver: { token: 'wrong-token' } });
-    const error = (await caught(h.maintenance.enable(h.target, 'm-42'))) as ConsulApiError;
-    expect(error).toBeInstanceOf(ConsulApiError);
-    expect(error.status).toBe(403);
+    const error = (await caught(h.maintenance.enable(h.target, 'm-42'))) as ConsulPermissionError;
+    expect(error).toBeInstanceOf(ConsulPermissionError);
+    expect(error.name).toBe('ConsulPermissionError');
     expect(error.retryable).toBe(false);
     expect(error.message).not.toContain('wrong-token');
   });

@@ -1,9 +1,9 @@
 import type { SchedulerConfig } from '../../../lib/config/options.js';
 import { type HostFilter, PASS_ALL, type PassAll } from '../../../lib/engine/filter.js';
-import { runFilters } from '../../../lib/engine/filterHandler.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpec } from '../../../lib/model/requestSpec.js';
+import { filterList } from '../../helpers/engineRuns.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../../helpers/factories.js';
 
 /** How one filter run is set up; everything defaults to Nova's defaults and a small flavor. */
@@ -58,7 +58,7 @@ export async function survivors<S>(
   const ctx = makeContext(run.config ?? makeConfig(), hosts, run.index ?? 0);
   // The fleet's copies, as the engine sees them: hosts with equal aggregates share one array.
   const input = ctx.fleet.hosts.slice();
-  const result = await runFilters([filter as HostFilter<unknown>], input, run.spec ?? makeSpec(), ctx, false);
+  const result = await filterList([filter as HostFilter<unknown>], input, run.spec ?? makeSpec(), ctx);
   return result.hosts.map((h) => h.host);
 }
 

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../../../lib/engine/errors.js';
 import type { HostWeigher } from '../../../lib/engine/weigher.js';
-import { factColumns, gatherFacts, isFactWeigher } from '../../../lib/engine/weighers/hostFacts.js';
+import { isFactWeigher } from '../../../lib/engine/weighers/hostFacts.js';
 import { NOVA_WEIGHERS } from '../../../lib/engine/weighers/index.js';
-import { weighHosts } from '../../../lib/engine/weighing.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
+import { weighList } from '../../helpers/engineRuns.js';
 import { makeConfig, makeContext, makeSpec } from '../../helpers/factories.js';
 import { hostsWith } from './weigh.js';
 
@@ -57,26 +57,6 @@ function hostByHost(weigher: HostWeigher<unknown>): HostWeigher<unknown> {
 }
 
 describe('host facts', () => {
-  it('gathers, for every fact weigher, exactly what its weigh() returns', () => {
-    fc.assert(
-      fc.property(fc.array(hostInput, { minLength: 1, maxLength: 8 }), configs, (inputs, c) => {
-        // Prepare
-        const hosts = hostsWith(inputs);
-        const config = makeConfig({ DEFAULT: { cpu_allocation_ratio: c.cpu_allocation_ratio } });
-        const ctx = makeContext(config, hosts);
-        const facts = factColumns(hosts.length);
-        // Act
-        gatherFacts(hosts, config, facts);
-        // Assess
-        for (const w of FACT_WEIGHERS) {
-          const gathered = Array.from(facts[w.fact].subarray(0, hosts.length));
-          expect(gathered).toEqual(hosts.map((h) => w.weigh(h, makeSpec(), undefined, ctx)));
-        }
-      }),
-      { numRuns: 60 },
-    );
-  });
-
   it('gives the engine bit-for-bit the weights of weighing host by host', () => {
     fc.assert(
       fc.property(fc.array(hostInput, { minLength: 2, maxLength: 8 }), configs, (inputs, c) => {
@@ -91,8 +71,8 @@ describe('host facts', () => {
         });
         const ctx = makeContext(config, hosts);
         // Act
-        const gathered = weighHosts(FACT_WEIGHERS, hosts, makeSpec(), ctx, false).weights;
-        const oneByOne = weighHosts(FACT_WEIGHERS.map(hostByHost), hosts, makeSpec(), ctx, false).weights;
+        const gathered = weighList(FACT_WEIGHERS, hosts, makeSpec(), ctx);
+        const oneByOne = weighList(FACT_WEIGHERS.map(hostByHost), hosts, makeSpec(), ctx);
         // Assess
         expect(Array.from(gathered)).toEqual(Array.from(oneByOne));
       }),
@@ -105,19 +85,9 @@ describe('host facts', () => {
     const hosts = hostsWith([{}, {}]);
     const broken = { ...hosts[1], pci_stats: { pools: [null] } } as unknown as (typeof hosts)[number];
     const list = [hosts[0], broken];
-    const weigh = () => weighHosts(FACT_WEIGHERS, list, makeSpec(), makeContext(makeConfig(), list), false);
+    const weigh = () => weighList(FACT_WEIGHERS, list, makeSpec(), makeContext(makeConfig(), list));
     // Act + Assess
     expect(weigh).toThrow(PluginError);
     expect(weigh).toThrow(/PCIWeigher.*failed on host h1/);
-  });
-
-  it('reuses one set of columns, growing it for a longer host list', () => {
-    // Act
-    const small = factColumns(10);
-    const again = factColumns(5);
-    const large = factColumns(small.freeRamMb.length + 1);
-    // Assess
-    expect(again).toBe(small);
-    expect(large.freeRamMb.length).toBeGreaterThan(small.freeRamMb.length);
   });
 });

@@ -1,9 +1,9 @@
 import type { SchedulerConfig } from '../../../lib/config/options.js';
 import { ALL_ZERO, type HostWeigher } from '../../../lib/engine/weigher.js';
-import { weighHosts } from '../../../lib/engine/weighing.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpec } from '../../../lib/model/requestSpec.js';
+import { weighList } from '../../helpers/engineRuns.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../../helpers/factories.js';
 
 /** Hosts h0, h1, … built from the given fields. */
@@ -32,5 +32,5 @@ export function finalWeights<S>(
   config: SchedulerConfig = makeConfig(),
 ): number[] {
   const ctx = makeContext(config, hosts);
-  return Array.from(weighHosts([weigher as HostWeigher<unknown>], hosts, spec, ctx, false).weights);
+  return Array.from(weighList([weigher as HostWeigher<unknown>], hosts, spec, ctx));
 }

@@ -12,9 +12,16 @@ export interface FakeConsulAgentOptions {
   datacenter?: string;
   /** When set, requests must carry this ACL token (X-Consul-Token or a bearer token). */
   token?: string;
+  /**
+   * What the token's policy grants on this node, as Consul's ACL rules would (`node:write`
+   * implies `node:read`). Every permission when absent.
+   */
+  permissions?: ReadonlyArray<ConsulPermission>;
   /** Serve HTTPS with this certificate instead of plain HTTP. */
   tls?: { cert: string; key: string };
 }
+
+export type ConsulPermission = 'agent:read' | 'node:read' | 'node:write';
 
 /**
  * What goes wrong with the next matching requests: `unreachable` drops the connection before any
@@ -99,6 +106,14 @@ export class FakeConsulAgent {
           text: token === undefined ? 'Permission denied: anonymous token lacks permission' : 'ACL not found',
         });
       }
+      const missing = this.missingPermission(url.pathname);
+      if (missing) {
+        // Consul's wording (1.11+): the accessor, the permission and the resource it was checked on.
+        return send(res, {
+          status: 403,
+          text: `Permission denied: token with AccessorID 'fake-accessor' lacks permission '${missing}' on "${this.nodeName}"`,
+        });
+      }
       const reply = this.route(req.method ?? 'GET', url);
       if (fault?.kind === 'lose-reply') return void req.socket.destroy();
       send(res, reply);
@@ -145,6 +160,23 @@ export class FakeConsulAgent {
         ServiceName: '',
       },
     };
+  }
+
+  /** The permission the endpoint needs (Consul's API docs, "ACL Required") if the token lacks it. */
+  private missingPermission(path: string): ConsulPermission | undefined {
+    const granted = this.options.permissions;
+    if (granted === undefined) return undefined;
+    const needed: ConsulPermission | undefined =
+      path === '/v1/agent/self'
+        ? 'agent:read'
+        : path === '/v1/agent/checks'
+          ? 'node:read'
+          : path === '/v1/agent/maintenance'
+            ? 'node:write'
+            : undefined;
+    if (needed === undefined || granted.includes(needed)) return undefined;
+    if (needed === 'node:read' && granted.includes('node:write')) return undefined;
+    return needed;
   }
 
   private takeFault(path: string): ConsulFault | undefined {

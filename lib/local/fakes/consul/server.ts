@@ -2,6 +2,7 @@ import { FakeConsulAgent, type FakeConsulAgentOptions } from './agent.js';
 
 export {
   type ConsulFault,
+  type ConsulPermission,
   DEFAULT_MAINTENANCE_REASON,
   FakeConsulAgent,
   type FakeConsulAgentOptions,

@@ -13,6 +13,8 @@ export interface FakeUser {
   password: string;
   projectId: string;
   projectName: string;
+  /** Holds the admin role (Nova's default policy for live migration and host fields). Default true. */
+  admin?: boolean;
 }
 
 export interface FakeApplicationCredential {
@@ -30,6 +32,17 @@ export const FAKE_ADMIN: FakeUser = {
   password: 'fake-admin-password',
   projectId: 'p-admin',
   projectName: 'admin',
+};
+
+/** A member of a project without the admin role: Nova's default policy hides hosts from it. */
+export const FAKE_MEMBER: FakeUser = {
+  id: 'u-member',
+  name: 'placid-member',
+  domain: 'Default',
+  password: 'fake-member-password',
+  projectId: 'p-ops',
+  projectName: 'ops',
+  admin: false,
 };
 
 export const FAKE_APP_CREDENTIAL: FakeApplicationCredential = {
@@ -63,7 +76,7 @@ const UNAUTHORIZED: FakeReply = {
 };
 
 export class FakeKeystone {
-  private readonly tokens = new Map<string, { expiresAtMs: number }>();
+  private readonly tokens = new Map<string, { expiresAtMs: number; admin: boolean }>();
   issued = 0;
 
   constructor(
@@ -81,7 +94,8 @@ export class FakeKeystone {
     if (!identity) return UNAUTHORIZED;
     const value = `fake-token-${randomBytes(12).toString('hex')}`;
     const expiresAtMs = this.clock.now() + this.tokenTtlMs;
-    this.tokens.set(value, { expiresAtMs });
+    const admin = this.users.find((u) => u.id === identity.userId)?.admin !== false;
+    this.tokens.set(value, { expiresAtMs, admin });
     this.issued += 1;
     const toEndpoints = (specs: CatalogEndpointSpec[], prefix: string) =>
       specs.map((e, i) => ({
@@ -118,6 +132,11 @@ export class FakeKeystone {
   isValid(token: string | undefined): boolean {
     const entry = token === undefined ? undefined : this.tokens.get(token);
     return entry !== undefined && this.clock.now() < entry.expiresAtMs;
+  }
+
+  /** True when the token's user has the admin role. */
+  isAdmin(token: string | undefined): boolean {
+    return token !== undefined && this.tokens.get(token)?.admin === true;
   }
 
   revokeAll(): void {

@@ -23,6 +23,25 @@ export interface RecordedRequest {
 const NOVA_PATH = /^\/compute\/([^/]+)\/(public|internal|admin)\/v2\.1(\/.*)$/;
 const PLACEMENT_PATH = /^\/placement\/([^/]+)\/(public|internal|admin)(\/.*)$/;
 
+/** Nova's default policy: these routes need the admin role (the rule each is checked against). */
+const ADMIN_ONLY: Partial<Record<FakeRouteName, string>> = {
+  liveMigrate: 'os_compute_api:os-migrate-server:migrate_live',
+  listMigrations: 'os_compute_api:os-migrations:index',
+  listServerMigrations: 'os_compute_api:servers:migrations:index',
+  forceComplete: 'os_compute_api:servers:migrations:force_complete',
+  abortMigration: 'os_compute_api:servers:migrations:delete',
+};
+
+/** Non-admins do not see `OS-EXT-SRV-ATTR:*` (os_compute_api:os-extended-server-attributes). */
+function withoutHostFields(reply: FakeReply): FakeReply {
+  const server = (reply.body as { server?: Record<string, unknown> } | undefined)?.server;
+  if (!server) return reply;
+  const visible = Object.fromEntries(
+    Object.entries(server).filter(([k]) => !k.startsWith('OS-EXT-SRV-ATTR:')),
+  );
+  return { ...reply, body: { server: visible } };
+}
+
 export class FakeRouter {
   readonly faults = new FaultBook();
   readonly log: RecordedRequest[] = [];
@@ -80,9 +99,14 @@ export class FakeRouter {
       if (!this.keystone.isValid(headers['x-auth-token'])) return this.keystone.unauthorized();
       if (typeof version !== 'number') return version;
       if (version < route.since) return novaFault(404, `${route.name} needs microversion 2.${route.since}`);
+      const admin = this.keystone.isAdmin(headers['x-auth-token']);
+      if (!admin && ADMIN_ONLY[route.name]) {
+        return novaFault(403, `Policy doesn't allow ${ADMIN_ONLY[route.name]} to be performed.`);
+      }
       const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeURIComponent);
       const call = { state: this.state, params, query: url.searchParams, body, minor: version };
-      return route.handle({ ...call, knownHosts: this.knownHosts });
+      const reply = route.handle({ ...call, knownHosts: this.knownHosts });
+      return admin ? reply : withoutHostFields(reply);
     });
     if (reply) writeReply(response, reply, novaHeaders);
   }

@@ -8,6 +8,7 @@
  */
 
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { CloudCredentials } from '../../../drivers/openstack/auth.js';
 import { type Clock, systemClock } from '../../clock.js';
@@ -36,7 +37,7 @@ export type {
   FakeHypervisorInput,
   FakeServerGroup,
 } from './inventoryState.js';
-export { FAKE_ADMIN, FAKE_APP_CREDENTIAL } from './keystone.js';
+export { FAKE_ADMIN, FAKE_APP_CREDENTIAL, FAKE_MEMBER } from './keystone.js';
 export type { RecordedRequest } from './router.js';
 export type { FakeMigration, FakeServer, FakeServerInput, MigrationOutcome, MigrationPlan } from './state.js';
 
@@ -61,6 +62,8 @@ export interface FakeOpenStackOptions {
   placement?: boolean;
   /** Nova's `[api] max_limit`: the longest page a listing returns. Default 1000. */
   maxPageSize?: number;
+  /** Serve HTTPS with this certificate (PEM) instead of HTTP, to test custom CAs. */
+  tls?: { cert: string; key: string };
 }
 
 export class FakeOpenStack {
@@ -74,7 +77,7 @@ export class FakeOpenStack {
     options: FakeOpenStackOptions,
   ) {
     const { port } = http.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     const clock = options.clock ?? systemClock;
     this.state = new FakeCloudState(
       clock,
@@ -114,11 +117,12 @@ export class FakeOpenStack {
   /** Starts the fake on 127.0.0.1 and a free port. */
   static async start(options: FakeOpenStackOptions = {}): Promise<FakeOpenStack> {
     let fake: FakeOpenStack | undefined;
-    const http = createServer((request, response) => {
+    const handler: Parameters<typeof createServer>[1] = (request, response) => {
       fake?.router.handle(request, response).catch((error: unknown) => {
         writeReply(response, novaFault(500, `fake OpenStack failed: ${String(error)}`), {});
       });
-    });
+    };
+    const http: Server = options.tls ? createTlsServer(options.tls, handler) : createServer(handler);
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     fake = new FakeOpenStack(http, options);
     return fake;

@@ -15,6 +15,10 @@ export interface MigrationPlan {
   outcome: MigrationOutcome;
   /** Polls (or duration slices) from `accepted` to the outcome. */
   steps: number;
+  /** Polls a completing migration spends in `post-migrating` (memory copied, not yet done). Default 0. */
+  postMigratingPolls?: number;
+  /** Polls an aborted migration spends `cancelling` before it is `cancelled`: Nova aborts asynchronously. Default 1. */
+  cancellingPolls?: number;
 }
 
 export interface FakeServerInput {
@@ -92,6 +96,8 @@ export interface FakeMigration {
   step: number;
   plan: MigrationPlan;
   forceCompleted: boolean;
+  /** Polls left in `cancelling` after an abort. */
+  cancellingLeft?: number;
 }
 
 export const IN_PROGRESS = new Set(['queued', 'preparing', 'running', 'post-migrating']);
@@ -181,8 +187,11 @@ export class FakeCloudState {
     migration.forceCompleted = true;
   }
 
+  /** Like Nova: the abort is accepted (202) and the migration is `cancelling` until the compute host stops it. */
   abort(migration: FakeMigration): void {
-    this.finish(migration, 'cancelled');
+    migration.status = 'cancelling';
+    migration.updatedAtMs = this.clock.now();
+    migration.cancellingLeft = migration.plan.cancellingPolls ?? 1;
   }
 
   /** Someone else moved the server: it is on `host` now, with a completed migration on record. */
@@ -194,9 +203,21 @@ export class FakeCloudState {
 
   private moveTo(migration: FakeMigration, step: number): void {
     const { plan } = migration;
+    if (migration.status === 'cancelling') {
+      migration.cancellingLeft = (migration.cancellingLeft ?? 1) - 1;
+      if (migration.cancellingLeft <= 0) this.finish(migration, 'cancelled');
+      return;
+    }
     migration.step = step;
     migration.updatedAtMs = this.clock.now();
-    const done = step >= plan.steps && plan.outcome !== 'stall';
+    const post = plan.outcome === 'completed' ? (plan.postMigratingPolls ?? 0) : 0;
+    if (step >= plan.steps && step < plan.steps + post) {
+      migration.status = 'post-migrating';
+      migration.memoryProcessedBytes = migration.memoryTotalBytes;
+      migration.diskProcessedBytes = migration.diskTotalBytes;
+      return;
+    }
+    const done = step >= plan.steps + post && plan.outcome !== 'stall';
     if (migration.forceCompleted && migration.status === 'running') {
       this.finish(migration, plan.outcome === 'error' ? 'error' : 'completed');
     } else if (done) {

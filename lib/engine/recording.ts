@@ -1,0 +1,203 @@
+import type { HostState } from '../model/hostState.js';
+import type { RequestSpec } from '../model/requestSpec.js';
+import type { EngineContext } from './context.js';
+import type { Elimination, ExplainedTop, HostWeight, WeightPart } from './explain.js';
+import type { Stage } from './filterHandler.js';
+import { NARROW_STAGES, narrowReason } from './narrow.js';
+import type { HostCheck } from './prefilter/hostCheck.js';
+import { FACT_WIDTH } from './weighers/factRows.js';
+import { normalized, rankHosts, type WeigherRecord } from './weighing.js';
+
+/** Which hosts the pre-filter kept (1) out of the fleet, and the check that can name the rest. */
+interface PrefilterRecord {
+  hosts: readonly HostState[];
+  kept: Uint8Array;
+  check: HostCheck;
+}
+
+/** The narrowing step (NARROW_STAGES index + 1) that removed each position, 0 for none. */
+interface NarrowRecord {
+  hosts: readonly HostState[];
+  removedBy: Uint8Array;
+  spec: RequestSpec;
+}
+
+/** The filter stage (position + 1) that removed each position of one instance's hosts. */
+interface FilterRecord {
+  hosts: readonly HostState[];
+  removedBy: Uint16Array;
+  stages: readonly Stage[];
+  spec: RequestSpec;
+  ctx: EngineContext;
+}
+
+/** The first instance's survivors, their final weights and each weigher's part. */
+interface WeighRecord {
+  hosts: readonly HostState[];
+  positions: Int32Array;
+  weights: Float64Array;
+  weighers: readonly WeigherRecord[];
+  ctx: EngineContext;
+}
+
+/**
+ * An explained decision is the same run as an unexplained one, recorded: each stage over candidate
+ * positions notes which positions it removed (a typed array per stage, no objects), and the
+ * weighing keeps the survivors' weights. Eliminations and the weighed list, with their reasons and
+ * breakdowns, are built from the recording only when someone reads them.
+ */
+export class DecisionRecord {
+  /** False when only the first instance's weights are kept (no eliminations, no breakdowns). */
+  constructor(readonly explains = true) {}
+
+  private prefilter: PrefilterRecord | null = null;
+  private narrowed: NarrowRecord | null = null;
+  private readonly filters: FilterRecord[] = [];
+  private weighing: WeighRecord | null = null;
+  /** True once the first instance got as far as weighing (an empty weighed list, not none). */
+  private weighedReached = false;
+
+  prefiltered(hosts: readonly HostState[], positions: Int32Array, count: number, check: HostCheck): void {
+    if (!this.explains) return;
+    const kept = new Uint8Array(hosts.length);
+    for (let j = 0; j < count; j++) kept[positions[j]] = 1;
+    this.prefilter = { hosts, kept, check };
+  }
+
+  /** Where the first instance's narrowing records its removals (later instances narrow nothing new). */
+  narrowing(hosts: readonly HostState[], spec: RequestSpec, ctx: EngineContext): Uint8Array | null {
+    if (ctx.index !== 0 || !this.explains) return null;
+    const removedBy = new Uint8Array(hosts.length);
+    this.narrowed = { hosts, removedBy, spec };
+    return removedBy;
+  }
+
+  /** One instance's filter run: `removedBy` as sieveFilters recorded it, and its stages. */
+  filtered(
+    hosts: readonly HostState[],
+    removedBy: Uint16Array,
+    stages: readonly Stage[],
+    spec: RequestSpec,
+    ctx: EngineContext,
+  ): void {
+    this.filters.push({ hosts, removedBy, stages, spec, ctx });
+  }
+
+  /** The first instance's weighing (weights[0..count) of the survivors at positions[0..count)). */
+  weighed(
+    hosts: readonly HostState[],
+    positions: Int32Array,
+    weights: Float64Array,
+    count: number,
+    weighers: readonly WeigherRecord[],
+    ctx: EngineContext,
+  ): void {
+    if (ctx.index !== 0) return;
+    this.weighedReached = true;
+    if (count === 0) return;
+    this.weighing = {
+      hosts,
+      positions: positions.slice(0, count),
+      weights: weights.slice(0, count),
+      weighers,
+      ctx,
+    };
+  }
+
+  /**
+   * Every host that passed the filters for the first instance (or the best `limit`), best first,
+   * ties in input order; null when the first instance never got to weighing.
+   */
+  weighedHosts(limit?: number): HostWeight[] | null {
+    if (!this.weighedReached) return null;
+    const w = this.weighing;
+    if (!w) return [];
+    return rankHosts(w.weights, limit).map((j) => {
+      const host = w.hosts[w.positions[j]];
+      return { host, weight: w.weights[j], breakdown: w.weighers.map((r) => weightPart(r, w, j, host)) };
+    });
+  }
+
+  /** Eliminations in decision order (pre-filter, narrowing, then each filter's), the first `limit`. */
+  eliminations(limit = Number.POSITIVE_INFINITY): Elimination[] {
+    const out: Elimination[] = [];
+    const pre = this.prefilter;
+    if (pre) {
+      const { hosts, kept, check } = pre;
+      for (let i = 0; i < hosts.length && out.length < limit; i++) {
+        if (kept[i] === 1) continue;
+        const host = hosts[i];
+        out.push(elimination(host, check.stageOf(host, i) ?? 'Placement', 0, check.explain(host, i)));
+      }
+    }
+    const narrowed = this.narrowed;
+    if (narrowed) {
+      const { hosts, removedBy, spec } = narrowed;
+      NARROW_STAGES.forEach((stage, s) => {
+        for (let i = 0; i < hosts.length && out.length < limit; i++)
+          if (removedBy[i] === s + 1) out.push(elimination(hosts[i], stage, 0, narrowReason(stage, spec)));
+      });
+    }
+    for (const f of this.filters) {
+      if (out.length >= limit) break;
+      const byStage: number[][] = f.stages.map(() => []);
+      for (let i = 0; i < f.hosts.length; i++) if (f.removedBy[i] > 0) byStage[f.removedBy[i] - 1].push(i);
+      f.stages.forEach((stage, s) => {
+        for (const i of byStage[s]) {
+          if (out.length >= limit) return;
+          const host = f.hosts[i];
+          out.push(elimination(host, stage.filter.name, f.ctx.index, filterReason(stage, host, f)));
+        }
+      });
+    }
+    return out;
+  }
+
+  /** How many hosts the stages eliminated, counted from the recording (nothing is built). */
+  eliminationCount(): number {
+    let n = 0;
+    const pre = this.prefilter;
+    if (pre) for (let i = 0; i < pre.kept.length; i++) n += 1 - pre.kept[i];
+    const narrowed = this.narrowed;
+    if (narrowed) for (let i = 0; i < narrowed.removedBy.length; i++) if (narrowed.removedBy[i] > 0) n++;
+    for (const f of this.filters) for (let i = 0; i < f.removedBy.length; i++) if (f.removedBy[i] > 0) n++;
+    return n;
+  }
+
+  top(limit: number): ExplainedTop {
+    return {
+      weighed: this.weighedHosts(limit) ?? [],
+      weighedTotal: this.weighing?.weights.length ?? 0,
+      eliminated: this.eliminations(limit),
+      eliminatedTotal: this.eliminationCount(),
+    };
+  }
+}
+
+function elimination(host: HostState, filter: string, index: number, reason: string): Elimination {
+  return { host: host.host, nodename: host.nodename, filter, reason, instance_index: index };
+}
+
+/** The filter's own words for a host it removed (or a plain note when it has none or they fail). */
+function filterReason(stage: Stage, host: HostState, f: FilterRecord): string {
+  const { filter, state } = stage;
+  if (!filter.explain) return `rejected by ${filter.name}`;
+  try {
+    return filter.explain(host, f.spec, state, f.ctx);
+  } catch {
+    return `rejected by ${filter.name}`;
+  }
+}
+
+function weightPart(r: WeigherRecord, w: WeighRecord, j: number, host: HostState): WeightPart {
+  const { weigher } = r;
+  let raw = r.raw ? r.raw[j] : r.rows![w.positions[j] * FACT_WIDTH + r.slot];
+  if (weigher.minval !== undefined && raw < weigher.minval) raw = weigher.minval;
+  if (weigher.maxval !== undefined && raw > weigher.maxval) raw = weigher.maxval;
+  return {
+    weigher: weigher.name,
+    raw,
+    normalized: normalized(raw, r.span),
+    multiplier: r.multiplier ?? weigher.multiplier(host, w.ctx),
+  };
+}

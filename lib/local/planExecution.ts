@@ -1,0 +1,102 @@
+/**
+ * Executes plan messages on one machine, as the plan starter and Step Functions do in the cloud:
+ * each message runs through the synthesized state machine (lib/local/workflowRunner.ts) with the
+ * local store for leases and records, and simulated drivers over the VM's stored report, or the
+ * real ones when an endpoints file names credentials. The workflow writes the record's outcome
+ * and moves the VM in the store, so the detector's next run sees the wave finished.
+ */
+import type { StepRequest } from '../workflow/dispatch.js';
+import type { MigrationInput } from '../workflow/input.js';
+import type { LocalMigrationOptions } from '../workflow/localMigration.js';
+import type { MigrationStatus } from '../workflow/state.js';
+import { type Clock, ManualClock, systemClock } from './clock.js';
+import type { LocalDynamo } from './dynalite.js';
+
+export type LocalExecutionOptions = Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'> & {
+  /** A synthesized template instead of synthesizing the stack. */
+  template?: string;
+  /** Where simulated time starts. Default now. */
+  at?: Date;
+};
+
+export interface ExecutedMigration {
+  migration_id: string;
+  instance_uuid: string;
+  source_host: string;
+  dest_host: string;
+  status: MigrationStatus;
+  final_host: string | null;
+  /** Error name and cause, unless it succeeded. */
+  error?: string;
+  cause?: string;
+}
+
+/** Runs the messages one after another (a wave's migrations share no host, so order is free). */
+export async function executePlanMessages(
+  dynamo: LocalDynamo,
+  messages: readonly MigrationInput[],
+  options: LocalExecutionOptions = {},
+): Promise<ExecutedMigration[]> {
+  const executed: ExecutedMigration[] = [];
+  for (const message of messages) executed.push(await executeOne(dynamo, message, options));
+  return executed;
+}
+
+async function executeOne(
+  dynamo: LocalDynamo,
+  message: MigrationInput,
+  options: LocalExecutionOptions,
+): Promise<ExecutedMigration> {
+  const [{ FleetStore }, { localStepDeps }, { runWorkflow }] = await Promise.all([
+    import('../store/fleetStore.js'),
+    import('../workflow/localMigration.js'),
+    import('./workflowRunner.js'),
+  ]);
+  const simulated = !options.endpoints;
+  const clock: Clock = simulated ? new ManualClock(options.at ?? new Date()) : systemClock;
+  const now = () => new Date(clock.now());
+  const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock: now });
+  const base = {
+    migration_id: message.migration_id,
+    instance_uuid: message.instance_uuid,
+    source_host: message.source_host,
+    dest_host: message.dest_host,
+  };
+  const instance = await store.getInstance(message.instance_uuid);
+  if (!instance && simulated) {
+    const cause = 'the local store has no report of the VM to simulate it from';
+    return { ...base, status: 'failed', final_host: null, error: 'MissingReport', cause };
+  }
+  const { deps, beforeStep } = await localStepDeps(
+    store,
+    instance as Parameters<typeof localStepDeps>[1],
+    clock,
+    options,
+  );
+  const run = await runWorkflow({
+    deps,
+    input: message,
+    executionName: message.migration_id,
+    instant: simulated,
+    beforeStep: beforeStep as ((request: StepRequest) => void) | undefined,
+    templatePath: options.template,
+  });
+  if (run.status === 'FAILED') {
+    return { ...base, status: 'failed', final_host: null, error: run.error, cause: run.cause };
+  }
+  const rollback = run.output?.rollback as
+    | { status?: MigrationStatus; final_host?: string | null }
+    | undefined;
+  if (rollback) {
+    const failure = run.output?.failure as { Error?: string; Cause?: string } | undefined;
+    return {
+      ...base,
+      status: rollback.status ?? 'deferred',
+      final_host: rollback.final_host ?? null,
+      error: failure?.Error,
+      cause: failure?.Cause,
+    };
+  }
+  const outcome = run.output?.outcome as { final_host?: string | null } | undefined;
+  return { ...base, status: 'succeeded', final_host: outcome?.final_host ?? message.dest_host };
+}

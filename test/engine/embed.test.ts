@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, createScheduler, defineFilter, ValidationError } from '../../lib/engine/index.js';
+
+const HOSTS = [
+  { host: 'small', free_ram_mb: 2048, total_usable_ram_mb: 4096, vcpus_total: 4, total_usable_disk_gb: 100 },
+  { host: 'big', free_ram_mb: 60000, total_usable_ram_mb: 65536, vcpus_total: 32, total_usable_disk_gb: 400 },
+  { host: 'full', free_ram_mb: 0, total_usable_ram_mb: 4096, vcpus_total: 4, total_usable_disk_gb: 100 },
+];
+const REQUEST = { flavor: { name: 'm1', vcpus: 2, memory_mb: 1024, root_gb: 10 } };
+
+describe('createScheduler (embedding API)', () => {
+  it('places a plain JSON request on plain JSON hosts and explains it like placid schedule --json', async () => {
+    // Prepare
+    const scheduler = createScheduler({ filter_scheduler: { host_subset_size: 1 } });
+    // Act
+    const decision = await scheduler.schedule(HOSTS, REQUEST);
+    // Assess
+    expect(decision.selected).toEqual([{ host: 'big', nodename: 'big' }]);
+    expect(decision.weighed.map((w) => w.host)).toEqual(['big', 'small']);
+    expect(decision.eliminated).toEqual([
+      expect.objectContaining({ host: 'full', filter: 'Placement:MEMORY_MB' }),
+    ]);
+    expect(decision.error).toBeUndefined();
+  });
+
+  it('reuses a prepared fleet across decisions and leaves out explanations when asked', async () => {
+    // Prepare
+    const scheduler = createScheduler({});
+    const fleet = scheduler.prepare(HOSTS);
+    // Act
+    const first = await scheduler.schedule(fleet, REQUEST, { explain: false });
+    const second = await scheduler.schedule(fleet, { ...REQUEST, flavor: { ...REQUEST.flavor, vcpus: 64 } });
+    // Assess
+    expect(first.selected).toEqual([{ host: 'big', nodename: 'big' }]);
+    expect(first.weighed).toEqual([]);
+    expect(first.eliminated).toEqual([]);
+    expect(second.error?.type).toBe('NoValidHost');
+    expect(fleet.hosts).toHaveLength(3);
+  });
+
+  it('runs plug-in filters given as objects', async () => {
+    // Prepare
+    const NotBig = defineFilter({ name: 'NotBig', hostPasses: (h) => h.host !== 'big' });
+    const scheduler = createScheduler(
+      { filter_scheduler: { enabled_filters: ['NotBig'] } },
+      { filters: [NotBig] },
+    );
+    // Act
+    const decision = await scheduler.schedule(HOSTS, REQUEST);
+    // Assess
+    expect(decision.selected).toEqual([{ host: 'small', nodename: 'small' }]);
+    expect(decision.eliminated.map((e) => [e.host, e.filter])).toContainEqual(['big', 'NotBig']);
+  });
+
+  it('names the field of a bad host, request or config', async () => {
+    const scheduler = createScheduler({});
+    expect(() => scheduler.prepare([{ host: 'a', vcpus_total: -1 }])).toThrow(ValidationError);
+    expect(() => scheduler.prepare([{ host: 'a', vcpus_total: -1 }])).toThrow(/vcpus_total/);
+    await expect(scheduler.schedule(HOSTS, { flavor: { vcpus: 'two' } })).rejects.toThrow(/flavor/);
+    expect(() => createScheduler({ filter_scheduler: { host_subset_size: 'x' } })).toThrow(ConfigError);
+    expect(() => createScheduler([])).toThrow(/option groups/);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { Fleet } from '../../lib/engine/fleet.js';
+import type { ServiceState } from '../../lib/model/hostState.js';
+import { makeHost } from '../helpers/factories.js';
+
+const BASE: ServiceState = { disabled: false, up: true };
+
+// One variant per ServiceState field: interning must never merge two hosts that differ in any of them.
+const VARIANTS: Record<keyof Required<ServiceState>, ServiceState> = {
+  disabled: { ...BASE, disabled: true },
+  up: { ...BASE, up: false },
+  forced_down: { ...BASE, forced_down: true },
+  disabled_reason: { ...BASE, disabled_reason: 'maintenance' },
+  last_seen_up: { ...BASE, last_seen_up: '2026-12-01T12:00:00.000Z' },
+  report_interval_seconds: { ...BASE, report_interval_seconds: 60 },
+  assumed: { ...BASE, assumed: true },
+};
+
+describe('Fleet interning of service records', () => {
+  it.each(Object.entries(VARIANTS))(
+    'keeps a host whose service differs only in %s apart',
+    (_field, variant) => {
+      // Prepare
+      const plain = makeHost({ host: 'plain' });
+      const other = makeHost({ host: 'other' });
+      plain.service = { ...BASE };
+      other.service = variant;
+      // Act
+      const [a, b] = Fleet.from([plain, other]).hosts;
+      // Assess
+      expect(a.service).toEqual(BASE);
+      expect(b.service).toEqual(variant);
+    },
+  );
+
+  it('shares one record between hosts whose services are equal', () => {
+    const hosts = ['a', 'b'].map((host) => Object.assign(makeHost({ host }), { service: { ...BASE } }));
+    const [a, b] = Fleet.from(hosts).hosts;
+    expect(a.service).toBe(b.service);
+  });
+});
