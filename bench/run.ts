@@ -4,6 +4,7 @@ import { benchBundles } from './bundle.js';
 import { benchIngest } from './ingest.js';
 import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
+import { benchScale } from './scale.js';
 import { benchSchedule } from './schedule.js';
 import { writeSection } from './stats.js';
 
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   schedule: benchSchedule,
   plan: benchPlan,
   advisory: benchAdvisory,
+  scale: benchScale,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

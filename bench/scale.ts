@@ -1,0 +1,295 @@
+/**
+ * Placid at fleet scale (issue 17, the measurement part): 1,000 hypervisors with 20 VMs each (and
+ * 10,000 when `SCALE_HOSTS` asks for it), through dynalite in a child process, with the real
+ * handlers' code paths:
+ * - `ingest_minute`: one fleet-minute (one message per hypervisor, its VMs inside, one sample each)
+ *   through lib/ingest's ingestBatch in SQS batches of 10, after a first minute that created every
+ *   state (measured too, as `ingest_first_minute`);
+ * - `snapshot`: the schedule stage's FleetSnapshot, a full load after the first minute and an
+ *   incremental refresh after the measured one;
+ * - `detector_planning` / `detector_idle`: lib/detector's reconcile over a generated fleet
+ *   (lib/sim/fleet.ts: a 10-minute sample window, 10 % of hosts contended) stored through the
+ *   store, first a run that detects and plans, then a minute later one with no new report.
+ * DynamoDB requests, items and consumed capacity are counted by a client middleware, which also
+ * asks for `ReturnConsumedCapacity: 'TOTAL'` (the store does not) so dynalite reports units.
+ * CPU is this process's (the Lambda's share) and dynalite's (DynamoDB's) apart.
+ */
+import { readFileSync } from 'node:fs';
+import type { SQSEvent } from 'aws-lambda';
+import { defaultConfig } from '../lib/config/options.js';
+import { reconcile } from '../lib/detector/index.js';
+import type { DetectorDeps, ReconcileResult } from '../lib/detector/types.js';
+import { newestReportAt } from '../lib/ingest/batchWrites.js';
+import { ingestBatch } from '../lib/ingest/ingestBatch.js';
+import { KnownHosts } from '../lib/ingest/knownHosts.js';
+import { openLocalStore } from '../lib/local/localStore.js';
+import { LocalSqsQueue } from '../lib/local/sqsQueue.js';
+import { toSqsRecord } from '../lib/local/sqsRecord.js';
+import { defaultRebalanceSettings } from '../lib/rebalance/settings.js';
+import { FleetSnapshot, type RefreshStats } from '../lib/schedule/snapshot.js';
+import { generateFleet } from '../lib/sim/fleet.js';
+import type { FleetStore } from '../lib/store/fleetStore.js';
+import { childCpuMs, type DynaliteProcess, ownCpuMs, withDynalite } from './dynaliteProcess.js';
+import { countDynamo, type DynamoCounts } from './dynamoCounter.js';
+import { mib, round, writeSection } from './stats.js';
+
+const VMS_PER_HOST = 20;
+const MINUTE = 60_000;
+const BASE = Date.parse('2026-12-01T12:00:00Z');
+/** Messages per ingest invocation: the stack's default `ingestBatchSize`. */
+const SQS_BATCH = 10;
+const log = (line: string) => process.stdout.write(`scale: ${line}\n`);
+
+/** One message per hypervisor at `minute`: the node and its VMs, one sample each. */
+function fleetMinuteBodies(hosts: number, minute: number): string[] {
+  const at = new Date(BASE + minute * MINUTE);
+  const ts = new Date(at.getTime() - 1_000).toISOString();
+  const reported_at = at.toISOString();
+  return Array.from({ length: hosts }, (_, h) => {
+    const host = `cmp-${String(h).padStart(5, '0')}`;
+    const az = `az${(h % 3) + 1}`;
+    const hypervisor = {
+      host,
+      availability_zone: az,
+      reported_at,
+      vcpus_total: 64,
+      vcpus_used: 40,
+      cpu_allocation_ratio: 4,
+      total_usable_ram_mb: 262_144,
+      free_ram_mb: 131_072,
+      total_usable_disk_gb: 2_000,
+      free_disk_mb: 1_000_000,
+      hypervisor_type: 'QEMU',
+      aggregates: [{ name: az, metadata: { availability_zone: az } }],
+      samples: [{ ts, steal_percent: (h + minute) % 9, cpu_percent: 55, load5: 12.5 }],
+    };
+    const instances = Array.from({ length: VMS_PER_HOST }, (_, k) => {
+      const v = h * VMS_PER_HOST + k;
+      return {
+        uuid: `00000000-0000-4000-8000-${String(v).padStart(12, '0')}`,
+        name: `vm-${v}`,
+        host,
+        availability_zone: az,
+        role: ['web', 'db', 'cache'][v % 3],
+        flavor: { name: 'm1.medium', vcpus: 2, memory_mb: 4096, root_gb: 40 },
+        server_group: { name: `g${v % 50}`, policy: 'anti-affinity' },
+        consul: { node: `vm-${v}`, address: `10.${(h >> 8) & 255}.${h & 255}.${k}` },
+        reported_at,
+        samples: [{ ts, steal_percent: (v + minute) % 13, load5: 1.5, cpu_percent: 40 }],
+      };
+    });
+    return JSON.stringify({ schema_version: 1, hypervisors: [hypervisor], instances });
+  });
+}
+
+interface Measured<T> {
+  value: T;
+  wall_s: number;
+  /** This process: what the Lambda would spend. */
+  lambda_cpu_ms: number;
+  /** dynalite's process: DynamoDB's side, not billed as Lambda time. */
+  dynalite_cpu_ms: number;
+  /** Highest heap used and RSS seen while it ran (sampled every 20 ms). */
+  peak_heap_mib: number;
+  peak_rss_mib: number;
+  dynamo: DynamoCounts;
+}
+
+async function measure<T>(
+  dynalite: DynaliteProcess,
+  counter: { reset(): void; snapshot(): DynamoCounts },
+  run: () => Promise<T>,
+): Promise<Measured<T>> {
+  counter.reset();
+  let heap = process.memoryUsage().heapUsed;
+  let rss = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    heap = Math.max(heap, m.heapUsed);
+    rss = Math.max(rss, m.rss);
+  }, 20);
+  const [t0, cpu0, child0] = [process.hrtime.bigint(), ownCpuMs(), childCpuMs(dynalite.child)];
+  try {
+    const value = await run();
+    const m = process.memoryUsage();
+    return {
+      value,
+      wall_s: round(Number(process.hrtime.bigint() - t0) / 1e9, 2),
+      lambda_cpu_ms: Math.round(ownCpuMs() - cpu0),
+      dynalite_cpu_ms: Math.round(childCpuMs(dynalite.child) - child0),
+      peak_heap_mib: mib(Math.max(heap, m.heapUsed)),
+      peak_rss_mib: mib(Math.max(rss, m.rss)),
+      dynamo: counter.snapshot(),
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+const strip = <T>({ value: _v, ...rest }: Measured<T>) => rest;
+
+/** ingestBatch as a warm ingest Lambda runs it: known hosts cached across invocations. */
+function ingestLambda(store: FleetStore, now: () => Date) {
+  const deadLetter = new LocalSqsQueue({ name: 'scale-dlq' });
+  const knownHosts = KnownHosts.inStore(store);
+  const queue = { arn: 'arn:aws:sqs:us-east-1:000000000000:scale', region: 'us-east-1', senderId: 'BENCH' };
+  let serial = 0;
+  return async (bodies: string[]): Promise<number> => {
+    let invocations = 0;
+    for (let b = 0; b < bodies.length; b += SQS_BATCH) {
+      const event: SQSEvent = {
+        Records: bodies.slice(b, b + SQS_BATCH).map((body) =>
+          toSqsRecord(
+            {
+              messageId: `m${++serial}`,
+              body,
+              attributes: {},
+              sentTimestamp: now().getTime(),
+              receiveCount: 1,
+              visibleAt: 0,
+            },
+            queue,
+          ),
+        ),
+      };
+      const result = await ingestBatch(event, { store, deadLetter, now, knownHosts });
+      if (result.response.batchItemFailures.length + result.rejections.length > 0)
+        throw new Error(`scale bench batch not fully stored: ${JSON.stringify(result.counts)}`);
+      invocations++;
+    }
+    return invocations;
+  };
+}
+
+const refreshStats = (s: RefreshStats) => ({
+  kind: s.kind,
+  read: s.read,
+  changed: s.changed,
+  hosts: s.hosts,
+});
+
+async function benchIngestAndSnapshot(hosts: number) {
+  return withDynalite(async (dynalite) => {
+    let now = new Date(BASE);
+    const local = await openLocalStore({ endpoint: dynalite.endpoint, store: { clock: () => now } });
+    try {
+      const counter = countDynamo(local.store.ctx.doc);
+      const ingest = ingestLambda(local.store, () => now);
+      const snapshot = new FleetSnapshot(local.store, { fullRefreshMs: 3_600_000 });
+      const minute = async (m: number) => {
+        now = new Date(BASE + m * MINUTE + 5_000);
+        const bodies = fleetMinuteBodies(hosts, m);
+        return measure(dynalite, counter, () => ingest(bodies));
+      };
+      const first = await minute(0);
+      const full = await measure(dynalite, counter, () => snapshot.refresh());
+      const second = await minute(1);
+      const incremental = await measure(dynalite, counter, () => snapshot.refresh());
+      return {
+        ingest_first_minute: { invocations: first.value, ...strip(first) },
+        ingest_minute: { invocations: second.value, ...strip(second) },
+        snapshot_full_load: { ...refreshStats(full.value), ...strip(full) },
+        snapshot_incremental_refresh: { ...refreshStats(incremental.value), ...strip(incremental) },
+      };
+    } finally {
+      await local.close();
+    }
+  });
+}
+
+const summary = (r: ReconcileResult) => ({
+  idle: r.idle ?? null,
+  suffering: r.suffering ?? null,
+  planned_migrations: r.plan?.migrations.length ?? r.considered?.migrations.length ?? 0,
+});
+
+async function benchDetector(hosts: number) {
+  return withDynalite(async (dynalite) => {
+    const fleet = generateFleet({
+      hosts,
+      vms: hosts * VMS_PER_HOST,
+      zones: 3,
+      seed: 17,
+      contendedShare: 0.1,
+    });
+    let now = fleet.now;
+    const local = await openLocalStore({ endpoint: dynalite.endpoint, store: { clock: () => now } });
+    try {
+      const counter = countDynamo(local.store.ctx.doc);
+      // The window as ingest leaves it, one hypervisor's message at a time (setup, counted apart).
+      const byHost = new Map<string, typeof fleet.instances>();
+      for (const i of fleet.instances) byHost.set(i.host, [...(byHost.get(i.host) ?? []), i]);
+      const seed = await measure(dynalite, counter, async () => {
+        for (const h of fleet.hypervisors)
+          await local.store.putReports({ hypervisors: [h], instances: byHost.get(h.host) ?? [] });
+        await local.store.noteIngested(newestReportAt(fleet));
+      });
+      const deps: DetectorDeps = {
+        store: local.store,
+        planQueue: new LocalSqsQueue({ name: 'plans' }),
+        settings: { ...defaultRebalanceSettings(), mode: 'recommend' },
+        config: defaultConfig(),
+        now: () => now,
+      };
+      const planning = await measure(dynalite, counter, () => reconcile(deps));
+      now = new Date(now.getTime() + MINUTE);
+      const idle = await measure(dynalite, counter, () => reconcile(deps));
+      const samplesPerVm = fleet.instances[0]?.samples.length ?? 0;
+      return {
+        fleet: {
+          hosts,
+          vms: fleet.instances.length,
+          samples_per_vm_window: samplesPerVm,
+          contended_share: 0.1,
+        },
+        window_seed: strip(seed),
+        detector_planning: { ...summary(planning.value), ...strip(planning) },
+        detector_idle: { ...summary(idle.value), ...strip(idle) },
+      };
+    } finally {
+      await local.close();
+    }
+  });
+}
+
+async function benchHosts(hosts: number, withDetector: boolean) {
+  log(`${hosts} hosts: ingest + snapshot`);
+  const ingest = await benchIngestAndSnapshot(hosts);
+  log(`${hosts} hosts: ${JSON.stringify(ingest.ingest_minute)}`);
+  if (!withDetector) {
+    const skipped =
+      'not measured: SCALE_DETECTOR_MAX_HOSTS is lower (seeding the window takes too long here)';
+    return { vms_per_host: VMS_PER_HOST, ...ingest, detector: skipped };
+  }
+  log(`${hosts} hosts: detector`);
+  const detector = await benchDetector(hosts);
+  log(`${hosts} hosts: planning ${JSON.stringify(detector.detector_planning)}`);
+  log(`${hosts} hosts: idle ${JSON.stringify(detector.detector_idle)}`);
+  return { vms_per_host: VMS_PER_HOST, ...ingest, ...detector };
+}
+
+/**
+ * `SCALE_HOSTS=1000,10000 npm run bench scale`; 1,000 by default (10,000 takes long on 2 shared
+ * cores). The detector runs only up to `SCALE_DETECTOR_MAX_HOSTS` hosts (default: every size).
+ * Sizes not run keep their figures from the last run that measured them.
+ */
+export async function benchScale(): Promise<Record<string, unknown>> {
+  const sizes = (process.env.SCALE_HOSTS ?? '1000').split(',').map((s) => Number.parseInt(s, 10));
+  const detectorMax = Number(process.env.SCALE_DETECTOR_MAX_HOSTS ?? Number.POSITIVE_INFINITY);
+  const out: Record<string, unknown> = { ...previousScale() };
+  for (const hosts of sizes) out[`hosts_${hosts}`] = await benchHosts(hosts, hosts <= detectorMax);
+  return out;
+}
+
+function previousScale(): Record<string, unknown> {
+  try {
+    const all = JSON.parse(readFileSync(new URL('./results.json', import.meta.url), 'utf8'));
+    return (all.scale ?? {}) as Record<string, unknown>;
+  } catch {
+    return {}; // first run: no results yet
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeSection('scale', await benchScale());
+}
