@@ -1,7 +1,8 @@
 /**
  * `placid serve`: the schedule stage's decision API (the Function URL handler itself, not a copy)
  * as a local HTTP server over the local store, so an operator can try Placid beside a test Nova
- * and the Nova plug-in's tests can run end to end. Stops gracefully on SIGINT/SIGTERM.
+ * and the Nova plug-in's tests can run end to end; beside it the detector loop (serveDetector.ts).
+ * Stops gracefully on SIGINT/SIGTERM.
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { LocalDynamo } from '../local/dynalite.js';
@@ -235,7 +236,9 @@ function signalsToStop() {
 export function addServeCommand(program: Command, io: CliIO, done: (status: number) => void): void {
   program
     .command('serve')
-    .description("the schedule stage's decision API as a local HTTP server over the local store")
+    .description(
+      "the schedule stage's decision API as a local HTTP server over the local store, with the detector running every minute",
+    )
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
     .option(
       '--dynamodb-endpoint <url>',
