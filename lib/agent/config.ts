@@ -7,11 +7,9 @@
  */
 import { hostname } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { parseDuration } from '../collect/duration.js';
-import { readTextFile } from '../config/files.js';
-import { ConfigError } from '../model/errors.js';
+import { parseConfigMapping, readConfigFile } from '../config/configFile.js';
 import { parseWith } from '../model/schema.js';
 import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';
 
@@ -83,24 +81,12 @@ export interface AgentConfig {
 }
 
 export async function loadAgentConfig(path: string): Promise<AgentConfig> {
-  const text = await readTextFile(
-    path,
-    (reason, cause) => new ConfigError(`cannot read ${path}: ${reason}`, { cause }),
-  );
-  return parseAgentConfig(text, path);
+  return parseAgentConfig(await readConfigFile(path), path);
 }
 
 /** Parses config text; `source` names it in errors and anchors its relative paths. */
 export function parseAgentConfig(text: string, source: string): AgentConfig {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (error) {
-    throw new ConfigError(`${source} is not YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new ConfigError(`${source} must hold a mapping with at least activity_arn`);
-  }
+  const doc = parseConfigMapping(text, source, 'at least activity_arn');
   const c = parseWith(agentConfigSchema, doc, source);
   const anchored = (p: string) => (isAbsolute(p) ? p : resolve(dirname(source), p));
   return {
