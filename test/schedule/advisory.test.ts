@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/model/errors.js';
 import { type AdvisoryRecord, adviseRequest } from '../../lib/schedule/advisory.js';
 import { scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import { parseDecisionRequest } from '../../lib/schedule/request.js';
-import type { FleetStore } from '../../lib/store/fleetStore.js';
-import {
-  depsFor,
-  hostReport,
-  NOW,
-  request,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-  usedRam,
-} from './fixtures.js';
+import { depsFor, hostReport, request, usedRam, useStoreFixture } from './fixtures.js';
 
-let h: StoreHarness;
-let store: FleetStore;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(async () => {
-  h.setNow(NOW);
-  store = await storeWithOwnTables(h);
+const db = useStoreFixture(async (store) => {
   for (const [name, ram] of [
     ['a', 4096],
     ['b', 16_384],
@@ -46,7 +26,7 @@ describe('adviseRequest', () => {
     const { answer, recorded } = await adviseRequest(
       request('adv-1'),
       refs('a', 'b', 'c', 'tiny', 'ghost'),
-      depsFor(store),
+      depsFor(db.store),
       true,
     );
     // Assess
@@ -72,7 +52,7 @@ describe('adviseRequest', () => {
 
   it('leaves out the filter and reason unless explain is asked (the fast path keeps none)', async () => {
     // Act
-    const { answer } = await adviseRequest(request('adv-fast'), refs('b', 'tiny'), depsFor(store));
+    const { answer } = await adviseRequest(request('adv-fast'), refs('b', 'tiny'), depsFor(db.store));
     // Assess
     expect(answer.candidates).toEqual([
       { host: 'b', nodename: 'b', passes: true, weight: expect.any(Number) },
@@ -82,10 +62,10 @@ describe('adviseRequest', () => {
 
   it('claims nothing and records the decision as advisory', async () => {
     // Act
-    await adviseRequest(request('adv-2'), refs('a', 'b'), depsFor(store));
+    await adviseRequest(request('adv-2'), refs('a', 'b'), depsFor(db.store));
     // Assess
-    expect(await usedRam({ store }, 'b')).toBe(0);
-    const record = (await store.getDecision<AdvisoryRecord>('adv-2'))?.decision;
+    expect(await usedRam({ store: db.store }, 'b')).toBe(0);
+    const record = (await db.store.getDecision<AdvisoryRecord>('adv-2'))?.decision;
     expect(record).toMatchObject({ advisory: true, candidates: 2, unknown: 0, placements: [] });
     expect(record?.decision.selected).toEqual(refs('b'));
   });
@@ -93,48 +73,48 @@ describe('adviseRequest', () => {
   it('hands the record to deferWrite and answers without waiting for it', async () => {
     // Prepare
     const writes: Promise<unknown>[] = [];
-    const deps = { ...depsFor(store), deferWrite: (w: Promise<unknown>) => void writes.push(w) };
+    const deps = { ...depsFor(db.store), deferWrite: (w: Promise<unknown>) => void writes.push(w) };
     // Act
     const { recorded } = await adviseRequest(request('adv-deferred'), refs('a'), deps);
     // Assess
     expect(recorded).toBe('deferred');
     expect(writes).toHaveLength(1);
     await expect(writes[0]).resolves.toBe(true);
-    expect(await store.getDecision('adv-deferred')).toBeDefined();
+    expect(await db.store.getDecision('adv-deferred')).toBeDefined();
   });
 
   it('decides a repeated request id again (nothing is claimed) and keeps the first record', async () => {
     // Prepare
-    const deps = depsFor(store);
+    const deps = depsFor(db.store);
     await adviseRequest(request('adv-3'), refs('a', 'b'), deps);
     // Act: Nova retries a live migration under the same request id, without the host that failed
     const again = await adviseRequest(request('adv-3'), refs('a'), deps);
     // Assess
     expect(again.recorded).toBe(false);
     expect(again.answer.selected).toEqual(refs('a'));
-    const record = (await store.getDecision<AdvisoryRecord>('adv-3'))?.decision;
+    const record = (await db.store.getDecision<AdvisoryRecord>('adv-3'))?.decision;
     expect(record?.decision.selected).toEqual(refs('b'));
   });
 
   it('refuses to place a request under an id an advisory decision holds', async () => {
     // Prepare
-    await adviseRequest(request('adv-4'), refs('a'), depsFor(store));
+    await adviseRequest(request('adv-4'), refs('a'), depsFor(db.store));
     // Act / Assess
-    await expect(scheduleRequest(request('adv-4'), depsFor(store))).rejects.toBeInstanceOf(
+    await expect(scheduleRequest(request('adv-4'), depsFor(db.store))).rejects.toBeInstanceOf(
       RequestIdConflictError,
     );
   });
 
   it('judges a candidate listed twice once', async () => {
     // Act
-    const { answer } = await adviseRequest(request('adv-5'), refs('a', 'a', 'b'), depsFor(store));
+    const { answer } = await adviseRequest(request('adv-5'), refs('a', 'a', 'b'), depsFor(db.store));
     // Assess
     expect(answer.candidates.map((c) => c.host)).toEqual(['a', 'b']);
   });
 
   it('answers NoValidHost with every candidate eliminated, and still records it', async () => {
     // Act
-    const { answer, recorded } = await adviseRequest(request('adv-6'), refs('tiny'), depsFor(store));
+    const { answer, recorded } = await adviseRequest(request('adv-6'), refs('tiny'), depsFor(db.store));
     // Assess
     expect(answer.error?.type).toBe('NoValidHost');
     expect(answer.candidates).toEqual([expect.objectContaining({ host: 'tiny', passes: false })]);

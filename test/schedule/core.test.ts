@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decisionJson } from '../../lib/cli/jsonOutput.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
@@ -12,44 +12,31 @@ import {
   NOW,
   putHosts,
   request,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
   testConfig,
   usedRam,
+  useStoreFixture,
 } from './fixtures.js';
 
-let h: StoreHarness;
-let store: FleetStore;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(async () => {
-  h.setNow(NOW);
-  store = await storeWithOwnTables(h);
-});
+const db = useStoreFixture();
 
 /** Every pending claim in the fleet, as `host/instance`. */
 async function allClaims(): Promise<string[]> {
-  const hosts = await store.listHosts();
+  const hosts = await db.store.listHosts();
   return hosts.flatMap((x) => Object.keys(x.claims).map((id) => `${x.state.host}/${id}`)).sort();
 }
 
 describe('scheduleRequest', () => {
   it('places on the host with the most free RAM, claims it and records the decision', async () => {
     // Prepare
-    await putHosts(store, 3, 8192);
-    await store.putHostReport(hostReport('big', 16_384));
+    await putHosts(db.store, 3, 8192);
+    await db.store.putHostReport(hostReport('big', 16_384));
     // Act
-    const outcome = await scheduleRequest(request('r-1'), depsFor(store));
+    const outcome = await scheduleRequest(request('r-1'), depsFor(db.store));
     // Assess
     expect(outcome).toMatchObject({ replayed: false, claim_conflicts: 0 });
     expect(outcome.decision.selected).toEqual([{ host: 'big', nodename: 'big' }]);
-    expect(await usedRam({ store }, 'big')).toBe(2048);
-    expect((await store.getDecision('r-1'))?.decision).toMatchObject({ decision: outcome.decision });
+    expect(await usedRam({ store: db.store }, 'big')).toBe(2048);
+    expect((await db.store.getDecision('r-1'))?.decision).toMatchObject({ decision: outcome.decision });
   });
 
   it('answers with the JSON of `placid schedule --json` for the same fleet', async () => {
@@ -60,16 +47,16 @@ describe('scheduleRequest', () => {
       ['c', 6144],
       ['tiny', 1024],
     ] as const) {
-      await store.putHostReport(hostReport(name, ram));
+      await db.store.putHostReport(hostReport(name, ram));
     }
     const spec = request('r-json');
-    const hosts = (await store.listHosts()).map((x) => x.state);
+    const hosts = (await db.store.listHosts()).map((x) => x.state);
     const expected = decisionJson(
       await createScheduler(testConfig()).schedule(hosts, spec, { explain: true, now: NOW }),
       1,
     );
     // Act
-    const outcome = await scheduleRequest(spec, depsFor(store));
+    const outcome = await scheduleRequest(spec, depsFor(db.store));
     // Assess
     expect(outcome.decision).toEqual(expected);
     expect(outcome.decision.eliminated.map((e) => e.host)).toEqual(['tiny']);
@@ -77,12 +64,12 @@ describe('scheduleRequest', () => {
 
   it('replays a redelivered request: the same decision, nothing claimed twice', async () => {
     // Prepare
-    await putHosts(store, 3, 8192);
-    const deps = depsFor(store);
+    await putHosts(db.store, 3, 8192);
+    const deps = depsFor(db.store);
     const first = await scheduleRequest(request('r-again'), deps);
-    h.setNow(msAfterNow(30_000));
+    db.h.setNow(msAfterNow(30_000));
     // Act
-    const second = await scheduleRequest(request('r-again'), depsFor(store));
+    const second = await scheduleRequest(request('r-again'), depsFor(db.store));
     // Assess
     expect(second).toMatchObject({ replayed: true, decided_at: first.decided_at, decision: first.decision });
     expect(await allClaims()).toEqual([`${first.placements[0].host}/r-again-instance-0`]);
@@ -90,12 +77,12 @@ describe('scheduleRequest', () => {
 
   it('refuses a request id that was decided for a different request', async () => {
     // Prepare
-    await putHosts(store, 1, 8192);
-    await scheduleRequest(request('r-reused'), depsFor(store));
+    await putHosts(db.store, 1, 8192);
+    await scheduleRequest(request('r-reused'), depsFor(db.store));
     // Act
     const reused = scheduleRequest(
       request('r-reused', { flavor: { name: 'm1.large', vcpus: 2, memory_mb: 4096 } }),
-      depsFor(store),
+      depsFor(db.store),
     );
     // Assess
     await expect(reused).rejects.toBeInstanceOf(RequestIdConflictError);
@@ -103,20 +90,20 @@ describe('scheduleRequest', () => {
 
   it('records NoValidHost with its explanation when nothing fits', async () => {
     // Prepare
-    await putHosts(store, 2, 1024);
+    await putHosts(db.store, 2, 1024);
     // Act
-    const outcome = await scheduleRequest(request('r-big'), depsFor(store));
+    const outcome = await scheduleRequest(request('r-big'), depsFor(db.store));
     // Assess
     expect(outcome.decision.error?.type).toBe('NoValidHost');
     expect(outcome.decision.eliminated).toHaveLength(2);
-    expect((await store.getDecision('r-big'))?.decision).toMatchObject({ decision: outcome.decision });
+    expect((await db.store.getDecision('r-big'))?.decision).toMatchObject({ decision: outcome.decision });
   });
 
   it('gives back the claims of a multi-create that ran out of hosts', async () => {
     // Prepare: room for one 2 GiB instance on each of two hosts, three requested
-    await putHosts(store, 2, 2048);
+    await putHosts(db.store, 2, 2048);
     // Act
-    const outcome = await scheduleRequest(request('r-three', { num_instances: 3 }), depsFor(store));
+    const outcome = await scheduleRequest(request('r-three', { num_instances: 3 }), depsFor(db.store));
     // Assess
     expect(outcome.decision.error?.type).toBe('NoValidHost');
     expect(await allClaims()).toEqual([]);
@@ -124,11 +111,11 @@ describe('scheduleRequest', () => {
 
   it('tries the next alternate when another scheduler filled the best host after the snapshot was read', async () => {
     // Prepare: the snapshot sees cmp-best empty, then another scheduler takes all of it
-    await putHosts(store, 2, 4096);
-    await putHosts(store, 1, 8192, 'best');
-    const deps = depsFor(store, testConfig(), { maxAgeMs: 60_000 });
+    await putHosts(db.store, 2, 4096);
+    await putHosts(db.store, 1, 8192, 'best');
+    const deps = depsFor(db.store, testConfig(), { maxAgeMs: 60_000 });
     await deps.snapshot.refresh();
-    await store.claimResources(
+    await db.store.claimResources(
       'best0',
       'best0',
       { vcpus: 1, memory_mb: 8192, disk_gb: 0 },
@@ -139,17 +126,17 @@ describe('scheduleRequest', () => {
     // Assess
     expect(outcome.claim_conflicts).toBe(1);
     expect(outcome.decision.selected[0].host).toMatch(/^cmp/);
-    expect(await usedRam({ store }, 'best0')).toBe(8192);
+    expect(await usedRam({ store: db.store }, 'best0')).toBe(8192);
   });
 });
 
 describe('stale hosts', () => {
   it('never places on a host whose last report is older than service_down_time (it is down)', async () => {
     // Prepare: the roomiest host last reported 5 minutes ago; service_down_time is Nova's 60 s
-    await store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
-    await store.putHostReport(hostReport('fresh-small', 4096, at(-0.5)));
+    await db.store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
+    await db.store.putHostReport(hostReport('fresh-small', 4096, at(-0.5)));
     // Act
-    const outcome = await scheduleRequest(request('r-stale'), depsFor(store));
+    const outcome = await scheduleRequest(request('r-stale'), depsFor(db.store));
     // Assess
     expect(outcome.decision.selected).toEqual([{ host: 'fresh-small', nodename: 'fresh-small' }]);
     expect(outcome.decision.eliminated.map((e) => [e.host, e.filter])).toEqual([
@@ -159,11 +146,11 @@ describe('stale hosts', () => {
 
   it('counts a host as up again with a longer [DEFAULT] service_down_time', async () => {
     // Prepare
-    await store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
+    await db.store.putHostReport(hostReport('stale-big', 65_536, at(-5)));
     const config = testConfig();
     config.DEFAULT.service_down_time = 600;
     // Act
-    const outcome = await scheduleRequest(request('r-stale-ok'), depsFor(store, config));
+    const outcome = await scheduleRequest(request('r-stale-ok'), depsFor(db.store, config));
     // Assess
     expect(outcome.decision.selected).toEqual([{ host: 'stale-big', nodename: 'stale-big' }]);
   });
@@ -172,8 +159,8 @@ describe('stale hosts', () => {
 describe('concurrent schedulers', () => {
   it('place 20 parallel requests on room for 10 without overcommitting any host', async () => {
     // Prepare: 5 hosts with room for two 2 GiB instances each; 20 Lambdas, each with its own warm snapshot
-    const hosts = await putHosts(store, 5, 4096);
-    const lambdas = Array.from({ length: 20 }, () => depsFor(store));
+    const hosts = await putHosts(db.store, 5, 4096);
+    const lambdas = Array.from({ length: 20 }, () => depsFor(db.store));
     await Promise.all(lambdas.map((d) => d.snapshot.refresh()));
     // Act
     const outcomes = await Promise.all(
@@ -184,18 +171,18 @@ describe('concurrent schedulers', () => {
     const refused = outcomes.filter((o) => o.decision.error);
     expect(placed).toHaveLength(10);
     expect(refused.every((o) => o.decision.error?.type === 'NoValidHost')).toBe(true);
-    for (const host of hosts) expect(await usedRam({ store }, host)).toBe(4096);
+    for (const host of hosts) expect(await usedRam({ store: db.store }, host)).toBe(4096);
     expect(placed.some((o) => o.claim_conflicts > 0)).toBe(true);
   });
 
   it("stop at Placement's (total - reserved) × ratio, not total × ratio, with warm snapshots", async () => {
     // Prepare: one host with 16 vCPUs, 4 reserved, ratio 4: room for 48 vCPUs, i.e. 12 four-vCPU
     // instances; 16 Lambdas whose snapshots all saw the host empty
-    const [host] = await putHosts(store, 1, 65_536, 'resv');
+    const [host] = await putHosts(db.store, 1, 65_536, 'resv');
     const config = testConfig();
     config.DEFAULT.reserved_host_cpus = 4;
     config.DEFAULT.initial_cpu_allocation_ratio = 4;
-    const lambdas = Array.from({ length: 16 }, () => depsFor(store, config));
+    const lambdas = Array.from({ length: 16 }, () => depsFor(db.store, config));
     await Promise.all(lambdas.map((d) => d.snapshot.refresh()));
     const fourCpus = { flavor: { name: 'c4', vcpus: 4, memory_mb: 512 } };
     // Act
@@ -204,13 +191,13 @@ describe('concurrent schedulers', () => {
     );
     // Assess
     expect(outcomes.filter((o) => !o.decision.error)).toHaveLength(12);
-    expect((await store.getHost(host))?.state.vcpus_used).toBe(48);
+    expect((await db.store.getHost(host))?.state.vcpus_used).toBe(48);
   });
 
   it('keep one claim when the same request is delivered to two schedulers at once', async () => {
     // Prepare
-    await putHosts(store, 4, 8192);
-    const [a, b] = [depsFor(store), depsFor(store)];
+    await putHosts(db.store, 4, 8192);
+    const [a, b] = [depsFor(db.store), depsFor(db.store)];
     // Act
     const outcomes: ScheduleOutcome[] = await Promise.all([
       scheduleRequest(request('r-dup'), a),
@@ -225,12 +212,12 @@ describe('concurrent schedulers', () => {
   it("give back the loser's claim when two deliveries of one request chose different hosts", async () => {
     // Prepare: A places first; B passed its "already decided?" check before A recorded, and stacks
     // instances (negative RAM multiplier), so it claims another host
-    await store.putHostReport(hostReport('roomy', 8192));
-    await store.putHostReport(hostReport('snug', 4096));
-    const first = await scheduleRequest(request('r-race-dup'), depsFor(store));
+    await db.store.putHostReport(hostReport('roomy', 8192));
+    await db.store.putHostReport(hostReport('snug', 4096));
+    const first = await scheduleRequest(request('r-race-dup'), depsFor(db.store));
     let checks = 0;
-    const late = Object.assign(Object.create(store) as FleetStore, {
-      getDecision: (id: string) => (checks++ === 0 ? Promise.resolve(undefined) : store.getDecision(id)),
+    const late = Object.assign(Object.create(db.store) as FleetStore, {
+      getDecision: (id: string) => (checks++ === 0 ? Promise.resolve(undefined) : db.store.getDecision(id)),
     });
     const stacking = testConfig();
     stacking.filter_scheduler.ram_weight_multiplier = -1;

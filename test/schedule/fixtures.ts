@@ -1,4 +1,6 @@
 /** A dynalite-backed store with a small fleet, and the schedule stage's deps over it. */
+
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { SchedulerConfig } from '../../lib/config/options.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
@@ -6,9 +8,44 @@ import type { ScheduleDeps } from '../../lib/schedule/core.js';
 import { FleetSnapshot, type SnapshotOptions } from '../../lib/schedule/snapshot.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { makeConfig, makeSpec } from '../helpers/factories.js';
-import { at, hypervisorDoc, message, messageDoc, NOW, type StoreHarness } from '../store/fixtures.js';
+import {
+  at,
+  hypervisorDoc,
+  message,
+  messageDoc,
+  NOW,
+  type StoreHarness,
+  startStore,
+  storeWithOwnTables,
+} from '../store/fixtures.js';
 
 export { NOW, type StoreHarness, startStore, storeWithOwnTables } from '../store/fixtures.js';
+
+/** One test file's store: `h` lives for the file, `store` is a fresh set of tables per test. */
+export interface StoreFixture {
+  h: StoreHarness;
+  store: FleetStore;
+}
+
+/**
+ * Registers the hooks every store-backed schedule test needs: one dynalite for the file, and before
+ * each test the clock at NOW, fresh tables, and whatever `seed` stores. Read the fields inside tests.
+ */
+export function useStoreFixture(seed?: (store: FleetStore) => Promise<unknown>): StoreFixture {
+  const fixture = {} as StoreFixture;
+  beforeAll(async () => {
+    fixture.h = await startStore();
+  });
+  afterAll(async () => {
+    await fixture.h.local.close();
+  });
+  beforeEach(async () => {
+    fixture.h.setNow(NOW);
+    fixture.store = await storeWithOwnTables(fixture.h);
+    await seed?.(fixture.store);
+  });
+  return fixture;
+}
 
 /** ms after NOW. */
 export const msAfterNow = (ms: number): Date => new Date(NOW.getTime() + ms);

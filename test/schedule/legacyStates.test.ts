@@ -3,36 +3,14 @@
  * 4e15 vCPUs won every decision, then its claim limit broke DynamoDB. The snapshot now keeps such a
  * host visible to every reader but disabled with the reason, and the request goes to a sane host.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HypervisorReport } from '../../lib/model/reports.js';
 import { scheduleRequest } from '../../lib/schedule/core.js';
-import type { FleetStore } from '../../lib/store/fleetStore.js';
-import {
-  depsFor,
-  hostReport,
-  NOW,
-  putHosts,
-  request,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-} from './fixtures.js';
+import { depsFor, hostReport, putHosts, request, useStoreFixture } from './fixtures.js';
 
-let h: StoreHarness;
-let store: FleetStore;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(async () => {
-  h.setNow(NOW);
-  store = await storeWithOwnTables(h);
-  await putHosts(store, 2, 8192);
-});
+const db = useStoreFixture((store) => putHosts(store, 2, 8192));
 
-/** A report written straight to the store, bypassing ingest's checks, as an older Placid stored it. */
+/** A report written straight to the db.store, bypassing ingest's checks, as an older Placid stored it. */
 function legacy(name: string, fields: Partial<HypervisorReport['state']>): HypervisorReport {
   const report = hostReport(name, 8192);
   return { ...report, state: { ...report.state, ...fields } };
@@ -49,8 +27,8 @@ describe('a stored state out of range', () => {
     ['a ratio of 1e306', { ram_allocation_ratio: 1e306 }, /ram_allocation_ratio 1e\+306 is outside/],
   ])('with %s is never chosen, and says why', async (_case, fields, reason) => {
     // Prepare
-    await store.putHostReport(legacy('legacy', fields));
-    const deps = depsFor(store);
+    await db.store.putHostReport(legacy('legacy', fields));
+    const deps = depsFor(db.store);
     // Act
     const outcome = await scheduleRequest(request('r-legacy'), deps);
     // Assess
@@ -61,7 +39,7 @@ describe('a stored state out of range', () => {
     expect(seen.service).toMatchObject({ disabled: true, disabled_reason: expect.stringMatching(reason) });
     expect(seen.total_usable_ram_mb).toBe(0);
     // The other readers (placid fleet, the planner) see the same.
-    const listed = (await store.listHosts()).find((x) => x.state.host === 'legacy')!;
+    const listed = (await db.store.listHosts()).find((x) => x.state.host === 'legacy')!;
     expect(listed.state.service.disabled_reason).toMatch(reason);
   });
 });

@@ -1,41 +1,22 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FleetSnapshot, type SnapshotSource } from '../../lib/schedule/snapshot.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import type { StoredHost } from '../../lib/store/hostItems.js';
 import { makeHost } from '../helpers/factories.js';
 import { at } from '../store/fixtures.js';
-import {
-  hostReport,
-  msAfterNow,
-  NOW,
-  putHosts,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-} from './fixtures.js';
+import { hostReport, msAfterNow, NOW, putHosts, useStoreFixture } from './fixtures.js';
 
-let h: StoreHarness;
-let store: FleetStore;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(async () => {
-  h.setNow(NOW);
-  store = await storeWithOwnTables(h);
-});
+const db = useStoreFixture();
 
 const freeRam = (snapshot: FleetSnapshot, host: string) =>
   snapshot.fleet.hosts.find((x) => x.host === host)?.free_ram_mb;
 
 /** Three hosts stored at NOW, a snapshot loaded `loadedAt` ms later (a minute by default). */
 async function loadedSnapshot(options = {}, loadedAt = 60_000): Promise<FleetSnapshot> {
-  await putHosts(store, 3, 8192);
-  h.setNow(msAfterNow(loadedAt));
-  const snapshot = new FleetSnapshot(store, options);
+  await putHosts(db.store, 3, 8192);
+  db.h.setNow(msAfterNow(loadedAt));
+  const snapshot = new FleetSnapshot(db.store, options);
   await snapshot.refresh();
   return snapshot;
 }
@@ -43,8 +24,8 @@ async function loadedSnapshot(options = {}, loadedAt = 60_000): Promise<FleetSna
 describe('FleetSnapshot.refresh', () => {
   it('lists every host on first use, in host order', async () => {
     // Prepare
-    await putHosts(store, 3, 8192);
-    const snapshot = new FleetSnapshot(store);
+    await putHosts(db.store, 3, 8192);
+    const snapshot = new FleetSnapshot(db.store);
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -55,8 +36,8 @@ describe('FleetSnapshot.refresh', () => {
   it('sees a changed host on the next incremental read, and reads only what changed', async () => {
     // Prepare
     const snapshot = await loadedSnapshot();
-    h.setNow(msAfterNow(120_000));
-    await store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    db.h.setNow(msAfterNow(120_000));
+    await db.store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -69,8 +50,8 @@ describe('FleetSnapshot.refresh', () => {
     // Prepare
     const snapshot = await loadedSnapshot();
     const [cmp0, cmp1, cmp2] = snapshot.fleet.hosts;
-    h.setNow(msAfterNow(120_000));
-    await store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    db.h.setNow(msAfterNow(120_000));
+    await db.store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
     // Act
     await snapshot.refresh();
     // Assess
@@ -84,7 +65,7 @@ describe('FleetSnapshot.refresh', () => {
     // Prepare
     const snapshot = await loadedSnapshot({}, 1_000);
     const before = snapshot.fleet;
-    h.setNow(msAfterNow(5_000));
+    db.h.setNow(msAfterNow(5_000));
     // Act: inside the overlap window the read repeats every host, at the versions already held
     const stats = await snapshot.refresh();
     // Assess
@@ -95,8 +76,8 @@ describe('FleetSnapshot.refresh', () => {
   it('adds a host first reported after the snapshot was loaded', async () => {
     // Prepare
     const snapshot = await loadedSnapshot();
-    h.setNow(msAfterNow(120_000));
-    await store.putHostReport(hostReport('a-new', 4096, at(1)));
+    db.h.setNow(msAfterNow(120_000));
+    await db.store.putHostReport(hostReport('a-new', 4096, at(1)));
     // Act
     await snapshot.refresh();
     // Assess
@@ -106,7 +87,7 @@ describe('FleetSnapshot.refresh', () => {
   it('reads nothing while the last read is younger than maxAgeMs', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({ maxAgeMs: 5_000 });
-    h.setNow(msAfterNow(64_000));
+    db.h.setNow(msAfterNow(64_000));
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -116,7 +97,7 @@ describe('FleetSnapshot.refresh', () => {
   it('lists the whole fleet again once fullRefreshMs has passed', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({ fullRefreshMs: 300_000 });
-    h.setNow(msAfterNow(60_000 + 300_000));
+    db.h.setNow(msAfterNow(60_000 + 300_000));
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -126,10 +107,10 @@ describe('FleetSnapshot.refresh', () => {
   it('drops a host that a full listing no longer has', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({ fullRefreshMs: 300_000 });
-    await h.local.client.send(
-      new DeleteCommand({ TableName: store.ctx.tables.hosts, Key: { host: 'cmp2', nodename: 'cmp2' } }),
+    await db.h.local.client.send(
+      new DeleteCommand({ TableName: db.store.ctx.tables.hosts, Key: { host: 'cmp2', nodename: 'cmp2' } }),
     );
-    h.setNow(msAfterNow(60_000 + 300_000));
+    db.h.setNow(msAfterNow(60_000 + 300_000));
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -140,7 +121,7 @@ describe('FleetSnapshot.refresh', () => {
   it('shares one read between concurrent callers', async () => {
     // Prepare
     const snapshot = await loadedSnapshot();
-    h.setNow(msAfterNow(120_000));
+    db.h.setNow(msAfterNow(120_000));
     // Act
     const [a, b] = await Promise.all([snapshot.refresh(), snapshot.refresh()]);
     // Assess
@@ -157,7 +138,7 @@ describe('FleetSnapshot version order', () => {
       return new Date(t);
     };
     return {
-      ctx: { ...h.store.ctx, clock: tick },
+      ctx: { ...db.h.store.ctx, clock: tick },
       listHosts: async () => listing,
       hostsChangedSince: async () => ({ hosts: changes.shift() ?? [], cursor: 'c' }),
     } as unknown as SnapshotSource;
@@ -188,8 +169,8 @@ describe('FleetSnapshot with revalidateInBackground', () => {
   it('answers from what it holds and reads the change in the background', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({ revalidateInBackground: true });
-    h.setNow(msAfterNow(120_000));
-    await store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    db.h.setNow(msAfterNow(120_000));
+    await db.store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
     // Act
     const stats = await snapshot.refresh();
     const before = freeRam(snapshot, 'cmp1');
@@ -202,8 +183,8 @@ describe('FleetSnapshot with revalidateInBackground', () => {
 
   it('waits for the first load, which nothing could answer from', async () => {
     // Prepare
-    await putHosts(store, 2, 8192);
-    const snapshot = new FleetSnapshot(store, { revalidateInBackground: true });
+    await putHosts(db.store, 2, 8192);
+    const snapshot = new FleetSnapshot(db.store, { revalidateInBackground: true });
     // Act
     const stats = await snapshot.refresh();
     // Assess
@@ -211,17 +192,17 @@ describe('FleetSnapshot with revalidateInBackground', () => {
   });
 
   it('keeps a failed background read as backgroundFailure, and answers on', async () => {
-    // Prepare: a store whose change feed breaks after the first load
-    await putHosts(store, 3, 8192);
+    // Prepare: a db.store whose change feed breaks after the first load
+    await putHosts(db.store, 3, 8192);
     let broken = false;
-    const flaky = Object.assign(Object.create(store) as FleetStore, {
+    const flaky = Object.assign(Object.create(db.store) as FleetStore, {
       hostsChangedSince: (cursor?: string) =>
-        broken ? Promise.reject(new Error('store unreachable')) : store.hostsChangedSince(cursor),
+        broken ? Promise.reject(new Error('store unreachable')) : db.store.hostsChangedSince(cursor),
     });
     const snapshot = new FleetSnapshot(flaky, { revalidateInBackground: true });
     await snapshot.refresh();
     broken = true;
-    h.setNow(msAfterNow(120_000));
+    db.h.setNow(msAfterNow(120_000));
     // Act
     const stats = await snapshot.refresh();
     await snapshot.settled();

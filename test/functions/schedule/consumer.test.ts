@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createQueueHandler,
   REQUEST_ID_ATTRIBUTE,
@@ -10,35 +10,15 @@ import { QueueSendError } from '../../../lib/queue/errors.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../../../lib/queue/poison.js';
 import type { MessageQueue } from '../../../lib/queue/port.js';
 import type { FleetStore } from '../../../lib/store/fleetStore.js';
-import {
-  depsFor,
-  NOW,
-  putHosts,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-  usedRam,
-} from '../../schedule/fixtures.js';
+import { depsFor, NOW, putHosts, usedRam, useStoreFixture } from '../../schedule/fixtures.js';
 
-let h: StoreHarness;
-let store: FleetStore;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(async () => {
-  h.setNow(NOW);
-  store = await storeWithOwnTables(h);
-  await putHosts(store, 3, 8192);
-});
+const db = useStoreFixture((store) => putHosts(store, 3, 8192));
 
 const body = (id: string, memoryMb = 2048) =>
   JSON.stringify({ request_id: id, flavor: { name: 'm1.medium', vcpus: 1, memory_mb: memoryMb } });
 
 /** The stage on local queues: requests (redrive after 3 receives), replies and one dead-letter queue. */
-function stage(options: { store?: FleetStore; replies?: (queue: LocalSqsQueue) => MessageQueue } = {}) {
+function stage(options: { store?: FleetStore; replies?: (_queue: LocalSqsQueue) => MessageQueue } = {}) {
   const clock = new ManualClock(NOW);
   const dlq = new LocalSqsQueue({ name: 'placid-schedule-dlq', clock });
   const replies = new LocalSqsQueue({ name: 'placid-schedule-replies', clock });
@@ -48,7 +28,7 @@ function stage(options: { store?: FleetStore; replies?: (queue: LocalSqsQueue) =
     redrive: { deadLetterQueue: dlq, maxReceiveCount: 3 },
   });
   const handler = createQueueHandler({
-    deps: depsFor(options.store ?? store),
+    deps: depsFor(options.store ?? db.store),
     replies: options.replies?.(replies) ?? replies,
     deadLetter: dlq,
   });
@@ -76,7 +56,7 @@ describe('the schedule queue consumer', () => {
       [REQUEST_ID_ATTRIBUTE]: 'q-2',
       correlation_id: 'corr-9',
     });
-    expect(await store.getDecision('q-1')).toBeDefined();
+    expect(await db.store.getDecision('q-1')).toBeDefined();
     expect(s.requests.size).toBe(0);
   });
 
@@ -128,11 +108,11 @@ describe('the schedule queue consumer', () => {
   });
 
   it('reports only the record that failed transiently, and places it once when it comes back', async () => {
-    // Prepare: the store is throttled once, for q-flaky only
+    // Prepare: the db.store is throttled once, for q-flaky only
     let throttled = false;
-    const flaky = Object.assign(Object.create(store) as FleetStore, {
+    const flaky = Object.assign(Object.create(db.store) as FleetStore, {
       getDecision: (id: string) => {
-        if (id !== 'q-flaky' || throttled) return store.getDecision(id);
+        if (id !== 'q-flaky' || throttled) return db.store.getDecision(id);
         throttled = true;
         return Promise.reject(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }));
       },
@@ -169,7 +149,7 @@ describe('the schedule queue consumer', () => {
     // Assess
     const [reply] = s.repliesOut();
     expect(reply).toMatchObject({ request_id: 'q-reply', replayed: true });
-    expect(await usedRam({ store }, reply.decision.selected[0].host)).toBe(2048);
+    expect(await usedRam({ store: db.store }, reply.decision.selected[0].host)).toBe(2048);
   });
 
   it('replies to an advisory request with the verdicts, claiming nothing', async () => {
@@ -191,7 +171,7 @@ describe('the schedule queue consumer', () => {
       expect.objectContaining({ host: 'cmp2', passes: true }),
     ]);
     expect(s.replies.messages()[0].attributes).toEqual({ [REQUEST_ID_ATTRIBUTE]: 'q-adv' });
-    expect(await usedRam({ store }, 'cmp1')).toBe(0);
-    expect(await usedRam({ store }, 'cmp2')).toBe(0);
+    expect(await usedRam({ store: db.store }, 'cmp1')).toBe(0);
+    expect(await usedRam({ store: db.store }, 'cmp2')).toBe(0);
   });
 });

@@ -1,39 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUrlHandler } from '../../../functions/schedule/endpoint.js';
 import type { FleetStore } from '../../../lib/store/fleetStore.js';
-import {
-  depsFor,
-  NOW,
-  putHosts,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-} from '../../schedule/fixtures.js';
+import { depsFor, putHosts, useStoreFixture } from '../../schedule/fixtures.js';
 import { answerOf, urlContext, urlEvent } from './events.js';
 
-let h: StoreHarness;
-let store: FleetStore;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(async () => {
-  h.setNow(NOW);
-  store = await storeWithOwnTables(h);
-  await putHosts(store, 2, 8192);
-});
+const db = useStoreFixture((store) => putHosts(store, 2, 8192));
 
 const body = (id: string, memoryMb = 2048) =>
   JSON.stringify({ request_id: id, flavor: { name: 'm1.medium', vcpus: 1, memory_mb: memoryMb } });
 
-/** POSTs (or sends `method`) to the endpoint over `over` (the store by default). */
+/** POSTs (or sends `method`) to the endpoint over `over` (the db.store by default). */
 async function call(
   text: string | undefined,
   options: { method?: string; base64?: boolean; over?: FleetStore } = {},
 ) {
-  const handler = createUrlHandler(depsFor(options.over ?? store));
+  const handler = createUrlHandler(depsFor(options.over ?? db.store));
   const event = urlEvent(
     options.base64 && text ? Buffer.from(text).toString('base64') : text,
     options.method,
@@ -42,9 +23,9 @@ async function call(
   return answerOf(await handler(event, urlContext()));
 }
 
-/** The store with getDecision failing as given. */
+/** The db.store with getDecision failing as given. */
 const failing = (error: Error) =>
-  Object.assign(Object.create(store) as FleetStore, { getDecision: () => Promise.reject(error) });
+  Object.assign(Object.create(db.store) as FleetStore, { getDecision: () => Promise.reject(error) });
 
 describe('the schedule Function URL', () => {
   it('answers 200 with the decision JSON', async () => {
@@ -177,6 +158,6 @@ describe('the schedule Function URL', () => {
 });
 
 async function usedRamOf(host: string): Promise<number> {
-  const stored = await store.getHost(host);
+  const stored = await db.store.getHost(host);
   return stored ? stored.state.total_usable_ram_mb - stored.state.free_ram_mb : Number.NaN;
 }

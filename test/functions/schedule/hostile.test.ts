@@ -6,43 +6,23 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createQueueHandler } from '../../../functions/schedule/consumer.js';
 import { createUrlHandler } from '../../../functions/schedule/endpoint.js';
 import { ManualClock } from '../../../lib/local/clock.js';
 import { LocalSqsQueue } from '../../../lib/local/sqsQueue.js';
 import { MAX_INSTANCES_PER_REQUEST } from '../../../lib/model/bounds.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../../../lib/queue/poison.js';
-import type { FleetStore } from '../../../lib/store/fleetStore.js';
 import {
   FLAVOR_NUMBER_FIELDS,
   HOSTILE_STRINGS,
   hostileNumber,
   hostileString,
 } from '../../helpers/hostile.js';
-import {
-  depsFor,
-  NOW,
-  putHosts,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-} from '../../schedule/fixtures.js';
+import { depsFor, NOW, putHosts, useStoreFixture } from '../../schedule/fixtures.js';
 import { answerOf, urlContext, urlEvent } from './events.js';
 
-let h: StoreHarness;
-let store: FleetStore;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(async () => {
-  h.setNow(NOW);
-  store = await storeWithOwnTables(h);
-  await putHosts(store, 2, 16_384);
-});
+const db = useStoreFixture((store) => putHosts(store, 2, 16_384));
 
 const flavor = { name: 'm1.medium', vcpus: 1, memory_mb: 2048 };
 let serial = 0;
@@ -86,12 +66,14 @@ const hostileRequest: fc.Arbitrary<HostileRequest> = fc.oneof(
 
 /** Hosts with their claims, and every recorded decision: what a refusal must leave alone. */
 async function storeState() {
-  const hosts = (await store.listHosts()).map((x) => ({
+  const hosts = (await db.store.listHosts()).map((x) => ({
     host: x.state.host,
     version: x.version,
     claims: x.claims,
   }));
-  const { Items } = await h.local.client.send(new ScanCommand({ TableName: store.ctx.tables.decisions }));
+  const { Items } = await db.h.local.client.send(
+    new ScanCommand({ TableName: db.store.ctx.tables.decisions }),
+  );
   return { hosts, decisions: Items ?? [] };
 }
 
@@ -104,7 +86,7 @@ function queueStage() {
     clock,
     redrive: { deadLetterQueue: dlq, maxReceiveCount: 3 },
   });
-  requests.attach(createQueueHandler({ deps: depsFor(store), replies, deadLetter: dlq }));
+  requests.attach(createQueueHandler({ deps: depsFor(db.store), replies, deadLetter: dlq }));
   return { dlq, replies, requests };
 }
 
@@ -148,7 +130,7 @@ describe('the schedule queue consumer, given hostile requests', () => {
         await s.requests.drain();
         expect(s.replies.size).toBe(replies + 1);
         expect(JSON.parse(s.replies.messages().at(-1)!.body)).toMatchObject({ request_id: id });
-        expect((await store.getDecision(id)) as unknown).toBeDefined();
+        expect((await db.store.getDecision(id)) as unknown).toBeDefined();
       }),
       { numRuns: 10 },
     );
@@ -157,7 +139,7 @@ describe('the schedule queue consumer, given hostile requests', () => {
 
 describe('the schedule Function URL, given hostile requests', () => {
   const call = async (doc: Doc) => {
-    const handler = createUrlHandler(depsFor(store));
+    const handler = createUrlHandler(depsFor(db.store));
     return answerOf(await handler(urlEvent(JSON.stringify(doc)), urlContext()));
   };
 
