@@ -30,6 +30,7 @@ import type { FleetStore } from '../lib/store/fleetStore.js';
 import { putHostReport } from '../lib/store/hostWrites.js';
 import { TABLES } from '../lib/store/tables.js';
 import { childCpuMs, type DynaliteProcess, ownCpuMs, withDynalite } from './dynaliteProcess.js';
+import { hypervisorReport, instanceReport, reportTimes, type VmShape } from './fleetReports.js';
 import { round } from './stats.js';
 
 const HOSTS = 60;
@@ -39,43 +40,20 @@ const BASE = Date.parse('2026-12-01T00:00:00Z');
 /** Messages per ingest invocation: the stack's default `ingestBatchSize`. */
 const SQS_BATCH = 10;
 
+const VM_SHAPE: VmShape = {
+  flavor: { name: 'm1.large', vcpus: 4, memory_mb: 8192, root_gb: 80 },
+  serverGroups: 20,
+  load5: 2.5,
+};
+
 /** One message per hypervisor: the node and its VMs, one sample each, taken at `minute`. */
 export function fleetMessages(minute: number): string[] {
-  const at = new Date(BASE + minute * MINUTE);
-  const ts = new Date(at.getTime() - 1_000).toISOString();
-  const reported_at = at.toISOString();
+  const t = reportTimes(BASE, minute);
   return Array.from({ length: HOSTS }, (_, h) => {
-    const host = `cmp-${String(h).padStart(3, '0')}`;
-    const az = `az${(h % 3) + 1}`;
-    const hypervisor = {
-      host,
-      availability_zone: az,
-      reported_at,
-      vcpus_total: 64,
-      vcpus_used: 40,
-      cpu_allocation_ratio: 4,
-      total_usable_ram_mb: 262_144,
-      free_ram_mb: 131_072,
-      total_usable_disk_gb: 2_000,
-      free_disk_mb: 1_000_000,
-      hypervisor_type: 'QEMU',
-      aggregates: [{ name: az, metadata: { availability_zone: az } }],
-      samples: [{ ts, steal_percent: (h + minute) % 9, cpu_percent: 55, load5: 12.5 }],
-    };
+    const hypervisor = hypervisorReport(h, `cmp-${String(h).padStart(3, '0')}`, t);
     const instances = [];
     for (let v = h; v < VMS; v += HOSTS) {
-      instances.push({
-        uuid: `00000000-0000-4000-8000-${String(v).padStart(12, '0')}`,
-        name: `vm-${v}`,
-        host,
-        availability_zone: az,
-        role: ['web', 'db', 'cache'][v % 3],
-        flavor: { name: 'm1.large', vcpus: 4, memory_mb: 8192, root_gb: 80 },
-        server_group: { name: `g${v % 20}`, policy: 'anti-affinity' },
-        consul: { node: `vm-${v}`, address: `10.0.${h}.${v % 250}` },
-        reported_at,
-        samples: [{ ts, steal_percent: (v + minute) % 13, load5: 2.5, cpu_percent: 40 }],
-      });
+      instances.push(instanceReport(v, hypervisor, `10.0.${h}.${v % 250}`, VM_SHAPE, t));
     }
     return JSON.stringify({ schema_version: 1, hypervisors: [hypervisor], instances });
   });

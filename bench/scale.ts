@@ -31,6 +31,7 @@ import { generateFleet } from '../lib/sim/fleet.js';
 import type { FleetStore } from '../lib/store/fleetStore.js';
 import { childCpuMs, type DynaliteProcess, ownCpuMs, withDynalite } from './dynaliteProcess.js';
 import { countDynamo, type DynamoCounts } from './dynamoCounter.js';
+import { hypervisorReport, instanceReport, reportTimes, type VmShape } from './fleetReports.js';
 import { mib, round, writeSection } from './stats.js';
 
 const VMS_PER_HOST = 20;
@@ -40,44 +41,20 @@ const BASE = Date.parse('2026-12-01T12:00:00Z');
 const SQS_BATCH = 10;
 const log = (line: string) => process.stdout.write(`scale: ${line}\n`);
 
+const VM_SHAPE: VmShape = {
+  flavor: { name: 'm1.medium', vcpus: 2, memory_mb: 4096, root_gb: 40 },
+  serverGroups: 50,
+  load5: 1.5,
+};
+
 /** One message per hypervisor at `minute`: the node and its VMs, one sample each. */
 function fleetMinuteBodies(hosts: number, minute: number): string[] {
-  const at = new Date(BASE + minute * MINUTE);
-  const ts = new Date(at.getTime() - 1_000).toISOString();
-  const reported_at = at.toISOString();
+  const t = reportTimes(BASE, minute);
   return Array.from({ length: hosts }, (_, h) => {
-    const host = `cmp-${String(h).padStart(5, '0')}`;
-    const az = `az${(h % 3) + 1}`;
-    const hypervisor = {
-      host,
-      availability_zone: az,
-      reported_at,
-      vcpus_total: 64,
-      vcpus_used: 40,
-      cpu_allocation_ratio: 4,
-      total_usable_ram_mb: 262_144,
-      free_ram_mb: 131_072,
-      total_usable_disk_gb: 2_000,
-      free_disk_mb: 1_000_000,
-      hypervisor_type: 'QEMU',
-      aggregates: [{ name: az, metadata: { availability_zone: az } }],
-      samples: [{ ts, steal_percent: (h + minute) % 9, cpu_percent: 55, load5: 12.5 }],
-    };
-    const instances = Array.from({ length: VMS_PER_HOST }, (_, k) => {
-      const v = h * VMS_PER_HOST + k;
-      return {
-        uuid: `00000000-0000-4000-8000-${String(v).padStart(12, '0')}`,
-        name: `vm-${v}`,
-        host,
-        availability_zone: az,
-        role: ['web', 'db', 'cache'][v % 3],
-        flavor: { name: 'm1.medium', vcpus: 2, memory_mb: 4096, root_gb: 40 },
-        server_group: { name: `g${v % 50}`, policy: 'anti-affinity' },
-        consul: { node: `vm-${v}`, address: `10.${(h >> 8) & 255}.${h & 255}.${k}` },
-        reported_at,
-        samples: [{ ts, steal_percent: (v + minute) % 13, load5: 1.5, cpu_percent: 40 }],
-      };
-    });
+    const hypervisor = hypervisorReport(h, `cmp-${String(h).padStart(5, '0')}`, t);
+    const instances = Array.from({ length: VMS_PER_HOST }, (_, k) =>
+      instanceReport(h * VMS_PER_HOST + k, hypervisor, `10.${(h >> 8) & 255}.${h & 255}.${k}`, VM_SHAPE, t),
+    );
     return JSON.stringify({ schema_version: 1, hypervisors: [hypervisor], instances });
   });
 }
