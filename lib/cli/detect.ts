@@ -98,7 +98,7 @@ export function addDetectCommand(program: Command, io: CliIO, done: (status: num
     .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
     .option(
       '--template <file>',
-      'a synthesized template (cdk.out/Placid.template.json) instead of synthesizing',
+      'a synthesized template (cdk.out/Placid.template.json) instead of the built-in definition',
     )
     .option('--json', 'print the run as JSON: plan, sent, executed, expired, completed, idle')
     .addHelpText('after', DETECTOR_EXIT_HELP)

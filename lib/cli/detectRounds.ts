@@ -28,7 +28,7 @@ export interface DetectRoundsOptions {
   endpoints?: string;
   /** Workflow settings JSON. */
   settings?: string;
-  /** A synthesized template instead of synthesizing. */
+  /** A synthesized template instead of the definition the build emitted. */
   template?: string;
 }
 
