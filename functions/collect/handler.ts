@@ -11,6 +11,7 @@ import { type CollectorSources, connectSources } from '../../lib/collect/wiring.
 import { fromSecretsManagerClient } from '../../lib/drivers/awsSecretsManager.js';
 import { type SecretsProvider, secretsManagerSecrets } from '../../lib/drivers/credentials.js';
 import { PlacidError } from '../../lib/model/errors.js';
+import { lazily } from '../shared/coldStart.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger } from '../shared/powertools.js';
 import { type CollectEnv, readCollectEnv } from './env.js';
@@ -18,8 +19,6 @@ import { recordRun } from './metrics.js';
 
 /** Nothing could be sent (see the logged summary); the schedule tries again on its next tick. */
 export class CollectRunFailedError extends PlacidError {}
-
-let ready: Promise<{ env: CollectEnv; sources: CollectorSources }> | undefined;
 
 /** A config name (e.g. `openstack`) read as the Secrets Manager secret the stack named for it. */
 export function mappedSecrets(
@@ -29,12 +28,13 @@ export function mappedSecrets(
   return { loadSecret: (name) => store.loadSecret(ids[name] ?? name) };
 }
 
-async function setUp() {
+// A bad secret may be fixed before the next tick: lazily tries again then.
+const ready = lazily(async (): Promise<{ env: CollectEnv; sources: CollectorSources }> => {
   const env = readCollectEnv();
   const store = secretsManagerSecrets(fromSecretsManagerClient(new SecretsManagerClient({})));
   const sources = await connectSources(env.config, { secrets: mappedSecrets(env.secretIds, store) });
   return { env, sources };
-}
+});
 
 export async function collect(env: CollectEnv, sources: CollectorSources): Promise<RunSummary> {
   const summary = await collectAndSend({ config: env.config, ...sources }, queueSink(env.queueUrl));
@@ -56,11 +56,7 @@ export async function collect(env: CollectEnv, sources: CollectorSources): Promi
 }
 
 export const handler = withPowertools(async () => {
-  ready ??= setUp().catch((error: unknown) => {
-    ready = undefined; // a bad secret may be fixed before the next tick
-    throw error;
-  });
-  const { env, sources } = await ready;
+  const { env, sources } = await ready();
   const summary = await collect(env, sources);
   return { complete: summary.complete, hosts: summary.hosts, vms: summary.vms, sent: summary.messages.sent };
 });
