@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FleetStore } from '../../lib/store/fleetStore.js';
-import { at, hypervisorDoc, instanceDoc, message, type StoreHarness, startStore } from './fixtures.js';
+import { at, hypervisorDoc, instanceDoc, message, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 const fleetMessage = (prefix: string, minutes: number) =>
   message(
