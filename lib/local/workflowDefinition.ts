@@ -41,12 +41,13 @@ let emitted: StateMachineDefinition | undefined;
 
 /**
  * The emitted definition (read once per process), or the state machine in `templatePath` (a
- * template `cdk synth` wrote) when one is given.
+ * template `cdk synth` wrote) when one is given. Each call gets its own copy: the runner's state
+ * machine library writes into the definition it is given, and one run must not change the next.
  */
 export function workflowDefinition(templatePath?: string): StateMachineDefinition {
   if (templatePath) return aslFromTemplate(readJson(templatePath) as CfnTemplate, templatePath);
   emitted ??= emittedDefinition(join(packageRoot(), WORKFLOW_DEFINITION_FILE));
-  return emitted;
+  return structuredClone(emitted);
 }
 
 /** The definition in `path` (as the build emits it) with its `${…}` substitutions filled in. */

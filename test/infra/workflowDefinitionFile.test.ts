@@ -65,6 +65,17 @@ describe('the emitted workflow definition', () => {
   });
 });
 
+describe('the loaded definition', () => {
+  it('is a copy of its own for each caller: aws-local-stepfunctions writes into what it runs', () => {
+    // Prepare
+    const first = workflowDefinition();
+    // Act: what a run does to it (each state gets a QueryLanguage)
+    for (const state of Object.values(first.States)) Object.assign(state, { QueryLanguage: 'JSONPath' });
+    // Assess
+    expect(JSON.stringify(workflowDefinition())).not.toContain('QueryLanguage');
+  });
+});
+
 describe('a definition file that cannot be run', () => {
   const files = tempFiles();
 
