@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /** Tests that need Debian packages: a real Prometheus, real Nova (python3-nova). */
@@ -8,15 +10,19 @@ const INTEGRATION = [
 ];
 
 /**
- * Files that need modules of their own: they mock a module (vi.mock), or stub the environment and
- * then import a Lambda handler, which must not be one another file already set up.
+ * Files that need modules of their own: they replace a module (vi.mock), patch an AWS SDK client
+ * class for every instance (aws-sdk-client-mock's mockClient), or stub the environment and import a
+ * Lambda handler afresh; sharing a worker's modules, the next file would get the patched ones.
+ * Found by what they call, so a new such file cannot leak into the others.
  */
+const PATCHES_MODULES = /\bvi\.(mock|doMock|resetModules)\(|\bmockClient\(/;
 const OWN_MODULES = [
-  'test/engine/filters/AggregateInstanceExtraSpecsFilter.test.ts',
-  'test/functions/schedule/env.test.ts',
+  ...readdirSync('test', { recursive: true, encoding: 'utf8' })
+    .map((file) => join('test', file))
+    .filter((path) => path.endsWith('.test.ts') && PATCHES_MODULES.test(readFileSync(path, 'utf8'))),
+  // Stubs the environment, then imports the ingest handler (which another file may have set up).
   'test/infra/contract.test.ts',
-  'test/ingest/handler.test.ts',
-];
+].sort();
 
 export default defineConfig({
   test: {
