@@ -7,6 +7,7 @@
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { parseDuration } from '../collect/durationText.js';
 import type { Phase } from '../collect/run.js';
+import { systemClock } from '../model/clock.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
@@ -62,7 +63,7 @@ export async function runCollectCommand(args: CollectArgs, io: CliIO, controls: 
       );
       worst = Math.max(worst, collect.exitStatusOf(summary));
       if (args.interval === undefined || run === args.runs || stop.aborted) break;
-      await sleep(Math.max(0, started + args.interval - Date.now()), stop);
+      await systemClock.sleep(started + args.interval - Date.now(), stop);
       if (stop.aborted) break;
     }
   } finally {
@@ -119,18 +120,6 @@ function stopOnSignals() {
       process.off('SIGTERM', stop);
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** `60s`, `5m`, `1h30m`, or a bare number of seconds. */

@@ -4,11 +4,12 @@
  * registered by name, so the schedule stage, the detector or a simulation can join without
  * changing this file: `pipeline.add(myStage)`. The CLI runs it on disk (`--data-dir`); tests in memory.
  */
+
+import type { Clock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { BatchSendResult, OutgoingMessage } from '../queue/port.js';
 import type { StoreOptions } from '../store/context.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { Clock } from './clock.js';
 import type { LocalDynamo } from './dynalite.js';
 import { FastForwardClock } from './fastForwardClock.js';
 import { type IngestReport, runIngest } from './ingestRun.js';

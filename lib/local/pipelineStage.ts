@@ -1,6 +1,7 @@
 /** The contract between the local pipeline and its stages (lib/local/pipeline.ts). */
+
+import type { Clock } from '../model/clock.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { Clock } from './clock.js';
 import type { LocalDynamo } from './dynalite.js';
 import type { SqsBatchHandler } from './eventSourceMapping.js';
 import type { LocalSqsQueue } from './sqsQueue.js';

@@ -225,7 +225,7 @@ function external(activities: LocalActivities): OnPremises {
  * once (getting that very task) and runs it to its report, all in the calling execution's context.
  */
 function inlineAgent(deps: StepDeps): OnPremises {
-  const activities = new LocalActivities({ now: () => deps.now().getTime(), waitUntil: async () => {} });
+  const activities = new LocalActivities({ now: () => deps.now().getTime(), sleep: async () => {} });
   const agents = new Map<string, Agent>();
   return async (arn, request, heartbeatSeconds) => {
     let agent = agents.get(arn);

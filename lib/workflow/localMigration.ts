@@ -5,7 +5,7 @@
  * or the real drivers connected from an endpoints file.
  */
 import { readFile } from 'node:fs/promises';
-import { type Clock, ManualClock, systemClock } from '../local/clock.js';
+import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StepRequest } from './dispatch.js';

@@ -53,7 +53,7 @@ export function flat(labels: Record<string, string>, value: number): Series {
 }
 
 export function novaInventory(cloud: FakeOpenStack, config: CollectConfig): NovaInventory {
-  const session = new KeystoneSession(cloud.credentials(), { now: () => NOW.getTime() });
+  const session = new KeystoneSession(cloud.credentials(), { clock: { now: () => NOW.getTime() } });
   const retry = { sleep: async () => {}, random: () => 0 };
   const os = config.openstack;
   const nova = new NovaInventoryClient(session, {
