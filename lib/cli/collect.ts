@@ -86,8 +86,11 @@ function checkArgs(args: CollectArgs): void {
 
 async function makeSink(args: CollectArgs, collect: typeof import('../collect/index.js')) {
   if (args.queue !== undefined) return collect.queueSink(args.queue);
-  const { defaultDataDir } = await import('../local/dynalite.js');
-  return collect.localSink(args.dataDir ?? defaultDataDir());
+  const [{ defaultDataDir }, { localSink }] = await Promise.all([
+    import('../local/dynalite.js'),
+    import('../local/localSink.js'),
+  ]);
+  return localSink(args.dataDir ?? defaultDataDir());
 }
 
 /** `collect: queries 3/11` on stderr, rewritten in place; nothing when stderr is not a terminal. */

@@ -9,9 +9,9 @@
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import type { StepRequest } from '../workflow/dispatch.js';
 import type { MigrationInput } from '../workflow/input.js';
-import type { LocalMigrationOptions } from '../workflow/localMigration.js';
 import type { MigrationStatus } from '../workflow/state.js';
 import type { LocalDynamo } from './dynalite.js';
+import type { LocalMigrationOptions } from './localMigration.js';
 
 export type LocalExecutionOptions = Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'> & {
   /** A synthesized template instead of synthesizing the stack. */
@@ -50,7 +50,7 @@ async function executeOne(
 ): Promise<ExecutedMigration> {
   const [{ FleetStore }, { localStepDeps }, { runWorkflow }] = await Promise.all([
     import('../store/fleetStore.js'),
-    import('../workflow/localMigration.js'),
+    import('./localMigration.js'),
     import('./workflowRunner.js'),
   ]);
   const simulated = !options.endpoints;

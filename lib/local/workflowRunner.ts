@@ -18,7 +18,7 @@ import {
   type StateMachineDefinition,
 } from 'aws-local-stepfunctions';
 import { Agent } from '../agent/agent.js';
-import { packageRoot } from '../cli/packageRoot.js';
+import { packageRoot } from '../config/packageRoot.js';
 import { dispatchCloudStep } from '../workflow/cloudSteps.js';
 import type { StepRequest } from '../workflow/dispatch.js';
 import type { StepDeps } from '../workflow/ports.js';

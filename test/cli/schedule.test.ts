@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exampleInputs } from '../../lib/cli/demo.js';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { runCli, TEST_CONFIG, tempFiles } from './runCli.js';
 
 const az = (name: string) => ({ name, hosts: [], metadata: { availability_zone: name } });

@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { StepRequest } from './dispatch.js';
-import type { MigrationInput } from './input.js';
-import type { StepDeps } from './ports.js';
+import type { StepRequest } from '../workflow/dispatch.js';
+import type { MigrationInput } from '../workflow/input.js';
+import type { StepDeps } from '../workflow/ports.js';
 
 export interface LocalMigrationOptions {
   instance: string;
@@ -35,9 +35,9 @@ export interface LocalMigration {
 
 export async function openLocalMigration(args: LocalMigrationOptions): Promise<LocalMigration> {
   const [{ openLocalStore }, { defaultDataDir }, workflow, rebalance] = await Promise.all([
-    import('../local/localStore.js'),
-    import('../local/dynalite.js'),
-    import('./index.js'),
+    import('./localStore.js'),
+    import('./dynalite.js'),
+    import('../workflow/index.js'),
     import('../rebalance/settings.js'),
   ]);
   const simulated = !args.endpoints;
@@ -71,7 +71,7 @@ export async function localStepDeps(
   clock: Clock,
   options: Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'>,
 ): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest) => void }> {
-  const workflow = await import('./index.js');
+  const workflow = await import('../workflow/index.js');
   const settings = workflow.parseWorkflowSettings(
     await readJson(options.settings),
     options.settings ?? 'workflow settings',
@@ -120,7 +120,7 @@ async function enginePlacement(store: FleetStore, now: () => Date) {
       import('../engine/registry.js'),
       import('../config/options.js'),
       import('../schedule/snapshot.js'),
-      import('./placementCheck.js'),
+      import('../workflow/placementCheck.js'),
     ]);
   return enginePlacementChecker({
     store,
