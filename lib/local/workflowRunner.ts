@@ -25,9 +25,6 @@ import type { StepDeps } from '../workflow/ports.js';
 import type { WorkflowState } from '../workflow/state.js';
 import { LocalActivities } from './activities.js';
 
-// aws-local-stepfunctions calls Promise.withResolvers (Node 22+) in every Task; Node 20 lacks it.
-installWithResolvers();
-
 type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
 export type CfnTemplate = { Resources: Record<string, Resource> };
 type Token = { Ref?: string; 'Fn::GetAtt'?: [string, string] };
@@ -253,19 +250,5 @@ function zeroWaits(definition: StateMachineDefinition): NonNullable<RunOptions['
   return {
     waitTimeOverrides: Object.fromEntries(states.filter(([, s]) => s.Type === 'Wait').map(([n]) => [n, 0])),
     retryIntervalOverrides: Object.fromEntries(states.filter(([, s]) => 'Retry' in s).map(([n]) => [n, 0])),
-  };
-}
-
-function installWithResolvers(): void {
-  const P = Promise as unknown as { withResolvers?: () => unknown };
-  if (typeof P.withResolvers === 'function') return;
-  P.withResolvers = () => {
-    let resolve!: (value: unknown) => void;
-    let reject!: (reason?: unknown) => void;
-    const promise = new Promise((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
   };
 }
