@@ -31,7 +31,7 @@ export async function startAgentService(config: AgentConfig, io: AgentServiceIO)
   ]);
   const deps: AgentStepDeps = {
     settings: config.settings,
-    now: () => new Date(),
+    clock: systemClock,
     ...(await drivers(config)),
   };
   const agent = new Agent({

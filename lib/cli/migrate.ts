@@ -73,7 +73,10 @@ async function dryRun(context: LocalMigration, args: MigrateArgs, io: CliIO): Pr
   const { checkPlan } = await import('../workflow/steps/checkPlan.js');
   const { recheck } = await import('../workflow/steps/recheck.js');
   const { releaseLeases } = await import('../workflow/steps/releaseLeases.js');
-  const state = { migration: context.migration, execution_started_at: context.deps.now().toISOString() };
+  const state = {
+    migration: context.migration,
+    execution_started_at: new Date(context.deps.clock.now()).toISOString(),
+  };
   try {
     const leases = await acquireLeases(state, context.deps);
     try {

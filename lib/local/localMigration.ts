@@ -76,17 +76,16 @@ export async function localStepDeps(
     await readJson(options.settings),
     options.settings ?? 'workflow settings',
   );
-  const now = () => new Date(clock.now());
   const drivers = options.endpoints
     ? workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(options.endpoints))
     : await simulatedDriversFor(instance, clock as ManualClock, options);
   const deps: StepDeps = {
     settings,
-    now,
+    clock,
     leases: store,
     records: workflow.storeRecorder(store.ctx, settings.record_retention_days),
     steal: workflow.storeStealReader(store),
-    placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, now),
+    placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, clock),
     ...drivers,
   };
   const beforeStep = options.endpoints
@@ -114,7 +113,7 @@ async function simulatedDriversFor(
   return simulatedDrivers(fleet);
 }
 
-async function enginePlacement(store: FleetStore, now: () => Date) {
+async function enginePlacement(store: FleetStore, clock: Clock) {
   const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] =
     await Promise.all([
       import('../engine/registry.js'),
@@ -126,7 +125,7 @@ async function enginePlacement(store: FleetStore, now: () => Date) {
     store,
     snapshot: new FleetSnapshot(store),
     scheduler: createScheduler(defaultConfig()),
-    now,
+    clock,
   });
 }
 

@@ -119,7 +119,7 @@ function cdkJsonContext(): Record<string, unknown> {
 export interface WorkflowRunOptions {
   deps: StepDeps;
   input: unknown;
-  /** The execution's start time (`$$.Execution.StartTime`). Default `deps.now()`. */
+  /** The execution's start time (`$$.Execution.StartTime`). Default: now by the deps' clock. */
   startedAt?: Date;
   executionName?: string;
   /** Zero every Wait and retry interval (tests, simulation). Default true. */
@@ -155,7 +155,7 @@ export interface WorkflowRun {
 /** Runs one execution to its end. */
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
   const asl = options.definition ?? (await workflowDefinition(options.templatePath));
-  const startedAt = options.startedAt ?? options.deps.now();
+  const startedAt = options.startedAt ?? new Date(options.deps.clock.now());
   const steps: string[] = [];
   const onPremises = options.activities ? external(options.activities) : inlineAgent(options.deps);
   const handlers: Record<string, (input: unknown) => Promise<unknown>> = {};
@@ -222,7 +222,7 @@ function external(activities: LocalActivities): OnPremises {
  * once (getting that very task) and runs it to its report, all in the calling execution's context.
  */
 function inlineAgent(deps: StepDeps): OnPremises {
-  const activities = new LocalActivities({ now: () => deps.now().getTime(), sleep: async () => {} });
+  const activities = new LocalActivities({ now: () => deps.clock.now(), sleep: async () => {} });
   const agents = new Map<string, Agent>();
   return async (arn, request, heartbeatSeconds) => {
     let agent = agents.get(arn);

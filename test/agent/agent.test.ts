@@ -23,7 +23,7 @@ function setUp(nova: AgentStepDeps['nova']) {
     workerName: 'agent-1',
     deps: {
       settings: parseWorkflowSettings({}),
-      now: () => new Date(clock.now()),
+      clock,
       nova,
       drainer: unused,
       maintenance: unused,

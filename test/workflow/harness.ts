@@ -103,7 +103,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     placement: { passes: true, reason: 'test: fits' },
     deps: {
       settings,
-      now,
+      clock,
       leases: store,
       records: storeRecorder(store.ctx, settings.record_retention_days),
       steal: storeStealReader(store),

@@ -89,7 +89,7 @@ export function stepFixture(
   const recorder = new MemoryRecorder();
   const deps: StepDeps = {
     settings: parseWorkflowSettings(options.settings ?? {}),
-    now: () => new Date(clock.now()),
+    clock,
     leases,
     records: recorder,
     placement: { check: async () => ({ passes: true, reason: 'fits' }) },

@@ -44,7 +44,7 @@ async function waitingMessage(maxReceiveCount: number, busyForMs: number) {
       executions,
       maxConcurrent: 2,
       deadLetter,
-      now: () => new Date(clock.now()),
+      clock,
     });
     return outcome.response;
   });
