@@ -7,7 +7,7 @@
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { parseDuration } from '../collect/durationText.js';
 import type { Phase } from '../collect/run.js';
-import { systemClock } from '../model/clock.js';
+import { type Clock, systemClock } from '../model/clock.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
@@ -37,7 +37,7 @@ export interface CollectArgs {
 export interface CollectControls {
   /** Stops an --interval loop after the current run (SIGINT/SIGTERM by default). */
   signal?: AbortSignal;
-  now?: () => Date;
+  clock?: Pick<Clock, 'now'>;
 }
 
 export async function runCollectCommand(args: CollectArgs, io: CliIO, controls: CollectControls = {}) {
@@ -54,7 +54,7 @@ export async function runCollectCommand(args: CollectArgs, io: CliIO, controls: 
     for (let run = 1; ; run++) {
       const started = Date.now();
       const summary = await collect.collectAndSend(
-        { config, ...sources, now: controls.now, progress: progress.update },
+        { config, ...sources, clock: controls.clock, progress: progress.update },
         sink,
       );
       progress.clear();

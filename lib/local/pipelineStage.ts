@@ -11,7 +11,7 @@ export interface PipelineResources {
   store: FleetStore;
   dynamo: LocalDynamo;
   /** The stages' wall clock (parsers' skew checks, the store's stamps). */
-  now: () => Date;
+  wallClock: Pick<Clock, 'now'>;
   /** The queues' clock (visibility timeouts, redelivery). */
   clock: Clock;
   /** Another stage's queues, e.g. to send it work; throws for an unknown stage. */

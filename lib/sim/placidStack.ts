@@ -64,11 +64,10 @@ export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promi
   );
   const { definition } = await timer.time('synth', () => simulationDefinition());
   const clock = new SimClock(scenario.start.getTime());
-  const now = () => new Date(clock.now());
   const fleet = new WorldFleet(layout, scenario, clock);
   const pipeline = await timer.time('setup', () =>
     pipelineModule.LocalPipeline.start({
-      now,
+      wallClock: clock,
       clock,
       stages: [ingestModule.ingestStage()],
       store: STORE_TUNING,
@@ -117,7 +116,7 @@ export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promi
         throw new Error(`a simulated report was not stored: ${JSON.stringify(why)}`);
       }
     },
-    reconcile: (d) => detector.reconcile({ ...d, planQueue, now, runId: 'simulation' }),
+    reconcile: (d) => detector.reconcile({ ...d, planQueue, clock, runId: 'simulation' }),
     leftovers: async () => ({
       leases: await heldLeases(store, clock.now()),
       cordoned: [...fleet.nodes].filter(([, n]) => n.cordoned).map(([name]) => name),

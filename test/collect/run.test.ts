@@ -133,7 +133,12 @@ describe('collectOnce against the fake cloud', () => {
     cloud = await startCloud();
     const config = configOf();
     const metrics = cannedMetrics(config, {});
-    await collectOnce({ config, metrics, inventory: novaInventory(cloud, config), now: () => NOW });
+    await collectOnce({
+      config,
+      metrics,
+      inventory: novaInventory(cloud, config),
+      clock: new ManualClock(NOW),
+    });
     expect(metrics.calls.filter((q) => q === 'node_load5')).toHaveLength(1);
     expect(new Set(metrics.calls).size).toBe(metrics.calls.length);
   });
