@@ -5,17 +5,20 @@
  * dependency-cruiser's folder scope finds cycles between leaf folders (lib/drivers/openstack is
  * not lib/drivers there), so a cycle that enters a part through a subfolder goes unseen; here
  * every module counts as its part, whatever its depth.
+ *
+ * `node scripts/lint-layers.mjs [dir]` checks dir (default: this repository) against these rules.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cruise, format } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-process.chdir(root);
+const repository = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(process.argv[2] ? resolve(process.argv[2]) : repository);
 const config = createRequire(import.meta.url)('../.dependency-cruiser.cjs');
-const ROOTS = ['lib', 'functions', 'bin'];
+const ROOTS = ['lib', 'functions', 'bin'].filter((dir) => existsSync(dir));
 
 const { output: result } = await cruise(
   ROOTS,
