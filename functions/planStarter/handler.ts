@@ -6,6 +6,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { sfnExecutions } from '../../lib/workflow/sfnExecutions.js';
 import { startPlannedMigrations } from '../../lib/workflow/starter.js';
@@ -26,7 +27,7 @@ const stage = lazily(() => {
 export const handler = withPowertools(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const outcome = await startPlannedMigrations(event, {
     ...(await stage()),
-    now: () => new Date(),
+    clock: systemClock,
     logger,
   });
   recordBatchCounts(outcome.counts);

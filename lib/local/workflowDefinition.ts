@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
-import { packageRoot } from '../cli/packageRoot.js';
+import { packageRoot } from '../config/packageRoot.js';
 import {
   DEFINITION_SUBSTITUTIONS,
   type SubstitutionName,

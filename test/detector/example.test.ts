@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 
 const example = (name: string) => join(packageRoot(), 'examples', name);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { synthesizeWorkflowAsl } from '../../lib/infra/workflowAsl.js';
 import {
   aslFromTemplate,
