@@ -60,6 +60,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     { LocalPipeline },
     { FleetSnapshot },
     { readConfig },
+    { withPlacidFilters },
   ] = await Promise.all([
     import('../engine/registry.js'),
     import('../local/dynalite.js'),
@@ -67,9 +68,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     import('../local/pipeline.js'),
     import('../schedule/snapshot.js'),
     import('./inputs.js'),
+    import('../rebalance/filters/index.js'),
   ]);
   const { config, baseDir } = await readConfig(options.config);
-  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const { createUrlHandler } = await import('../../functions/schedule/endpoint.js');

@@ -215,7 +215,7 @@ describe('placid schedule errors', () => {
     const f = files();
     f.write(
       'broken.mjs',
-      "export const BrokenFilter = { name: 'BrokenFilter', hostPasses() { throw new Error('boom'); } };\n",
+      "export const BrokenFilter = { name: 'BrokenFilter', check() { throw new Error('boom'); } };\n",
     );
     const config = f.write(
       'plugin.conf',

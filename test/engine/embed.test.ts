@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { PASS, reject } from '../../lib/engine/filter.js';
 import { ConfigError, createScheduler, defineFilter, ValidationError } from '../../lib/engine/index.js';
+
+const BIG = reject(() => 'the host is big');
 
 const HOSTS = [
   { host: 'small', free_ram_mb: 2048, total_usable_ram_mb: 4096, vcpus_total: 4, total_usable_disk_gb: 100 },
@@ -40,7 +43,7 @@ describe('createScheduler (embedding API)', () => {
 
   it('runs plug-in filters given as objects', async () => {
     // Prepare
-    const NotBig = defineFilter({ name: 'NotBig', hostPasses: (h) => h.host !== 'big' });
+    const NotBig = defineFilter({ name: 'NotBig', check: (h) => (h.host !== 'big' ? PASS : BIG) });
     const scheduler = createScheduler(
       { filter_scheduler: { enabled_filters: ['NotBig'] } },
       { filters: [NotBig] },

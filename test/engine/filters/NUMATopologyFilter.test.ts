@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../../lib/config/options.js';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { NUMATopologyFilter } from '../../../lib/engine/filters/NUMATopologyFilter.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
@@ -35,13 +35,13 @@ function passes(host: HostState, spec: RequestSpec, config: SchedulerConfig = ma
   const ctx = makeContext(config);
   const state = NUMATopologyFilter.prepare?.(spec, ctx);
   if (state === PASS_ALL) return true;
-  return NUMATopologyFilter.hostPasses(host, spec, state as never, ctx);
+  return NUMATopologyFilter.check(host, spec, state as never, ctx) === PASS;
 }
 
 function explain(host: HostState, spec: RequestSpec): string {
   const ctx = makeContext();
   const state = NUMATopologyFilter.prepare?.(spec, ctx);
-  return NUMATopologyFilter.explain?.(host, spec, state as never, ctx) ?? '';
+  return rejectionMessage(NUMATopologyFilter, host, spec, state as never, ctx) ?? '';
 }
 
 const requireThreads = { 'hw:cpu_policy': 'dedicated', 'hw:cpu_thread_policy': 'require' };
