@@ -203,7 +203,7 @@ describe('explained decisions', () => {
     const fleet = Fleet.from(fleetOf(1000, 11));
     const config = configOf(true, 2);
     const grouped = [rackFilter(3), BusyFilter] as HostFilter<unknown>[];
-    const resolved = createScheduler(config, { filters: grouped }).filters;
+    const resolved = createScheduler(config, withPlacidFilters({ filters: grouped })).filters;
     // The same filters, every one asked host by host.
     const ungrouped = resolved.map((f) => ({ ...f, groupedBy: undefined }));
     const flavor = { name: 'f', vcpus: 2, memory_mb: 4096, root_gb: 10 };
