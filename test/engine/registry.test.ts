@@ -178,6 +178,10 @@ describe('loadPluginModules', () => {
       `export const F = { name: 'RackFilter', check: () => ({ message: () => 'no' }) };\n`,
     );
     await writeFile(join(dir, 'broken.mjs'), 'export const = ;\n');
+    await writeFile(
+      join(dir, 'old.mjs'),
+      `export const OldFilter = { name: 'OldFilter', hostPasses: () => true, explain: () => 'old' };\n`,
+    );
   });
 
   afterAll(async () => {
@@ -279,6 +283,11 @@ describe('loadPluginModules', () => {
     ],
     ['a missing module', './missing.mjs', /cannot load plugin module \.\/missing\.mjs/],
     ['a module that does not parse', './broken.mjs', /cannot load plugin module \.\/broken\.mjs/],
+    [
+      'a filter written for hostPasses/explain',
+      './old.mjs',
+      /plugin module \.\/old\.mjs: filter OldFilter has hostPasses\/explain, which Placid replaced by one check/,
+    ],
   ])('rejects %s with a ConfigError', async (_case, path, message) => {
     const loading = loadPluginModules(config([path]), dir);
     await expect(loading).rejects.toThrow(ConfigError);
