@@ -1,8 +1,8 @@
 /**
  * Placid's public engine API: what a custom filter or weigher needs, and nothing that can change
  * under it (plugin modules import from here only), and `createScheduler` for services that embed
- * the engine. (service.ts loads the built-in plug-ins, which import this module: its export must
- * stay after the ones they use, which the sorted order keeps.)
+ * the engine. Placid's own filters live above the engine (lib/rebalance/filters, lib/plugins) and
+ * are passed in as built-ins: `createScheduler(config, withPlacidFilters())`.
  *
  * @example
  * // plugins/rackFilter.ts (listed in [filter_scheduler] available_filters)
