@@ -3,7 +3,7 @@ import { defineFilter, PASS, reject } from '../filter.js';
 import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { coreShortfall, coresFit } from './CoreFilter.js';
 
-const REJECTED = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
+const TOO_FEW_CPUS = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
   coreShortfall(
     host,
     spec.flavor.vcpus,
@@ -21,5 +21,5 @@ export const AggregateCoreFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateCoreFilter',
   prepare: () => new Map(),
   check: (host, spec, memo, ctx) =>
-    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx.config)) ? PASS : REJECTED,
+    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx.config)) ? PASS : TOO_FEW_CPUS,
 });

@@ -3,7 +3,7 @@ import { defineFilter, PASS, reject } from '../filter.js';
 import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { diskFits, diskShortfall } from './DiskFilter.js';
 
-const REJECTED = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
+const TOO_LITTLE_DISK = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
   diskShortfall(
     host,
     spec.flavor,
@@ -21,5 +21,5 @@ export const AggregateDiskFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateDiskFilter',
   prepare: () => new Map(),
   check: (host, spec, memo, ctx) =>
-    diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx.config)) ? PASS : REJECTED,
+    diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx.config)) ? PASS : TOO_LITTLE_DISK,
 });

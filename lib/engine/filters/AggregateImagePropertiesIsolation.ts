@@ -11,7 +11,7 @@ interface State {
   answers: WeakMap<readonly Aggregate[], boolean>;
 }
 
-const REJECTED = reject<State>((host, _spec, state) => {
+const IMAGE_PROPERTY_EXCLUDED = reject<State>((host, _spec, state) => {
   const key = firstConflict(host, state);
   if (key === undefined) return `image properties match ${host.host}'s aggregate metadata`;
   const allowed = [...(aggregateMetadata(host).get(key) ?? [])].join(',');
@@ -47,7 +47,7 @@ export const AggregateImagePropertiesIsolation = defineFilter<State>({
       answer = firstConflict(host, state) === undefined;
       state.answers.set(host.aggregates, answer);
     }
-    return answer ? PASS : REJECTED;
+    return answer ? PASS : IMAGE_PROPERTY_EXCLUDED;
   },
 });
 

@@ -21,7 +21,7 @@ interface State {
   answers: WeakMap<readonly Aggregate[], boolean>;
 }
 
-const REJECTED = reject<State>((host, _spec, state) => {
+const EXTRA_SPEC_UNMET = reject<State>((host, _spec, state) => {
   const unmet = firstUnmet(host, state.requirements);
   if (!unmet) return `host's aggregates satisfy the flavor's extra specs`;
   const values = aggregateMetadata(host).get(unmet.key);
@@ -52,7 +52,7 @@ export const AggregateInstanceExtraSpecsFilter = defineFilter<State>({
       answer = firstUnmet(host, state.requirements) === undefined;
       state.answers.set(host.aggregates, answer);
     }
-    return answer ? PASS : REJECTED;
+    return answer ? PASS : EXTRA_SPEC_UNMET;
   },
   groupedBy: () => BY_AGGREGATES,
 });

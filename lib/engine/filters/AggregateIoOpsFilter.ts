@@ -4,7 +4,7 @@ import { tooManyIoOps } from './IoOpsFilter.js';
 
 const KEY = 'max_io_ops_per_host';
 
-const REJECTED = reject<AggregateMemo<number>>((host, _spec, memo, ctx) => {
+const TOO_MANY_IO_OPS = reject<AggregateMemo<number>>((host, _spec, memo, ctx) => {
   const fallback = ctx.config.filter_scheduler.max_io_ops_per_host;
   const max = aggregateLimit(host, memo, KEY, fallback, 'int');
   return tooManyIoOps(host, max, aggregateLimitOrigin(host, KEY, 'int', `[filter_scheduler] ${KEY}`));
@@ -21,5 +21,5 @@ export const AggregateIoOpsFilter = defineFilter<AggregateMemo<number>>({
   check: (host, _spec, memo, ctx) =>
     host.num_io_ops < aggregateLimit(host, memo, KEY, ctx.config.filter_scheduler.max_io_ops_per_host, 'int')
       ? PASS
-      : REJECTED,
+      : TOO_MANY_IO_OPS,
 });

@@ -5,7 +5,7 @@ import { defineFilter, PASS, reject } from '../filter.js';
 const KEY_PREFIX = 'filter_tenant_id';
 const NO_TENANTS: ReadonlySet<string> = new Set();
 
-const REJECTED = reject<AggregateMemo<ReadonlySet<string>>>(
+const RESERVED_FOR_OTHERS = reject<AggregateMemo<ReadonlySet<string>>>(
   (host, spec) =>
     `host's aggregates reserve it for projects ${[...allowedTenants(host)].join(', ')} (${KEY_PREFIX}* metadata); ` +
     `project ${spec.project_id ?? '(none)'} is not one of them`,
@@ -25,7 +25,9 @@ export const AggregateMultiTenancyIsolation = defineFilter<AggregateMemo<Readonl
     if (host.aggregates.length === 0) return PASS;
     const tenants = memoizedByAggregates(memo, host, allowedTenants, undefined);
     // A request without a project cannot be one of the allowed tenants, as in Nova.
-    return tenants.size === 0 || (spec.project_id !== null && tenants.has(spec.project_id)) ? PASS : REJECTED;
+    return tenants.size === 0 || (spec.project_id !== null && tenants.has(spec.project_id))
+      ? PASS
+      : RESERVED_FOR_OTHERS;
   },
 });
 

@@ -4,7 +4,7 @@ import { tooManyInstances } from './NumInstancesFilter.js';
 
 const KEY = 'max_instances_per_host';
 
-const REJECTED = reject<AggregateMemo<number>>((host, _spec, memo, ctx) => {
+const TOO_MANY_INSTANCES = reject<AggregateMemo<number>>((host, _spec, memo, ctx) => {
   const max = aggregateLimit(host, memo, KEY, ctx.config.filter_scheduler.max_instances_per_host, 'int');
   return tooManyInstances(host, max, aggregateLimitOrigin(host, KEY, 'int', `[filter_scheduler] ${KEY}`));
 });
@@ -21,5 +21,5 @@ export const AggregateNumInstancesFilter = defineFilter<AggregateMemo<number>>({
     host.num_instances <
     aggregateLimit(host, memo, KEY, ctx.config.filter_scheduler.max_instances_per_host, 'int')
       ? PASS
-      : REJECTED,
+      : TOO_MANY_INSTANCES,
 });

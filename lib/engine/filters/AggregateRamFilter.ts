@@ -3,7 +3,7 @@ import { defineFilter, PASS, reject } from '../filter.js';
 import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { ramFits, ramShortfall } from './RamFilter.js';
 
-const REJECTED = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
+const TOO_LITTLE_RAM = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
   ramShortfall(
     host,
     spec.flavor.memory_mb,
@@ -21,5 +21,7 @@ export const AggregateRamFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateRamFilter',
   prepare: () => new Map(),
   check: (host, spec, memo, ctx) =>
-    ramFits(host, spec.flavor.memory_mb, aggregateRatio(host, memo, 'ram', ctx.config)) ? PASS : REJECTED,
+    ramFits(host, spec.flavor.memory_mb, aggregateRatio(host, memo, 'ram', ctx.config))
+      ? PASS
+      : TOO_LITTLE_RAM,
 });

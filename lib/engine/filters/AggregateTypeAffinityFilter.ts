@@ -4,7 +4,7 @@ import { defineFilter, PASS, reject } from '../filter.js';
 
 const KEY = 'instance_type';
 
-const REJECTED = reject<AggregateMemo<boolean>>((host, spec) => {
+const FLAVOR_NOT_NAMED = reject<AggregateMemo<boolean>>((host, spec) => {
   const values = aggregateValues(host, KEY).map((v) => `'${v}'`);
   return `flavor ${spec.flavor.name} is not named in the host's aggregate metadata ${KEY} (${values.join(', ')})`;
 });
@@ -20,7 +20,7 @@ export const AggregateTypeAffinityFilter = defineFilter<AggregateMemo<boolean>>(
   check: (host, spec, memo) =>
     host.aggregates.length === 0 || memoizedByAggregates(memo, host, allowsFlavor, spec.flavor.name)
       ? PASS
-      : REJECTED,
+      : FLAVOR_NOT_NAMED,
 });
 
 function allowsFlavor(host: HostState, flavorName: string): boolean {

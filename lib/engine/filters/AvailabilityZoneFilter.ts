@@ -8,7 +8,7 @@ const BY_ZONE_SOURCES: HostGrouping = {
   keys: [(h) => h.aggregates, (h) => h.availability_zone],
 };
 
-const REJECTED = reject<string>(
+const OTHER_ZONE = reject<string>(
   (host, _spec, az, ctx) =>
     `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}, not ${az}`,
 );
@@ -23,6 +23,6 @@ export const AvailabilityZoneFilter = defineFilter<string>({
   runFilterOncePerRequest: true,
   prepare: (spec) => spec.availability_zone ?? PASS_ALL,
   check: (host, _spec, az, ctx) =>
-    inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone) ? PASS : REJECTED,
+    inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone) ? PASS : OTHER_ZONE,
   groupedBy: () => BY_ZONE_SOURCES,
 });

@@ -16,7 +16,7 @@ interface Capability {
   matches: ExtraSpecMatcher;
 }
 
-const REJECTED = reject<Capability[]>((host, _spec, caps) => {
+const CAPABILITY_UNMET = reject<Capability[]>((host, _spec, caps) => {
   for (const cap of caps) {
     if (cap.bare && !hasCapability(host, cap.key)) continue;
     const value = walk(host, cap.path);
@@ -47,7 +47,7 @@ export const ComputeCapabilitiesFilter = defineFilter<Capability[]>({
     for (const cap of caps) {
       if (cap.bare && !hasCapability(host, cap.key)) continue;
       const value = walk(host, cap.path);
-      if (value === undefined || !cap.matches(pythonStr(value))) return REJECTED;
+      if (value === undefined || !cap.matches(pythonStr(value))) return CAPABILITY_UNMET;
     }
     return PASS;
   },

@@ -2,7 +2,7 @@ import type { HostState } from '../../model/hostState.js';
 import { defineFilter, PASS, reject } from '../filter.js';
 import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
 
-const REJECTED = reject((host, spec, _state, ctx) =>
+const TOO_FEW_CPUS = reject((host, spec, _state, ctx) =>
   coreShortfall(
     host,
     spec.flavor.vcpus,
@@ -21,7 +21,7 @@ const REJECTED = reject((host, spec, _state, ctx) =>
 export const CoreFilter = defineFilter({
   name: 'CoreFilter',
   check: (host, spec, _state, ctx) =>
-    coresFit(host, spec.flavor.vcpus, allocationRatio(host, 'cpu', ctx.config)) ? PASS : REJECTED,
+    coresFit(host, spec.flavor.vcpus, allocationRatio(host, 'cpu', ctx.config)) ? PASS : TOO_FEW_CPUS,
 });
 
 export function coresFit(host: HostState, requested: number, ratio: number): boolean {

@@ -2,7 +2,7 @@ import type { HostState } from '../../model/hostState.js';
 import { type RequestSpec, schedulerHint } from '../../model/requestSpec.js';
 import { defineFilter, PASS, PASS_ALL, type PassAll, reject } from '../filter.js';
 
-const REJECTED = reject<readonly string[]>(
+const RUNS_A_NAMED_INSTANCE = reject<readonly string[]>(
   (host, _spec, uuids) =>
     `host already runs ${uuids.filter((u) => Object.hasOwn(host.instances, u)).join(', ')}, ` +
     'named in the different_host hint',
@@ -16,7 +16,7 @@ export const DifferentHostFilter = defineFilter<readonly string[]>({
   name: 'DifferentHostFilter',
   runFilterOncePerRequest: true,
   prepare: (spec) => hintedUuids(spec, 'different_host'),
-  check: (host, _spec, uuids) => (!runsAny(host, uuids) ? PASS : REJECTED),
+  check: (host, _spec, uuids) => (runsAny(host, uuids) ? RUNS_A_NAMED_INSTANCE : PASS),
 });
 
 /**

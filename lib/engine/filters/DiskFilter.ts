@@ -3,7 +3,7 @@ import type { Flavor } from '../../model/requestSpec.js';
 import { defineFilter, PASS, reject } from '../filter.js';
 import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
 
-const REJECTED = reject((host, spec, _state, ctx) =>
+const TOO_LITTLE_DISK = reject((host, spec, _state, ctx) =>
   diskShortfall(
     host,
     spec.flavor,
@@ -22,7 +22,7 @@ const REJECTED = reject((host, spec, _state, ctx) =>
 export const DiskFilter = defineFilter({
   name: 'DiskFilter',
   check: (host, spec, _state, ctx) =>
-    diskFits(host, spec.flavor, allocationRatio(host, 'disk', ctx.config)) ? PASS : REJECTED,
+    diskFits(host, spec.flavor, allocationRatio(host, 'disk', ctx.config)) ? PASS : TOO_LITTLE_DISK,
 });
 
 /** The disk a flavor needs on the host, in MB. */

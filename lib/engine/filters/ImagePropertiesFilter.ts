@@ -15,7 +15,7 @@ interface State {
   bits: number;
 }
 
-const REJECTED = reject<State>((host, _spec, state) => {
+const IMAGE_UNSUPPORTED = reject<State>((host, _spec, state) => {
   const [arch, hvType, vmMode] = state.wanted;
   const asked = [
     arch && `architecture ${arch}`,
@@ -60,7 +60,7 @@ export const ImagePropertiesFilter = defineFilter<State>({
   check: (host, _spec, state) =>
     anyTupleMatches(host, state.wanted) && versionOk(host, state) && maxPhysAddrOk(host, state)
       ? PASS
-      : REJECTED,
+      : IMAGE_UNSUPPORTED,
   groupedBy: (state) => (state.version || state.bits ? BY_IMAGE_FIELDS : BY_SUPPORTED_INSTANCES),
 });
 

@@ -1,7 +1,7 @@
 import type { HostState } from '../../model/hostState.js';
 import { defineFilter, PASS, reject } from '../filter.js';
 
-const REJECTED = reject((host, _spec, _state, ctx) =>
+const TOO_MANY_IO_OPS = reject((host, _spec, _state, ctx) =>
   tooManyIoOps(
     host,
     ctx.config.filter_scheduler.max_io_ops_per_host,
@@ -17,7 +17,7 @@ const REJECTED = reject((host, _spec, _state, ctx) =>
 export const IoOpsFilter = defineFilter({
   name: 'IoOpsFilter',
   check: (host, _spec, _state, ctx) =>
-    host.num_io_ops < ctx.config.filter_scheduler.max_io_ops_per_host ? PASS : REJECTED,
+    host.num_io_ops < ctx.config.filter_scheduler.max_io_ops_per_host ? PASS : TOO_MANY_IO_OPS,
 });
 
 /** The explanation shared with AggregateIoOpsFilter; `origin` says where the limit came from. */

@@ -7,7 +7,7 @@ interface State {
   image: string | null;
 }
 
-const REJECTED = reject<State>((host, _spec, state) =>
+const ISOLATION_MISMATCH = reject<State>((host, _spec, state) =>
   state.wantIsolated
     ? `image ${state.image} is in isolated_images, so it may only run on isolated_hosts ` +
       `(${[...state.isolatedHosts].join(', ') || 'none configured'}); ${host.host} is not one of them`
@@ -44,5 +44,5 @@ export const IsolatedHostsFilter = defineFilter<State>({
     return { isolatedHosts, wantIsolated: false, image };
   },
   check: (host, _spec, state) =>
-    state.isolatedHosts.has(host.host) === state.wantIsolated ? PASS : REJECTED,
+    state.isolatedHosts.has(host.host) === state.wantIsolated ? PASS : ISOLATION_MISMATCH,
 });

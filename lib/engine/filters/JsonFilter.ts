@@ -23,7 +23,7 @@ interface State {
   variables: Map<string, Evaluator>;
 }
 
-const REJECTED = reject<State>((host, _spec, state) => {
+const QUERY_UNMET = reject<State>((host, _spec, state) => {
   const values = [...state.variables].map(
     ([name, resolve]) => `${name}=${pythonRepr(evaluate(host, state, resolve))}`,
   );
@@ -62,7 +62,7 @@ export const JsonFilter = defineFilter<State>({
   },
   check: (host, _spec, state) => {
     const result = evaluate(host, state);
-    return (Array.isArray(result) ? result.some(pyTruthy) : pyTruthy(result)) ? PASS : REJECTED;
+    return (Array.isArray(result) ? result.some(pyTruthy) : pyTruthy(result)) ? PASS : QUERY_UNMET;
   },
 });
 

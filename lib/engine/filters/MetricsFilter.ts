@@ -2,7 +2,7 @@ import type { HostState } from '../../model/hostState.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { parseOptions } from '../weighers/parseOptions.js';
 
-const REJECTED = reject<readonly string[]>((host, _spec, names) => {
+const METRICS_MISSING = reject<readonly string[]>((host, _spec, names) => {
   const missing = names.filter((name) => !reports(host, name)).map((name) => `'${name}'`);
   const reported = host.metrics.map((m) => `'${m.name}'`).join(', ') || 'none';
   return `host does not report metric(s) ${missing.join(', ')} named in [metrics] weight_setting (it reports ${reported})`;
@@ -20,7 +20,7 @@ export const MetricsFilter = defineFilter<readonly string[]>({
     return names.length === 0 ? PASS_ALL : names;
   },
   check: (host, _spec, names) => {
-    for (let i = 0; i < names.length; i++) if (!reports(host, names[i])) return REJECTED;
+    for (let i = 0; i < names.length; i++) if (!reports(host, names[i])) return METRICS_MISSING;
     return PASS;
   },
 });

@@ -1,7 +1,7 @@
 import type { HostState } from '../../model/hostState.js';
 import { defineFilter, PASS, reject } from '../filter.js';
 
-const REJECTED = reject((host, _spec, _state, ctx) =>
+const TOO_MANY_INSTANCES = reject((host, _spec, _state, ctx) =>
   tooManyInstances(
     host,
     ctx.config.filter_scheduler.max_instances_per_host,
@@ -16,7 +16,7 @@ const REJECTED = reject((host, _spec, _state, ctx) =>
 export const NumInstancesFilter = defineFilter({
   name: 'NumInstancesFilter',
   check: (host, _spec, _state, ctx) =>
-    host.num_instances < ctx.config.filter_scheduler.max_instances_per_host ? PASS : REJECTED,
+    host.num_instances < ctx.config.filter_scheduler.max_instances_per_host ? PASS : TOO_MANY_INSTANCES,
 });
 
 /** The explanation shared with AggregateNumInstancesFilter; `origin` says where the limit came from. */

@@ -1,7 +1,7 @@
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { explainRequests, supportsRequests } from '../hardware/pci.js';
 
-const REJECTED = reject((host, spec) => {
+const NO_PCI_DEVICES = reject((host, spec) => {
   if (!host.pci_stats) return `${host.host} reports no PCI devices`;
   return explainRequests(host.pci_stats, spec.pci_requests) ?? `${host.host} lacks the requested PCI devices`;
 });
@@ -14,5 +14,5 @@ export const PciPassthroughFilter = defineFilter({
   name: 'PciPassthroughFilter',
   prepare: (spec) => (spec.pci_requests.length === 0 ? PASS_ALL : undefined),
   check: (host, spec) =>
-    host.pci_stats !== null && supportsRequests(host.pci_stats, spec.pci_requests) ? PASS : REJECTED,
+    host.pci_stats !== null && supportsRequests(host.pci_stats, spec.pci_requests) ? PASS : NO_PCI_DEVICES,
 });

@@ -2,7 +2,7 @@ import type { HostState } from '../../model/hostState.js';
 import { defineFilter, PASS, reject } from '../filter.js';
 import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
 
-const REJECTED = reject((host, spec, _state, ctx) =>
+const TOO_LITTLE_RAM = reject((host, spec, _state, ctx) =>
   ramShortfall(
     host,
     spec.flavor.memory_mb,
@@ -21,7 +21,7 @@ const REJECTED = reject((host, spec, _state, ctx) =>
 export const RamFilter = defineFilter({
   name: 'RamFilter',
   check: (host, spec, _state, ctx) =>
-    ramFits(host, spec.flavor.memory_mb, allocationRatio(host, 'ram', ctx.config)) ? PASS : REJECTED,
+    ramFits(host, spec.flavor.memory_mb, allocationRatio(host, 'ram', ctx.config)) ? PASS : TOO_LITTLE_RAM,
 });
 
 export function ramFits(host: HostState, requestedMb: number, ratio: number): boolean {

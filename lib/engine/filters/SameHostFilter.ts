@@ -1,7 +1,7 @@
 import { defineFilter, PASS, reject } from '../filter.js';
 import { hintedUuids, runsAny } from './DifferentHostFilter.js';
 
-const REJECTED = reject<readonly string[]>((host, _spec, uuids) => {
+const RUNS_NO_NAMED_INSTANCE = reject<readonly string[]>((host, _spec, uuids) => {
   const count = Object.keys(host.instances).length;
   const named = `${uuids.join(', ')} (same_host hint)`;
   if (count === 0) return `host runs no instances, so it runs none of ${named}`;
@@ -17,5 +17,5 @@ export const SameHostFilter = defineFilter<readonly string[]>({
   name: 'SameHostFilter',
   runFilterOncePerRequest: true,
   prepare: (spec) => hintedUuids(spec, 'same_host'),
-  check: (host, _spec, uuids) => (runsAny(host, uuids) ? PASS : REJECTED),
+  check: (host, _spec, uuids) => (runsAny(host, uuids) ? PASS : RUNS_NO_NAMED_INSTANCE),
 });

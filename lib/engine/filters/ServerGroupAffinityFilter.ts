@@ -6,7 +6,7 @@ interface State {
   group: string;
 }
 
-const REJECTED = reject<State>(
+const AWAY_FROM_GROUP = reject<State>(
   (host, _spec, state) =>
     `server group ${state.group} has the affinity policy and its members are on ${[...state.hosts].join(', ')}, ` +
     `not on ${host.host}`,
@@ -24,5 +24,5 @@ export const ServerGroupAffinityFilter = defineFilter<State>({
     if (group?.policy !== 'affinity' || group.hosts.length === 0) return PASS_ALL;
     return { hosts: new Set(group.hosts), group: groupName(group) };
   },
-  check: (host, _spec, state) => (state.hosts.has(host.host) ? PASS : REJECTED),
+  check: (host, _spec, state) => (state.hosts.has(host.host) ? PASS : AWAY_FROM_GROUP),
 });

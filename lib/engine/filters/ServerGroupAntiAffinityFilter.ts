@@ -12,7 +12,7 @@ interface State {
   group: string;
 }
 
-const REJECTED = reject<State>((host, _spec, state) => {
+const GROUP_MEMBERS_HERE = reject<State>((host, _spec, state) => {
   const here = state.members.filter((m) => Object.hasOwn(host.instances, m));
   return (
     `host already runs ${here.length} member(s) of anti-affinity server group ${state.group} ` +
@@ -40,7 +40,7 @@ export const ServerGroupAntiAffinityFilter = defineFilter<State>({
   },
   check: (host, _spec, state) => {
     if (state.instanceUuid !== null && Object.hasOwn(host.instances, state.instanceUuid)) return PASS;
-    return membersOnHost(host, state.members) < state.maxPerHost ? PASS : REJECTED;
+    return membersOnHost(host, state.members) < state.maxPerHost ? PASS : GROUP_MEMBERS_HERE;
   },
 });
 
