@@ -15,7 +15,7 @@ interface State {
   bits: number;
 }
 
-const IMAGE_UNSUPPORTED = reject<State>((host, _spec, state) => {
+const UNSUPPORTED = reject<State>((host, _spec, state) => {
   const [arch, hvType, vmMode] = state.wanted;
   const asked = [
     arch && `architecture ${arch}`,
@@ -27,14 +27,16 @@ const IMAGE_UNSUPPORTED = reject<State>((host, _spec, state) => {
   const supported = host.supported_instances ?? [];
   if (supported.length === 0)
     return `image requires ${asked}, but ${host.host} reports no supported_instances`;
-  if (!anyTupleMatches(host, state.wanted)) {
-    return `image requires ${asked}, but ${host.host} supports only ${supported.map((t) => `(${t.join(', ')})`).join(' ')}`;
-  }
-  if (!versionOk(host, state)) {
-    return `image requires hypervisor version '${state.version?.text}' (img_hv_requested_version), but ${host.host} runs ${hypervisorVersionText(host.hypervisor_version ?? 0)}`;
-  }
-  return `image requires hw_maxphysaddr_bits >= ${state.bits}, but ${host.host}'s cpu_info reports maxphysaddr.bits = ${physAddrBits(host)}`;
+  return `image requires ${asked}, but ${host.host} supports only ${supported.map((t) => `(${t.join(', ')})`).join(' ')}`;
 });
+const OTHER_HV_VERSION = reject<State>(
+  (host, _spec, state) =>
+    `image requires hypervisor version '${state.version?.text}' (img_hv_requested_version), but ${host.host} runs ${hypervisorVersionText(host.hypervisor_version ?? 0)}`,
+);
+const TOO_FEW_ADDRESS_BITS = reject<State>(
+  (host, _spec, state) =>
+    `image requires hw_maxphysaddr_bits >= ${state.bits}, but ${host.host}'s cpu_info reports maxphysaddr.bits = ${physAddrBits(host)}`,
+);
 
 /**
  * Nova's ImagePropertiesFilter: when the image names an architecture, hypervisor type or VM mode,
@@ -57,10 +59,11 @@ export const ImagePropertiesFilter = defineFilter<State>({
     if (!wanted[0] && !wanted[1] && !wanted[2]) return PASS_ALL;
     return { wanted, version: versionRequirement(props.img_hv_requested_version), bits: requiredBits(props) };
   },
-  check: (host, _spec, state) =>
-    anyTupleMatches(host, state.wanted) && versionOk(host, state) && maxPhysAddrOk(host, state)
-      ? PASS
-      : IMAGE_UNSUPPORTED,
+  check: (host, _spec, state) => {
+    if (!anyTupleMatches(host, state.wanted)) return UNSUPPORTED;
+    if (!versionOk(host, state)) return OTHER_HV_VERSION;
+    return maxPhysAddrOk(host, state) ? PASS : TOO_FEW_ADDRESS_BITS;
+  },
   groupedBy: (state) => (state.version || state.bits ? BY_IMAGE_FIELDS : BY_SUPPORTED_INSTANCES),
 });
 
