@@ -60,7 +60,7 @@ const groupings = new Map<string, HostGrouping>();
 const byRequest = new WeakMap<readonly Capability[], HostGrouping>();
 
 /**
- * hostPasses reads, per capability, the host attribute named by the path's first element and the
+ * check reads, per capability, the host attribute named by the path's first element and the
  * stats entry of that name (its fallback, and what makes a bare key known); deeper path elements
  * are read from within that value.
  */

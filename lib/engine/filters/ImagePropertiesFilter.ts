@@ -73,7 +73,7 @@ const BY_SUPPORTED_INSTANCES: HostGrouping = {
   keys: [(h) => h.supported_instances],
 };
 
-/** Everything hostPasses reads, for requests with a version or address-width requirement. */
+/** Everything check reads, for requests with a version or address-width requirement. */
 const BY_IMAGE_FIELDS: HostGrouping = {
   id: 'supported_instances+hypervisor_version+cpu_info',
   keys: [(h) => h.supported_instances, (h) => h.hypervisor_version, (h) => h.cpu_info],

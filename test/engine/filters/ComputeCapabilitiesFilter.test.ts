@@ -11,7 +11,7 @@ function specWith(extra_specs: Record<string, string>) {
   return makeSpec({ flavor: { name: 'f', vcpus: 1, memory_mb: 512, extra_specs } });
 }
 
-/** Runs prepare then hostPasses, as the filter handler does. */
+/** Runs prepare then check, as the filter handler does. */
 function passes(extraSpecs: Record<string, string>, host: HostInput): boolean {
   const spec = specWith(extraSpecs);
   const ctx = makeContext();

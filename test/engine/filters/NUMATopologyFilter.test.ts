@@ -30,7 +30,7 @@ function pinnedSpec(pinned: number, over: SpecInput = {}): RequestSpec {
   });
 }
 
-/** Runs prepare then hostPasses, as the filter handler does. */
+/** Runs prepare then check, as the filter handler does. */
 function passes(host: HostState, spec: RequestSpec, config: SchedulerConfig = makeConfig()): boolean {
   const ctx = makeContext(config);
   const state = NUMATopologyFilter.prepare?.(spec, ctx);

@@ -18,7 +18,7 @@ const pciHost = (pools: PciPool[] | null) => makeHost({ host: 'h1', pci_stats: p
 const request = (over: Partial<PciRequest> = {}): RequestSpec =>
   makeSpec({ pci_requests: [{ count: 1, spec: [{ vendor_id: '8086', product_id: '1520' }], ...over }] });
 
-/** Runs prepare then hostPasses, as the filter handler does. */
+/** Runs prepare then check, as the filter handler does. */
 function passes(host: HostState, spec: RequestSpec): boolean {
   const ctx = makeContext();
   const state = PciPassthroughFilter.prepare?.(spec, ctx);

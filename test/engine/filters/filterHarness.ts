@@ -1,10 +1,5 @@
 import type { SchedulerConfig } from '../../../lib/config/options.js';
-import {
-  type HostFilter,
-  PASS,
-  PASS_ALL,
-  type PassAll,
-} from '../../../lib/engine/filter.js';
+import { type HostFilter, PASS, PASS_ALL, type PassAll } from '../../../lib/engine/filter.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpec } from '../../../lib/model/requestSpec.js';
