@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PASS, reject } from '../../lib/engine/filter.js';
 import { ConfigError, createScheduler, defineFilter, ValidationError } from '../../lib/engine/index.js';
+import { withPlacidFilters } from '../../lib/rebalance/filters/index.js';
 
 const BIG = reject(() => 'the host is big');
 
@@ -39,6 +40,17 @@ describe('createScheduler (embedding API)', () => {
     expect(first.eliminated).toEqual([]);
     expect(second.error?.type).toBe('NoValidHost');
     expect(fleet.hosts).toHaveLength(3);
+  });
+
+  it("resolves Placid's own filters only when given them (they live above the engine)", async () => {
+    // Prepare
+    const config = { filter_scheduler: { enabled_filters: ['ComputeFilter', 'ComputeVariantFilter'] } };
+    // Act
+    const decision = await createScheduler(config, withPlacidFilters()).schedule(HOSTS, REQUEST);
+    // Assess
+    expect(decision.selected).toEqual([{ host: 'big', nodename: 'big' }]);
+    expect(() => createScheduler(config)).toThrow(ConfigError);
+    expect(() => createScheduler(config)).toThrow('unknown filter ComputeVariantFilter');
   });
 
   it('runs plug-in filters given as objects', async () => {
