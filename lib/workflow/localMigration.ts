@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { type Clock, ManualClock, systemClock } from '../local/clock.js';
 import { ConfigError } from '../model/errors.js';
+import type { MigrationInput } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StepRequest } from './dispatch.js';
-import type { MigrationInput } from './input.js';
 import type { StepDeps } from './ports.js';
 
 export interface LocalMigrationOptions {
@@ -84,7 +84,7 @@ export async function localStepDeps(
     settings,
     now,
     leases: store,
-    records: workflow.storeRecorder(store.ctx, settings.record_retention_days),
+    records: workflow.storeRecorder(store, settings.record_retention_days),
     steal: workflow.storeStealReader(store),
     placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, now),
     ...drivers,

@@ -6,9 +6,8 @@
 import type { MaintenanceSwitch } from '../drivers/consul/types.js';
 import type { NodeDrainer } from '../drivers/kubernetes/types.js';
 import type { NovaClient } from '../drivers/openstack/nova.js';
-import type { MigrationInput } from './input.js';
+import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
 import type { WorkflowSettings } from './settings.js';
-import type { MigrationStatus } from './state.js';
 
 /** The Nova calls a live migration makes (NovaClient has exactly these). */
 export type ComputeApi = Pick<
@@ -33,7 +32,7 @@ export interface MigrationOutcome {
   migration: MigrationInput;
   started_at: string;
   finished_at: string;
-  status: MigrationStatus;
+  status: MigrationOutcomeStatus;
   /** The whole execution, drain and undrain included. */
   duration_seconds: number;
   /** From os-migrateLive to the server verified on the destination; null when it never got there. */

@@ -8,7 +8,6 @@ import {
   reconcile,
   UnknownPlanError,
 } from '../../lib/detector/index.js';
-import { getPlan } from '../../lib/detector/planItems.js';
 import { detect } from '../../lib/rebalance/detect.js';
 import { hostObservation } from '../../lib/rebalance/fleetInput.js';
 import { openHarness, type StoreHarness, startDynamo } from './harness.js';
@@ -106,7 +105,7 @@ describe('approvePlan', () => {
     h.advance(16);
     // Act / Assess
     await expect(approvePlan(h.deps.store, plan!.plan_id, h.now())).rejects.toBeInstanceOf(PlanExpiredError);
-    expect((await getPlan(h.deps.store.ctx, plan!.plan_id))?.status).toBe('pending_approval');
+    expect((await h.deps.store.plans.get(plan!.plan_id))?.status).toBe('pending_approval');
   });
 
   it('refuses a recommendation: only approve-mode plans wait for approval', async () => {
