@@ -1,5 +1,5 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { isPermanentFailure } from './failure.js';
+import { isPermanentFailure } from '../model/failure.js';
 import { sendToDeadLetter } from './poison.js';
 import type { MessageQueue } from './port.js';
 

@@ -35,4 +35,3 @@ export {
   type SnapshotOptions,
   type SnapshotSource,
 } from './snapshot.js';
-export { isTransient } from './transient.js';
