@@ -2,11 +2,11 @@
 
 import type { StoredPlan } from '../model/plan.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import { checkPlanId, PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
+import { checkPlanId, ExpiredPlanApprovalError, PlanNotPendingError, UnknownPlanError } from './errors.js';
 
 /**
  * Marks `planId` approved.
- * @throws InvalidPlanIdError (empty, over 128 characters, control characters), UnknownPlanError, PlanExpiredError (also when past its expiry but not yet marked),
+ * @throws InvalidPlanIdError (empty, over 128 characters, control characters), UnknownPlanError, ExpiredPlanApprovalError (also when past its expiry but not yet marked),
  *   PlanNotPendingError (a recommendation, or already approved, completed…)
  * @example await approvePlan(store, 'plan-3f2a…', new Date())
  */
@@ -19,7 +19,7 @@ export async function approvePlan(
   const plan = await store.plans.get(planId);
   if (!plan) throw new UnknownPlanError(planId);
   if (plan.status === 'expired' || Date.parse(plan.plan_expires_at) <= now.getTime()) {
-    throw new PlanExpiredError(planId, plan.plan_expires_at);
+    throw new ExpiredPlanApprovalError(planId, plan.plan_expires_at);
   }
   if (plan.status !== 'pending_approval') throw new PlanNotPendingError(planId, plan.status);
   const approvedAt = now.toISOString();

@@ -7,7 +7,12 @@ export type { StoredPlan, StoredPlanStatus } from '../model/plan.js';
 export { actOnPlans, PLAN_EXPIRED_REASON } from './advance.js';
 export { approvePlan } from './approve.js';
 export { type Due, workDue } from './due.js';
-export { PlanApprovalError, PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
+export {
+  ExpiredPlanApprovalError,
+  PlanApprovalError,
+  PlanNotPendingError,
+  UnknownPlanError,
+} from './errors.js';
 export { inspectPlans, type PlanStep } from './inspect.js';
 export { LIVE_STATUSES, livePlansInIndex } from './livePlans.js';
 export { migrationIdFor } from './planRecords.js';

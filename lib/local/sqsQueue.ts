@@ -14,9 +14,9 @@ import {
 import type { Clock } from './clock.js';
 import {
   type DrainOptions,
-  type DrainResult,
   EventSourceMapping,
   type EventSourceOptions,
+  type QueueDrainResult,
   type SqsBatchHandler,
 } from './eventSourceMapping.js';
 import { type LocalQueueOptions, type QueueSettings, resolveQueueOptions } from './queueSettings.js';
@@ -129,7 +129,7 @@ export class LocalSqsQueue implements MessageQueue {
   }
 
   /** Delivers batches to the attached handler until nothing is visible (see `DrainOptions`). */
-  async drain(options?: DrainOptions): Promise<DrainResult> {
+  async drain(options?: DrainOptions): Promise<QueueDrainResult> {
     if (!this.mapping) throw new ConfigError(`queue ${this.name} has no handler attached`);
     return this.mapping.drain(options);
   }

@@ -16,7 +16,7 @@ export interface SqsBatchOptions<T> {
   handle: (item: T, record: SQSRecord) => Promise<void>;
   /** Where rejected messages go, with their reason attached. */
   deadLetter: MessageQueue;
-  /** Which errors mean the message itself is bad. Default: isPermanentFailure (lib/queue/failure.ts). */
+  /** Which errors mean the message itself is bad. Default: isPermanentFailure (lib/model/failure.ts). */
   isPoison?: (error: unknown) => boolean;
   logger?: BatchLogger;
 }

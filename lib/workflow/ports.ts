@@ -55,7 +55,7 @@ export interface MigrationRecorder {
   record(outcome: MigrationOutcome): Promise<void>;
   /** The VM's last move, for its cooldown; with `host`, the VM is now there. */
   markMigrated(instanceUuid: string, at: string, host?: string): Promise<void>;
-  /** The migration's record goes to `running` (recordItem.ts); optional for test doubles. */
+  /** The migration's record goes to `running` (lib/model/migration.ts); optional for test doubles. */
   markRunning?(migration: MigrationInput, executionStartedAt: string): Promise<void>;
 }
 

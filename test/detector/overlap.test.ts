@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdvanceResult, advanceApproved } from '../../lib/detector/advance.js';
 import {
   approvePlan,
-  PlanExpiredError,
+  ExpiredPlanApprovalError,
   PlanNotPendingError,
   readDetectorState,
   reconcile,
@@ -104,7 +104,9 @@ describe('approvePlan', () => {
     const { plan } = await reconcile(h.deps);
     h.advance(16);
     // Act / Assess
-    await expect(approvePlan(h.deps.store, plan!.plan_id, h.now())).rejects.toBeInstanceOf(PlanExpiredError);
+    await expect(approvePlan(h.deps.store, plan!.plan_id, h.now())).rejects.toBeInstanceOf(
+      ExpiredPlanApprovalError,
+    );
     expect((await h.deps.store.plans.get(plan!.plan_id))?.status).toBe('pending_approval');
   });
 

@@ -28,7 +28,7 @@ import { WorldFleet } from './worldFleet.js';
  */
 export const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
 
-export interface PlacidStack {
+export interface SimulatedPlacid {
   clock: SimClock;
   fleet: WorldFleet;
   pipeline: LocalPipeline;
@@ -45,14 +45,14 @@ export interface PlacidStack {
   close(): Promise<void>;
 }
 
-export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promise<PlacidStack> {
+export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): Promise<SimulatedPlacid> {
   const { scenario, layout } = setup;
   const [pipelineModule, ingestModule, runner, detector, workflow, placement] = await timer.time(
     'setup',
     () =>
       Promise.all([
         import('../local/pipeline.js'),
-        import('../local/ingestStage.js'),
+        import('../local/ingestPipelineStage.js'),
         import('../local/workflowRunner.js'),
         import('../detector/index.js'),
         import('../workflow/index.js'),
@@ -67,7 +67,7 @@ export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promi
     pipelineModule.LocalPipeline.start({
       now,
       clock,
-      stages: [ingestModule.ingestStage()],
+      stages: [ingestModule.ingestPipelineStage()],
       store: STORE_TUNING,
     }),
   );
