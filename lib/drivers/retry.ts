@@ -4,7 +4,8 @@
  * may have taken effect, and repeating it blind could start a second one. The workflow decides
  * those after checking the state.
  */
-import { type RetryPolicy, realSleep, retrying } from '../model/backoff.js';
+import { type RetryPolicy, retrying } from '../model/backoff.js';
+import { systemClock } from '../model/clock.js';
 import { isRetryable, retryAfterOf } from '../model/failure.js';
 
 export type { RetryPolicy } from '../model/backoff.js';
@@ -13,7 +14,7 @@ export const DEFAULT_DRIVER_RETRY: RetryPolicy = {
   maxAttempts: 4,
   baseDelayMs: 200,
   maxDelayMs: 5_000,
-  sleep: realSleep,
+  sleep: systemClock.sleep,
   random: Math.random,
 };
 

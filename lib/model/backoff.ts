@@ -3,16 +3,16 @@
  * and the Kubernetes eviction loop all wait by it. Timing is injectable, so tests never sleep.
  */
 
-export type Sleep = (ms: number) => Promise<void>;
+import type { Sleep } from './clock.js';
 
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export type { Sleep } from './clock.js';
 
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Injectable so tests never wait. */
+  /** A Clock's `sleep` (lib/model/clock.ts): tests and the simulation never wait. */
   sleep: Sleep;
   /** In [0, 1); injectable so tests can pin the jitter. */
   random: () => number;

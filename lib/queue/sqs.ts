@@ -5,7 +5,8 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { backoffDelay, type RetryPolicy, realSleep } from '../model/backoff.js';
+import { backoffDelay, type RetryPolicy } from '../model/backoff.js';
+import { systemClock } from '../model/clock.js';
 import { classifyFailure } from '../model/failure.js';
 import { chunkForBatch, type IndexedMessage } from './batching.js';
 import { QueueSendError } from './errors.js';
@@ -25,7 +26,7 @@ export const DEFAULT_SEND_RETRY: RetryPolicy = {
   maxAttempts: 4,
   baseDelayMs: 50,
   maxDelayMs: 2_000,
-  sleep: realSleep,
+  sleep: systemClock.sleep,
   random: Math.random,
 };
 

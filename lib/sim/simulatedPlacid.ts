@@ -8,6 +8,7 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { ReconcileResult } from '../detector/index.js';
 import type { LocalPipeline } from '../local/pipeline.js';
+import type { Clock } from '../model/clock.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { MigrationOutcome, StepDeps } from '../workflow/ports.js';
@@ -61,11 +62,10 @@ export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): P
   );
   const { definition } = await timer.time('synth', () => simulationDefinition());
   const clock = new SimClock(scenario.start.getTime());
-  const now = () => new Date(clock.now());
   const fleet = new WorldFleet(layout, scenario, clock);
   const pipeline = await timer.time('setup', () =>
     pipelineModule.LocalPipeline.start({
-      now,
+      wallClock: clock,
       clock,
       stages: [ingestModule.ingestPipelineStage()],
       store: STORE_TUNING,
@@ -76,7 +76,7 @@ export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): P
   const recorder = workflow.storeRecorder(store, scenario.workflow.record_retention_days);
   const deps: StepDeps = {
     settings: scenario.workflow,
-    now,
+    clock,
     leases: store,
     records: {
       ...recorder,
@@ -86,7 +86,7 @@ export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): P
       },
     },
     steal: workflow.storeStealReader(store),
-    placement: placement.checker(store, now),
+    placement: placement.checker(store, clock),
     ...(await import('../drivers/simulated/index.js')).simulatedDrivers(fleet),
   };
   const executions = new SimExecutions(
@@ -96,7 +96,7 @@ export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): P
     runner.runWorkflow,
     seedFor(scenario.seed, 'executions'),
   );
-  pipeline.add(planStarterStage(executions, scenario.workflow.max_concurrent_migrations, now));
+  pipeline.add(planStarterStage(executions, scenario.workflow.max_concurrent_migrations, clock));
   const planQueue = pipeline.queues(PLAN_STAGE).queue;
   return {
     clock,
@@ -114,7 +114,7 @@ export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): P
         throw new Error(`a simulated report was not stored: ${JSON.stringify(why)}`);
       }
     },
-    reconcile: (d) => detector.reconcile({ ...d, planQueue, now, runId: 'simulation' }),
+    reconcile: (d) => detector.reconcile({ ...d, planQueue, clock, runId: 'simulation' }),
     leftovers: async () => ({
       leases: await store.heldLeases(),
       cordoned: [...fleet.nodes].filter(([, n]) => n.cordoned).map(([name]) => name),
@@ -134,12 +134,12 @@ async function placementModules(reportIntervalMinutes: number) {
       import('../workflow/placementCheck.js'),
     ]);
   return {
-    checker: (store: FleetStore, now: () => Date) =>
+    checker: (store: FleetStore, clock: Clock) =>
       enginePlacementChecker({
         store,
         snapshot: new FleetSnapshot(store),
         scheduler: createScheduler(simSchedulerConfig(reportIntervalMinutes)),
-        now,
+        clock,
       }),
   };
 }

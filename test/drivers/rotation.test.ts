@@ -98,7 +98,7 @@ describe('rotated credentials', () => {
         return { token: 't' };
       },
     };
-    const drivers = lazyDrivers(secrets, names, { maxAgeMs: 60_000, now: () => now });
+    const drivers = lazyDrivers(secrets, names, { maxAgeMs: 60_000, clock: { now: () => now } });
     // Act
     await drivers.maintenance();
     now = 59_000;
@@ -116,7 +116,7 @@ describe('reconnectingAfter', () => {
     // Prepare
     let clock = 0;
     let made = 0;
-    const get = reconnectingAfter(async () => ++made, { maxAgeMs: 1_000, now: () => clock });
+    const get = reconnectingAfter(async () => ++made, { maxAgeMs: 1_000, clock: { now: () => clock } });
     // Act
     const early = [await get(), await get()];
     clock = 999;
@@ -136,7 +136,7 @@ describe('reconnectingAfter', () => {
         if (calls === 1) throw new Error('secret not there yet');
         return 'connected';
       },
-      { now: () => 0 },
+      { clock: { now: () => 0 } },
     );
     // Act
     const first = get();

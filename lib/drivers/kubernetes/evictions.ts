@@ -1,5 +1,5 @@
-import type { Clock } from '../../local/clock.js';
 import { backoffCeiling } from '../../model/backoff.js';
+import type { Clock } from '../../model/clock.js';
 import type { KubernetesApi } from './KubernetesApi.js';
 import type { PodRef } from './types.js';
 
@@ -37,7 +37,7 @@ export async function evictUntilDeadline(
     if (response.outcome !== 'blocked') return response;
     const now = clock.now();
     if (now >= deadline) return { outcome: 'blocked', attempts: attempt, reason: response.reason };
-    await clock.waitUntil(Math.min(now + backoffCeiling(attempt - 1, backoff), deadline));
+    await clock.sleep(Math.min(backoffCeiling(attempt - 1, backoff), deadline - now));
   }
 }
 
@@ -61,6 +61,6 @@ export async function waitUntilGone(
     if (pending.length === 0) return [];
     const now = clock.now();
     if (now >= deadline) return pending.map(({ namespace, name }) => ({ namespace, name }));
-    await clock.waitUntil(Math.min(now + pacing.pollIntervalMs, deadline));
+    await clock.sleep(Math.min(pacing.pollIntervalMs, deadline - now));
   }
 }
