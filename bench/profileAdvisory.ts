@@ -27,6 +27,28 @@ interface ProfileNode {
   children?: number[];
 }
 
+interface HeapNode {
+  callFrame: { functionName: string; url: string };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Bytes allocated per request by each function (sampled), the largest first. */
+function printAllocations(head: HeapNode): void {
+  const self = new Map<string, number>();
+  const walk = (n: HeapNode) => {
+    const f = n.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|lib|functions|bench)\//, '$1/')}`;
+    self.set(name, (self.get(name) ?? 0) + n.selfSize);
+    for (const c of n.children) walk(c);
+  };
+  walk(head);
+  const total = [...self.values()].reduce((s, x) => s + x, 0);
+  console.log(`allocated (sampled): ${round(total / 1024 / RUNS)} KiB per request`);
+  for (const [name, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`${round(bytes / 1024 / RUNS, 1)} KiB\t${name}`);
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'placid-profile-advisory-'));
 try {
   const hosts = generateHosts(HOSTS);
@@ -76,6 +98,11 @@ try {
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
   await session.post('Profiler.start');
+  if (args.includes('--heap')) await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
   const cpu0 = process.cpuUsage();
   const walls: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -92,6 +119,12 @@ try {
     );
   }
   const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
+  if (args.includes('--heap')) {
+    const { profile: heap } = (await session.post('HeapProfiler.stopSampling')) as {
+      profile: { head: HeapNode };
+    };
+    printAllocations(heap.head);
+  }
   session.disconnect();
   gc.disconnect();
   await serve.close();
