@@ -228,5 +228,8 @@ export class FleetSnapshot {
       for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
     }
     this.current = Fleet.from(hosts);
+    // The stored entries keep the Fleet's interned copies, so the parsed originals can be collected:
+    // one copy of each host lives on, and a long-running server's heap (and each full GC) is smaller.
+    for (const k of changed) this.entries.get(k)!.state = this.current.hosts[this.positions.get(k)!];
   }
 }

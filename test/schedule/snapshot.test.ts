@@ -61,6 +61,18 @@ describe('FleetSnapshot.refresh', () => {
     expect(next1).not.toBe(cmp1);
   });
 
+  it("keeps one copy of each host: the stored entry's state is the Fleet's own object", async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot();
+    db.h.setNow(msAfterNow(120_000));
+    await db.store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    // Act
+    await snapshot.refresh();
+    // Assess
+    for (const name of ['cmp0', 'cmp1', 'cmp2'])
+      expect(snapshot.get(name)?.state).toBe(snapshot.fleet.hosts.find((x) => x.host === name));
+  });
+
   it('keeps the same Fleet object when nothing changed, so the engine keeps its index', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({}, 1_000);
