@@ -2,9 +2,10 @@
  * Where an advisory request's time goes inside `placid serve`: the server runs in this process
  * (startServe, the command's own code), a CPU profile covers only the timed requests (inspector),
  * and a GC observer records every pause. Not part of `npm run bench`; run it when looking:
- *   npx tsx bench/profileAdvisory.ts [--detect] [--out /tmp/advisory.cpuprofile]
+ *   npx tsx bench/profileAdvisory.ts [--detect] [--heap] [--no-profile] [--out /tmp/advisory.cpuprofile]
  * It prints the functions with the most self time and the GC pause percentiles.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,23 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
   children?: number[];
+}
+
+/** CPU milliseconds so far per thread name (main, libuv pool, V8 helpers), from /proc/self/task. */
+function threadCpuMs(): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d-]+$/, '');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      byName.set(name, (byName.get(name) ?? 0) + ms);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
 }
 
 interface HeapNode {
@@ -97,12 +115,15 @@ try {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
-  await session.post('Profiler.start');
-  if (args.includes('--heap')) await session.post('HeapProfiler.startSampling', {
+  const profiling = !args.includes('--no-profile');
+  if (profiling) await session.post('Profiler.start');
+  if (args.includes('--heap'))
+    await session.post('HeapProfiler.startSampling', {
       samplingInterval: 4096,
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     });
+  const threads0 = threadCpuMs();
   const cpu0 = process.cpuUsage();
   const walls: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -111,6 +132,14 @@ try {
     walls.push(performance.now() - t0);
   }
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadCpuMs();
+  for (const [name, ms] of threads0) threads.set(name, (threads.get(name) ?? 0) - ms);
+  console.log(
+    `CPU per request by thread: ${[...threads]
+      .filter(([, ms]) => ms > 0)
+      .map(([name, ms]) => `${name} ${round(ms / RUNS, 2)} ms`)
+      .join(', ')}`,
+  );
   if (gcNow) {
     await new Promise((r) => setTimeout(r, 200));
     gcNow();
@@ -118,7 +147,9 @@ try {
       `heap retained over the run: ${round((process.memoryUsage().heapUsed - heap0) / 1024 / RUNS, 1)} KiB per request`,
     );
   }
-  const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
+  const { profile } = profiling
+    ? ((await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } })
+    : { profile: { nodes: [] as ProfileNode[] } };
   if (args.includes('--heap')) {
     const { profile: heap } = (await session.post('HeapProfiler.stopSampling')) as {
       profile: { head: HeapNode };
