@@ -118,12 +118,18 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 /** How stale the fleet may get before a request starts a background read of the change feed. */
 export const SNAPSHOT_MAX_AGE_MS = 1000;
 
-/** Advisory records written after their answer went out; stopping waits for them. */
+/**
+ * Advisory records written after their answer went out; stopping waits for them. Each write starts
+ * on the next turn of the event loop (setImmediate), when the handler has handed its answer to the
+ * socket: started at once, the SDK's share of the write ran before the answer was sent. It is
+ * tracked from the moment it is handed over, so a stop right after the answer still waits for it.
+ */
 function pendingWrites(io: CliIO) {
   const pending = new Set<Promise<unknown>>();
   return {
-    add: (write: Promise<unknown>): void => {
-      const tracked = write
+    add: (write: () => Promise<unknown>): void => {
+      const tracked = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(write)
         .catch((error: unknown) => {
           io.stderr.write(
             terminalSafe(`placid serve: recording an advisory decision failed: ${String(error)}\n`),

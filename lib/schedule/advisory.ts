@@ -224,10 +224,10 @@ export async function adviseRequest(
       ADVISORY_LIST_LIMIT,
     ),
   };
-  const write = deps.store.putDecision(spec.request_id, record);
+  const write = () => deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
     deps.deferWrite(write);
     return { answer, recorded: 'deferred', engine };
   }
-  return { answer, recorded: await write, engine };
+  return { answer, recorded: await write(), engine };
 }
