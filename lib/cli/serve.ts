@@ -267,7 +267,8 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
     .addHelpText(
       'after',
       '\nSame requests and answers as the Function URL (docs/schedule.md). Stops on SIGINT or SIGTERM\n' +
-        'after the requests in flight are answered and the detector run in progress has finished.\n' +
+        'after the requests in flight are answered, their advisory decisions recorded, and the\n' +
+        'detector run in progress has finished.\n' +
         'The detector runs as `placid detect` does: queued migrations execute through the local\n' +
         'state machine and their outcomes land in the store.',
     )
