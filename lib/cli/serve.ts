@@ -87,6 +87,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const snapshot = new FleetSnapshot(pipeline.store, {
     maxAgeMs: SNAPSHOT_MAX_AGE_MS,
     revalidateInBackground: true,
+    quickOverlapMs: SNAPSHOT_MAX_AGE_MS,
   });
   // Stopped last (stops run in reverse): nothing may touch dynalite once it closes.
   const stops: { stop(): Promise<void> }[] = [{ stop: () => snapshot.settled() }, stopWhenWritten(writes)];

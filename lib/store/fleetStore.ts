@@ -110,8 +110,8 @@ export class FleetStore {
   listHosts(pageSize?: number): Promise<StoredHost[]> {
     return listHosts(this.ctx, pageSize);
   }
-  hostsChangedSince(cursor?: string): Promise<HostChanges> {
-    return hostsChangedSince(this.ctx, cursor);
+  hostsChangedSince(cursor?: string, overlapMs?: number): Promise<HostChanges> {
+    return hostsChangedSince(this.ctx, cursor, overlapMs);
   }
 
   getInstance(uuid: string): Promise<StoredInstance | undefined> {
