@@ -92,6 +92,7 @@ function gcPause(line: string): number | undefined {
 export async function storeFleet(
   store: { dataDir: string } | { endpoint: string },
   hosts: readonly HostState[],
+  writtenAgoMs = 60_000,
 ): Promise<void> {
   const pipeline = await LocalPipeline.start({ ...store, stages: [] });
   try {
@@ -112,7 +113,7 @@ export async function storeFleet(
         // Written a minute ago too: a warm server's change feed holds what changed in the last
         // seconds, not the whole fleet (inside the feed's 10 s overlap every background read
         // would list all 10,000 hosts again, ~0.4 s of CPU each, which no warm server sees).
-        now - 60_000,
+        now - writtenAgoMs,
       ),
       claims: {},
       version: 1,

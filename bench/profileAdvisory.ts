@@ -2,7 +2,7 @@
  * Where an advisory request's time goes inside `placid serve`: the server runs in this process
  * (startServe, the command's own code), a CPU profile covers only the timed requests (inspector),
  * and a GC observer records every pause. Not part of `npm run bench`; run it when looking:
- *   npx tsx bench/profileAdvisory.ts [--detect] [--heap] [--no-profile] [--out /tmp/advisory.cpuprofile]
+ *   npx tsx bench/profileAdvisory.ts [--detect] [--heap] [--no-profile] [--fresh] [--out /tmp/advisory.cpuprofile]
  * It prints the functions with the most self time and the GC pause percentiles.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -71,7 +71,9 @@ const dir = await mkdtemp(join(tmpdir(), 'placid-profile-advisory-'));
 try {
   const hosts = generateHosts(HOSTS);
   const dataDir = join(dir, 'store');
-  await storeFleet({ dataDir }, hosts);
+  // --fresh: the fleet written just now, as after a burst of host writes (every background read
+  // then finds the whole fleet inside the change feed's overlap).
+  await storeFleet({ dataDir }, hosts, args.includes('--fresh') ? 0 : 60_000);
   const config = join(dir, 'nova.json');
   await writeFile(
     config,
