@@ -119,6 +119,20 @@ export class DecisionRecord {
     });
   }
 
+  /**
+   * The final weight of every host that passed the filters for the first instance, unranked and
+   * without breakdowns (what an advisory answer needs: ranking and breakdowns are most of
+   * weighedHosts' cost); null when the first instance never got to weighing.
+   */
+  weightsByHost(): Map<HostState, number> | null {
+    if (!this.weighedReached) return null;
+    const byHost = new Map<HostState, number>();
+    const w = this.weighing;
+    if (!w) return byHost;
+    for (let j = 0; j < w.weights.length; j++) byHost.set(w.hosts[w.positions[j]], w.weights[j]);
+    return byHost;
+  }
+
   /** Eliminations in decision order (pre-filter, narrowing, then each filter's), the first `limit`. */
   eliminations(limit = Number.POSITIVE_INFINITY): Elimination[] {
     const out: Elimination[] = [];

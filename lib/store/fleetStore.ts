@@ -124,8 +124,8 @@ export class FleetStore {
   listHosts(pageSize?: number): Promise<StoredHost[]> {
     return listHosts(this.ctx, pageSize);
   }
-  hostsChangedSince(cursor?: string): Promise<HostChanges> {
-    return hostsChangedSince(this.ctx, cursor);
+  hostsChangedSince(cursor?: string, overlapMs?: number): Promise<HostChanges> {
+    return hostsChangedSince(this.ctx, cursor, overlapMs);
   }
   /** Whether the store holds this compute node (a consistent read of its key only). */
   hasNode(host: string, nodename: string): Promise<boolean> {
