@@ -1,7 +1,7 @@
 /**
  * The collector Lambda: on a schedule (lib/infra/collector.ts), one `placid collect` run into the
- * ingest queue. Secrets come from Secrets Manager only; the clients (and the Keystone token) live
- * for the container's life. A run that sent nothing fails the invocation, so it shows as an error.
+ * ingest queue. Secrets come from Secrets Manager only; the clients (and the Keystone token) are
+ * reused between runs and rebuilt from re-read secrets every 15 minutes. A run that sent nothing fails the invocation, so it shows as an error.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { collectAndSend } from '../../lib/collect/cycle.js';
@@ -10,8 +10,8 @@ import type { RunSummary } from '../../lib/collect/summary.js';
 import { type CollectorSources, connectSources } from '../../lib/collect/wiring.js';
 import { fromSecretsManagerClient } from '../../lib/drivers/awsSecretsManager.js';
 import { type SecretsProvider, secretsManagerSecrets } from '../../lib/drivers/credentials.js';
+import { reconnectingAfter } from '../../lib/drivers/rotation.js';
 import { PlacidError } from '../../lib/model/errors.js';
-import { lazily } from '../shared/coldStart.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger } from '../shared/powertools.js';
 import { type CollectEnv, readCollectEnv } from './env.js';
@@ -19,6 +19,13 @@ import { recordRun } from './metrics.js';
 
 /** Nothing could be sent (see the logged summary); the schedule tries again on its next tick. */
 export class CollectRunFailedError extends PlacidError {}
+
+/**
+ * The clients, rebuilt from freshly read secrets once they are DEFAULT_SECRET_MAX_AGE_MS old (a
+ * rotated credential is picked up without a new container) and after a failed set-up (a bad secret
+ * may be fixed before the next tick).
+ */
+const ready = reconnectingAfter(setUp);
 
 /** A config name (e.g. `openstack`) read as the Secrets Manager secret the stack named for it. */
 export function mappedSecrets(
@@ -28,13 +35,12 @@ export function mappedSecrets(
   return { loadSecret: (name) => store.loadSecret(ids[name] ?? name) };
 }
 
-// A bad secret may be fixed before the next tick: lazily tries again then.
-const ready = lazily(async (): Promise<{ env: CollectEnv; sources: CollectorSources }> => {
+async function setUp(): Promise<{ env: CollectEnv; sources: CollectorSources }> {
   const env = readCollectEnv();
   const store = secretsManagerSecrets(fromSecretsManagerClient(new SecretsManagerClient({})));
   const sources = await connectSources(env.config, { secrets: mappedSecrets(env.secretIds, store) });
   return { env, sources };
-});
+}
 
 export async function collect(env: CollectEnv, sources: CollectorSources): Promise<RunSummary> {
   const summary = await collectAndSend({ config: env.config, ...sources }, queueSink(env.queueUrl));

@@ -12,6 +12,8 @@
  *   effects (tests import it before or without its environment).
  * The price, the first invocation paying for the set-up instead of the init phase, is milliseconds
  * here: parsing settings and constructing clients, which connect on first use.
+ * The collector's set-up is this pattern with a maximum age (reconnectingAfter, in
+ * lib/drivers/rotation.ts), so that rotated secrets are read again.
  */
 export function lazily<T>(build: () => T | Promise<T>): () => Promise<T> {
   let built: Promise<T> | undefined;

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { type ConfigDocument, resolveConfig } from '../config/load.js';
 import type { SchedulerConfig } from '../config/options.js';
 import { createScheduler, isModulePath } from '../engine/registry.js';
+import { withPlacidFilters } from '../rebalance/filters/index.js';
 import { REBALANCE_OPTIONS } from '../rebalance/options.js';
 import { parseRebalanceSettings } from '../rebalance/settings.js';
 import { parseWorkflowSettings, type WorkflowSettingsInput } from '../workflow/settings.js';
@@ -48,14 +49,15 @@ function checkedDocument<T>(validate: (value: Record<string, unknown>) => T) {
 
 /**
  * Nova option groups, `{"filter_scheduler": {...}}`, passed on as JSON text. The filter and weigher
- * names are checked by building the scheduler, as the CLI and the Lambdas do (createScheduler), so
- * a misspelt one fails `cdk synth` with the CLI's message instead of every request after a deploy.
+ * names are checked by building the scheduler as the CLI and the Lambdas do (createScheduler with
+ * Placid's own filters), so a misspelt one fails `cdk synth` with the CLI's message instead of
+ * every request after a deploy.
  */
 export const schedulerConfigSetting = checkedDocument((groups) => {
   const config = resolveConfig(groups as ConfigDocument, SOURCE);
   // Plugin modules are imported inside the Lambda (paths relative to its task root), never here:
   // a config that names one has its names checked there, at cold start.
-  if (!namesPluginModule(config)) createScheduler(config);
+  if (!namesPluginModule(config)) createScheduler(config, withPlacidFilters());
   return JSON.stringify(groups);
 });
 

@@ -180,7 +180,9 @@ describe('placid:schedulerConfig filter and weigher names', () => {
 
   it('accepts the filters and weighers the CLI accepts, and leaves plugin modules to the Lambda', () => {
     // Prepare
-    const known = { filter_scheduler: { enabled_filters: 'ComputeFilter', weight_classes: 'RAMWeigher' } };
+    const known = {
+      filter_scheduler: { enabled_filters: 'ComputeFilter, HostStealFilter', weight_classes: 'RAMWeigher' },
+    };
     // The module is imported in the Lambda, relative to its task root: not loadable at synth.
     const plugin = {
       filter_scheduler: { available_filters: './plugins/rack.js', enabled_filters: 'RackFilter' },
