@@ -38,7 +38,15 @@ describe('putSamplePages', () => {
     // Act
     const result = await store.putSamplePages(pages);
     // Assess
-    expect(result).toEqual({ written: 3, calls: 1, retries: 0, samples: 3 + 1 + 5, failures: [] });
+    // one call: the three pages and the one digest of their minute
+    expect(result).toEqual({
+      written: 3,
+      calls: 1,
+      retries: 0,
+      samples: 3 + 1 + 5,
+      digests: 1,
+      failures: [],
+    });
   });
 
   it('returns the pages DynamoDB would not take, and counts only the samples written', async () => {
