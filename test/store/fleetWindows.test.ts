@@ -8,6 +8,8 @@ import { nodeEntityKey } from '../../lib/store/samplePages.js';
 import { digestsCover, WINDOW_DIGESTS_SINCE_NAME } from '../../lib/store/windowCoverage.js';
 import { NOW, type StoreHarness, startStore, storeWithOwnTables } from './fixtures.js';
 
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 let h: StoreHarness;
 beforeAll(async () => {
   h = await startStore();
@@ -54,7 +56,7 @@ const deliveryArb = fc.record({
   clock: fc.integer({ min: 0, max: 12 }),
 });
 
-function toMessage(reports: fc.RecordValue<typeof reportArb>[]) {
+function toMessage(reports: ValueOf<typeof reportArb>[]) {
   const hypervisors: HypervisorReport[] = [];
   const instances: InstanceReport[] = [];
   for (const r of reports) {
@@ -72,14 +74,14 @@ function toMessage(reports: fc.RecordValue<typeof reportArb>[]) {
   return { hypervisors, instances };
 }
 
-function changed(reports: fc.RecordValue<typeof reportArb>[], k: number) {
+function changed(reports: ValueOf<typeof reportArb>[], k: number) {
   return reports.map((r) => ({
     ...r,
     samples: r.samples.map((s) => ({ ...s, steal: (s.steal + k) % 100 })),
   }));
 }
 
-async function deliver(store: FleetStore, delivery: fc.RecordValue<typeof deliveryArb>): Promise<void> {
+async function deliver(store: FleetStore, delivery: ValueOf<typeof deliveryArb>): Promise<void> {
   // A resend may carry other values for the same timestamps (a fixed-up agent): the later page wins.
   const queue = delivery.messages.flatMap((m) =>
     Array.from({ length: m.times }, (_, k) => (k > 0 && m.resentChanged ? changed(m.reports, k) : m.reports)),
