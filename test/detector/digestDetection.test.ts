@@ -46,7 +46,7 @@ const caseArb = fc.record({
   vmsPerHost: fc.integer({ min: 8, max: 12 }),
   /** Added to every VM's steal: from none to enough that calm VMs suffer too. */
   stealBoost: fc.constantFrom(0, 0, 5, 12),
-  contendedShare: fc.constantFrom(0.4, 0.6),
+  contendedShare: fc.constantFrom(0.4, 0.5, 0.6),
   hostSteal: fc.constantFrom(...HOST_STEAL_VARIANTS),
   /** Messages cover this many minutes each (agents may batch). */
   minutesPerMessage: fc.integer({ min: 1, max: 4 }),
