@@ -29,6 +29,7 @@ import { KnownHosts } from '../lib/ingest/knownHosts.js';
 import { openLocalStore } from '../lib/local/localStore.js';
 import { LocalSqsQueue } from '../lib/local/sqsQueue.js';
 import { toSqsRecord } from '../lib/local/sqsRecord.js';
+import { parseReportMessage } from '../lib/model/reports.js';
 import { defaultRebalanceSettings } from '../lib/rebalance/settings.js';
 import { FleetSnapshot, type RefreshStats } from '../lib/schedule/snapshot.js';
 import { generateFleet } from '../lib/sim/fleet.js';
@@ -151,11 +152,13 @@ function ingestLambda(store: FleetStore, now: () => Date) {
  * What one fleet-minute's bodies must store as samples (their pages, by DynamoDB's item size),
  * and the window digests written beside them, in KiB: write units are judged against the pages.
  */
-function storedKib(store: FleetStore, bodies: readonly string[]) {
+function storedKib(store: FleetStore, bodies: readonly string[], now: Date) {
   let pages = 0;
   let digests = 0;
   for (let b = 0; b < bodies.length; b += SQS_BATCH) {
-    const batch = bodies.slice(b, b + SQS_BATCH).flatMap((body) => store.samplePages(JSON.parse(body)));
+    const batch = bodies
+      .slice(b, b + SQS_BATCH)
+      .flatMap((body) => store.samplePages(parseReportMessage(body, now, 'scale bench')));
     for (const p of batch) pages += itemBytes(p.item as unknown as Record<string, unknown>);
     for (const d of digestWrites(batch.map((p) => p.item)))
       digests += itemBytes(d.item as unknown as Record<string, unknown>);
@@ -182,7 +185,7 @@ async function benchIngestAndSnapshot(hosts: number) {
         now = new Date(BASE + m * MINUTE + 5_000);
         const bodies = fleetMinuteBodies(hosts, m);
         return {
-          stored: storedKib(local.store, bodies),
+          stored: storedKib(local.store, bodies, now),
           ...(await measure(dynalite, counter, () => ingest(bodies))),
         };
       };

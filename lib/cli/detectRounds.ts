@@ -30,6 +30,8 @@ export interface DetectRoundsOptions {
   settings?: string;
   /** A synthesized template instead of synthesizing. */
   template?: string;
+  /** Read every node's window instead of the window digests (the reference read). */
+  fullRead?: boolean;
 }
 
 export async function detectRounds(options: DetectRoundsOptions): Promise<Round[]> {
@@ -48,6 +50,7 @@ export async function detectRounds(options: DetectRoundsOptions): Promise<Round[
       config: plan.config,
       plugins: plan.plugins,
       now,
+      fullRead: options.fullRead,
     });
     const executed =
       options.execute === false || result.sent.length === 0
