@@ -14,7 +14,9 @@ import type { NodeWindow } from './samples.js';
 import {
   type DigestEntry,
   digestEntries,
+  minuteStart,
   minutesBetween,
+  SAMPLE_STRIDE,
   WINDOW_SHARDS,
   windowEntityKey,
 } from './windowDigest.js';
@@ -32,44 +34,48 @@ export interface FleetWindows {
   stats: FleetWindowStats;
 }
 
-interface Kept<S> {
-  page: string;
-  sample: S;
+/** One owner's samples in the window as read, before de-duplication: times, pages, values. */
+interface Series {
+  ms: number[];
+  pages: string[];
+  /** steal, cpu, load5 per sample. */
+  values: number[];
 }
 
 interface NodeSamples {
-  host: Map<string, Kept<HostSample>>;
-  instances: Map<string, Map<string, Kept<InstanceSample>>>;
+  host: Series;
+  instances: Map<string, Series>;
 }
+
+const newSeries = (): Series => ({ ms: [], pages: [], values: [] });
 
 /** The samples with `from <= ts <= to` of every node, from the digests of the minutes the window touches. */
 export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Promise<FleetWindows> {
-  const lo = from.toISOString();
-  const hi = to.toISOString();
+  // Timestamps are canonical ISO-8601, so comparing their times is comparing the strings.
+  const lo = from.getTime();
+  const hi = to.getTime();
   const now = epochSeconds(ctx.clock().getTime());
   const partitions = minutesBetween(from, to).flatMap((minute) =>
     Array.from({ length: WINDOW_SHARDS }, (_, shard) => ({ minute, shard })),
   );
   const stats: FleetWindowStats = { queries: 0, items: 0, samples: 0 };
   const nodes = new Map<string, NodeSamples>();
-  const add = (entry: DigestEntry) => {
+  const add = (entry: DigestEntry, base: number) => {
     if (entry.expires <= now) return;
     let node = nodes.get(entry.node);
     if (!node) {
-      node = { host: new Map(), instances: new Map() };
+      node = { host: newSeries(), instances: new Map() };
       nodes.set(entry.node, node);
     }
-    for (const s of entry.host) if (s.ts >= lo && s.ts <= hi) keep(node.host, s, entry.page);
-    for (const [uuid, samples] of entry.instances) {
-      let own = node.instances.get(uuid);
-      for (const s of samples) {
-        if (!(s.ts >= lo && s.ts <= hi)) continue;
-        if (!own) {
-          own = new Map();
-          node.instances.set(uuid, own);
-        }
-        keep(own, s, entry.page);
+    collect(node.host, entry.host, base, lo, hi, entry.page);
+    for (let i = 0; i < entry.instances.length; i += 2) {
+      const uuid = entry.instances[i] as string;
+      let series = node.instances.get(uuid);
+      if (!series) {
+        series = newSeries();
+        node.instances.set(uuid, series);
       }
+      collect(series, entry.instances[i + 1] as number[], base, lo, hi, entry.page);
     }
   };
   await mapLimit(partitions, ctx.concurrency, async ({ minute, shard }) => {
@@ -86,27 +92,60 @@ export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Pro
       );
     });
     stats.items += items.length;
-    for (const item of items) for (const entry of digestEntries(item, minute)) add(entry);
+    const base = minuteStart(minute);
+    for (const item of items) for (const entry of digestEntries(item)) add(entry, base);
   });
   const out = new Map<string, NodeWindow>();
   for (const [key, node] of nodes) {
     const instances = new Map<string, InstanceSample[]>();
-    for (const [uuid, byTs] of node.instances) instances.set(uuid, byTime(byTs));
-    const window = { host: byTime(node.host), instances };
-    stats.samples += window.host.length;
-    for (const list of instances.values()) stats.samples += list.length;
-    out.set(key, window);
+    for (const [uuid, series] of node.instances) {
+      const samples = samplesOf(series);
+      if (samples.length > 0) instances.set(uuid, samples);
+      stats.samples += samples.length;
+    }
+    const host: HostSample[] = samplesOf(node.host);
+    stats.samples += host.length;
+    out.set(key, { host, instances });
   }
   return { nodes: out, stats };
 }
 
-/** Keeps `sample` unless a page with a greater key holds the same timestamp (in one page, the later one). */
-function keep<S extends { ts: string }>(byTs: Map<string, Kept<S>>, sample: S, page: string): void {
-  const held = byTs.get(sample.ts);
-  if (!held || held.page <= page) byTs.set(sample.ts, { page, sample });
+/** Appends the samples of `flat` (a digest entry's, of the minute starting at `base`) inside [lo, hi]. */
+function collect(
+  into: Series,
+  flat: readonly number[],
+  base: number,
+  lo: number,
+  hi: number,
+  page: string,
+): void {
+  for (let i = 0; i < flat.length; i += SAMPLE_STRIDE) {
+    const ms = base + flat[i];
+    if (ms < lo || ms > hi) continue;
+    into.ms.push(ms);
+    into.pages.push(page);
+    into.values.push(flat[i + 1], flat[i + 2], flat[i + 3]);
+  }
 }
 
-function byTime<S extends { ts: string }>(byTs: Map<string, Kept<S>>): S[] {
-  const list = [...byTs.values()].map((k) => k.sample);
-  return list.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+/**
+ * The series oldest first, one sample per timestamp: the one from the greater page key, or, in one
+ * page, the later one (nodeWindow's rule).
+ */
+function samplesOf(s: Series): InstanceSample[] {
+  const order = s.ms.map((_, i) => i);
+  // Stable: equal times and pages keep the order they were read in.
+  order.sort((a, b) => s.ms[a] - s.ms[b] || (s.pages[a] < s.pages[b] ? -1 : s.pages[a] > s.pages[b] ? 1 : 0));
+  const out: InstanceSample[] = [];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    if (k + 1 < order.length && s.ms[order[k + 1]] === s.ms[i]) continue; // a later one wins
+    out.push({
+      ts: new Date(s.ms[i]).toISOString(),
+      steal_percent: s.values[3 * i],
+      cpu_percent: s.values[3 * i + 1],
+      load5: s.values[3 * i + 2],
+    });
+  }
+  return out;
 }

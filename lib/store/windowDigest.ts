@@ -48,7 +48,10 @@ export interface DigestWrite {
   pages: readonly Pick<SamplePage, 'entity' | 'ts'>[];
 }
 
-/** One page's samples of one minute, as a reader gets them back. */
+/**
+ * One page's samples of one minute, as a reader gets them back: flat arrays of 4 numbers a sample
+ * (ms into the minute, steal, cpu, load5), so a reader builds objects only for what it keeps.
+ */
 export interface DigestEntry {
   /** The page's partition key (nodeEntityKey). */
   node: string;
@@ -56,9 +59,13 @@ export interface DigestEntry {
   page: string;
   /** The page's `expires_at` (epoch seconds). */
   expires: number;
-  host: HostSample[];
-  instances: [uuid: string, samples: InstanceSample[]][];
+  host: readonly number[];
+  /** uuid, flat samples, uuid, flat samples, … */
+  instances: readonly (string | number[])[];
 }
+
+/** Values per sample in a flat array. */
+export const SAMPLE_STRIDE = 4;
 
 /** `[node, page, expires, hostFlat, [uuid, flat, uuid, flat, …]]`; a flat array holds 4 numbers a sample. */
 type Encoded = [string, string, number, number[], (string | number[])[]];
@@ -166,30 +173,14 @@ function digestItem(
   };
 }
 
-/** The entries of a stored digest item of `minute`. */
-export function digestEntries(item: Record<string, unknown>, minute: string): DigestEntry[] {
-  const base = Date.parse(`${minute}:00.000Z`);
+/** The entries of a stored digest item. */
+export function digestEntries(item: Record<string, unknown>): DigestEntry[] {
   const encoded = JSON.parse(inflateRawSync(item.d as Uint8Array).toString('utf8')) as Encoded[];
-  return encoded.map(([node, page, expires, host, vms]) => {
-    const instances: DigestEntry['instances'] = [];
-    for (let i = 0; i < vms.length; i += 2)
-      instances.push([vms[i] as string, samplesOf(vms[i + 1] as number[], base)]);
-    return { node, page, expires, host: samplesOf(host, base), instances };
-  });
+  return encoded.map(([node, page, expires, host, instances]) => ({ node, page, expires, host, instances }));
 }
 
-function samplesOf(values: readonly number[], base: number): InstanceSample[] {
-  const out: InstanceSample[] = [];
-  for (let i = 0; i < values.length; i += 4) {
-    out.push({
-      ts: new Date(base + values[i]).toISOString(),
-      steal_percent: values[i + 1],
-      cpu_percent: values[i + 2],
-      load5: values[i + 3],
-    });
-  }
-  return out;
-}
+/** Epoch ms of a minute as partitions name it. */
+export const minuteStart = (minute: string): number => Date.parse(`${minute}:00.000Z`);
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
