@@ -51,36 +51,15 @@ const newSeries = (): Series => ({ ms: [], pages: [], values: [] });
 
 /** The samples with `from <= ts <= to` of every node, from the digests of the minutes the window touches. */
 export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Promise<FleetWindows> {
-  // Timestamps are canonical ISO-8601, so comparing their times is comparing the strings.
-  const lo = from.getTime();
-  const hi = to.getTime();
-  const now = epochSeconds(ctx.clock().getTime());
   const partitions = minutesBetween(from, to).flatMap((minute) =>
     Array.from({ length: WINDOW_SHARDS }, (_, shard) => ({ minute, shard })),
   );
-  const stats: FleetWindowStats = { queries: 0, items: 0, samples: 0 };
-  const nodes = new Map<string, NodeSamples>();
-  const add = (entry: DigestEntry, base: number) => {
-    if (entry.expires <= now) return;
-    let node = nodes.get(entry.node);
-    if (!node) {
-      node = { host: newSeries(), instances: new Map() };
-      nodes.set(entry.node, node);
-    }
-    collect(node.host, entry.host, base, lo, hi, entry.page);
-    for (let i = 0; i < entry.instances.length; i += 2) {
-      const uuid = entry.instances[i] as string;
-      let series = node.instances.get(uuid);
-      if (!series) {
-        series = newSeries();
-        node.instances.set(uuid, series);
-      }
-      collect(series, entry.instances[i + 1] as number[], base, lo, hi, entry.page);
-    }
-  };
+  const merge = new WindowMerge(from, to, epochSeconds(ctx.clock().getTime()));
+  let queries = 0;
+  let items = 0;
   await mapLimit(partitions, ctx.concurrency, async ({ minute, shard }) => {
-    const items = await allItems((startKey) => {
-      stats.queries++;
+    const read = await allItems((startKey) => {
+      queries++;
       return ctx.doc.send(
         new QueryCommand({
           TableName: ctx.tables.samples,
@@ -91,29 +70,76 @@ export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Pro
         }),
       );
     });
-    stats.items += items.length;
-    const base = minuteStart(minute);
-    for (const item of items) for (const entry of digestEntries(item)) add(entry, base);
+    items += read.length;
+    for (const item of read) merge.add(item, minute);
   });
-  const out = new Map<string, NodeWindow>();
-  for (const [key, node] of nodes) {
-    const instances = new Map<string, InstanceSample[]>();
-    for (const [uuid, series] of node.instances) {
-      const samples = samplesOf(series);
-      if (samples.length > 0) instances.set(uuid, samples);
-      stats.samples += samples.length;
-    }
-    const host: HostSample[] = samplesOf(node.host);
-    stats.samples += host.length;
-    out.set(key, { host, instances });
+  const { nodes, samples } = merge.windows();
+  return { nodes, stats: { queries, items, samples } };
+}
+
+/** Digest items in, node windows out (pure: fleetWindows does the reading). */
+export class WindowMerge {
+  private readonly nodes = new Map<string, NodeSamples>();
+  private readonly lo: number;
+  private readonly hi: number;
+
+  /** `nowSeconds`: entries of pages expired by then are left out. */
+  constructor(
+    from: Date,
+    to: Date,
+    private readonly nowSeconds: number,
+  ) {
+    // Timestamps are canonical ISO-8601, so comparing their times is comparing the strings.
+    this.lo = from.getTime();
+    this.hi = to.getTime();
   }
-  return { nodes: out, stats };
+
+  add(item: Record<string, unknown>, minute: string): void {
+    const base = minuteStart(minute);
+    for (const entry of digestEntries(item)) this.addEntry(entry, base);
+  }
+
+  private addEntry(entry: DigestEntry, base: number): void {
+    if (entry.expires <= this.nowSeconds) return;
+    let node = this.nodes.get(entry.node);
+    if (!node) {
+      node = { host: newSeries(), instances: new Map() };
+      this.nodes.set(entry.node, node);
+    }
+    collect(node.host, entry.host, base, this.lo, this.hi, entry.page);
+    for (let i = 0; i < entry.instances.length; i += 2) {
+      const uuid = entry.instances[i] as string;
+      let series = node.instances.get(uuid);
+      if (!series) {
+        series = newSeries();
+        node.instances.set(uuid, series);
+      }
+      collect(series, entry.instances[i + 1] as ArrayLike<number>, base, this.lo, this.hi, entry.page);
+    }
+  }
+
+  windows(): { nodes: Map<string, NodeWindow>; samples: number } {
+    const out = new Map<string, NodeWindow>();
+    let count = 0;
+    for (const [key, node] of this.nodes) {
+      const instances = new Map<string, InstanceSample[]>();
+      for (const [uuid, series] of node.instances) {
+        const samples = samplesOf(series);
+        if (samples.length > 0) instances.set(uuid, samples);
+        count += samples.length;
+      }
+      const host: HostSample[] = samplesOf(node.host);
+      count += host.length;
+      out.set(key, { host, instances });
+    }
+    return { nodes: out, samples: count };
+  }
 }
 
 /** Appends the samples of `flat` (a digest entry's, of the minute starting at `base`) inside [lo, hi]. */
 function collect(
   into: Series,
-  flat: readonly number[],
+  flat: ArrayLike<number>,
   base: number,
   lo: number,
   hi: number,
