@@ -56,9 +56,8 @@ export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Pro
   );
   const merge = new WindowMerge(from, to, epochSeconds(ctx.clock().getTime()));
   let queries = 0;
-  let items = 0;
-  await mapLimit(partitions, ctx.concurrency, async ({ minute, shard }) => {
-    const read = await allItems((startKey) => {
+  const read = await mapLimit(partitions, ctx.concurrency, async ({ minute, shard }) =>
+    allItems((startKey) => {
       queries++;
       return ctx.doc.send(
         new QueryCommand({
@@ -69,9 +68,13 @@ export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Pro
           ExclusiveStartKey: startKey,
         }),
       );
-    });
-    items += read.length;
-    for (const item of read) merge.add(item, minute);
+    }),
+  );
+  // Merged in minute order, so most series come out in time order without sorting.
+  let items = 0;
+  read.forEach((list, i) => {
+    items += list.length;
+    for (const item of list) merge.add(item, partitions[i].minute);
   });
   const { nodes, samples } = merge.windows();
   return { nodes, stats: { queries, items, samples } };
@@ -119,16 +122,26 @@ export class WindowMerge {
   }
 
   windows(): { nodes: Map<string, NodeWindow>; samples: number } {
+    // Agents stamp a node's samples alike: one string per distinct time, not one per sample.
+    const strings = new Map<number, string>();
+    const iso = (ms: number) => {
+      let text = strings.get(ms);
+      if (text === undefined) {
+        text = new Date(ms).toISOString();
+        strings.set(ms, text);
+      }
+      return text;
+    };
     const out = new Map<string, NodeWindow>();
     let count = 0;
     for (const [key, node] of this.nodes) {
       const instances = new Map<string, InstanceSample[]>();
       for (const [uuid, series] of node.instances) {
-        const samples = samplesOf(series);
+        const samples = samplesOf(series, iso);
         if (samples.length > 0) instances.set(uuid, samples);
         count += samples.length;
       }
-      const host: HostSample[] = samplesOf(node.host);
+      const host: HostSample[] = samplesOf(node.host, iso);
       count += host.length;
       out.set(key, { host, instances });
     }
@@ -158,16 +171,23 @@ function collect(
  * The series oldest first, one sample per timestamp: the one from the greater page key, or, in one
  * page, the later one (nodeWindow's rule).
  */
-function samplesOf(s: Series): InstanceSample[] {
+function samplesOf(s: Series, iso: (ms: number) => string): InstanceSample[] {
+  let ordered = true;
+  for (let i = 1; i < s.ms.length && ordered; i++) ordered = s.ms[i - 1] < s.ms[i];
   const order = s.ms.map((_, i) => i);
-  // Stable: equal times and pages keep the order they were read in.
-  order.sort((a, b) => s.ms[a] - s.ms[b] || (s.pages[a] < s.pages[b] ? -1 : s.pages[a] > s.pages[b] ? 1 : 0));
+  // Read in minute order, a series is usually in order already; else sort, stable: equal times
+  // and pages keep the order they were read in.
+  if (!ordered) {
+    order.sort(
+      (a, b) => s.ms[a] - s.ms[b] || (s.pages[a] < s.pages[b] ? -1 : s.pages[a] > s.pages[b] ? 1 : 0),
+    );
+  }
   const out: InstanceSample[] = [];
   for (let k = 0; k < order.length; k++) {
     const i = order[k];
     if (k + 1 < order.length && s.ms[order[k + 1]] === s.ms[i]) continue; // a later one wins
     out.push({
-      ts: new Date(s.ms[i]).toISOString(),
+      ts: iso(s.ms[i]),
       steal_percent: s.values[3 * i],
       cpu_percent: s.values[3 * i + 1],
       load5: s.values[3 * i + 2],
