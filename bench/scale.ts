@@ -40,6 +40,7 @@ import { childCpuMs, type DynaliteProcess, ownCpuMs, withDynalite } from './dyna
 import { countDynamo, type DynamoCounts } from './dynamoCounter.js';
 import { hypervisorReport, instanceReport, reportTimes, type VmShape } from './fleetReports.js';
 import { itemBytes } from './itemBytes.js';
+import { benchDetectorOffline } from './scaleOffline.js';
 import { mib, round, writeSection } from './stats.js';
 
 const VMS_PER_HOST = 20;
@@ -317,14 +318,29 @@ async function benchHosts(hosts: number, withDetector: boolean) {
 
 /**
  * `SCALE_HOSTS=1000,10000 npm run bench scale`; 1,000 by default (10,000 takes long on 2 shared
- * cores). The detector runs only up to `SCALE_DETECTOR_MAX_HOSTS` hosts (default: every size).
+ * cores). `SCALE_OFFLINE_HOSTS=10000` adds the detector's work past reading at that size, in
+ * memory (`SCALE_HOSTS= SCALE_OFFLINE_HOSTS=10000` for that alone; give Node a 4 GB heap). The detector runs only up to `SCALE_DETECTOR_MAX_HOSTS` hosts (default: every size).
  * Sizes not run keep their figures from the last run that measured them.
  */
 export async function benchScale(): Promise<Record<string, unknown>> {
-  const sizes = (process.env.SCALE_HOSTS ?? '1000').split(',').map((s) => Number.parseInt(s, 10));
+  const sizes = (process.env.SCALE_HOSTS ?? '1000')
+    .split(',')
+    .map((s) => Number.parseInt(s, 10))
+    .filter(Number.isFinite);
+  // The detector's Lambda-side work past reading, in memory (bench/scaleOffline.ts).
+  const offline = (process.env.SCALE_OFFLINE_HOSTS ?? '')
+    .split(',')
+    .map((s) => Number.parseInt(s, 10))
+    .filter(Number.isFinite);
   const detectorMax = Number(process.env.SCALE_DETECTOR_MAX_HOSTS ?? Number.POSITIVE_INFINITY);
   const out: Record<string, unknown> = { ...previousScale() };
   for (const hosts of sizes) out[`hosts_${hosts}`] = await benchHosts(hosts, hosts <= detectorMax);
+  for (const hosts of offline) {
+    log(`${hosts} hosts: detector offline (merge, parse, detect, plan in memory)`);
+    const measured = await benchDetectorOffline(hosts, VMS_PER_HOST);
+    log(`${hosts} hosts: offline ${JSON.stringify(measured)}`);
+    out[`hosts_${hosts}`] = { ...((out[`hosts_${hosts}`] as object) ?? {}), detector_offline: measured };
+  }
   return out;
 }
 

@@ -24,7 +24,9 @@ const BATCH = 10;
 /** DynamoDB returns at most 1 MB per Query page. */
 const QUERY_PAGE_BYTES = 1024 * 1024;
 
-async function phase<T>(run: () => T | Promise<T>): Promise<{ value: T; cpu_ms: number; peak_heap_mib: number }> {
+async function phase<T>(
+  run: () => T | Promise<T>,
+): Promise<{ value: T; cpu_ms: number; peak_heap_mib: number }> {
   let heap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => {
     heap = Math.max(heap, process.memoryUsage().heapUsed);
@@ -65,7 +67,8 @@ export async function benchDetectorOffline(hosts: number, vmsPerHost: number) {
   const { from, to } = sampleWindow(fleet.now, settings);
   const merged = await phase(() => {
     const merge = new WindowMerge(from, to, 0);
-    for (const item of items) merge.add(item as unknown as Record<string, unknown>, item.entity.split('/')[2]);
+    for (const item of items)
+      merge.add(item as unknown as Record<string, unknown>, item.entity.split('/')[2]);
     return merge.windows();
   });
   const parsed = await phase(() => states.map((s) => JSON.parse(s) as InstanceReport));
@@ -76,13 +79,18 @@ export async function benchDetectorOffline(hosts: number, vmsPerHost: number) {
       samples: windows.get(nodeEntityKey(h))?.host ?? [],
     }));
     const instances = parsed.value.map(
-      (s) => ({ ...s, samples: windows.get(nodeEntityKey(s))?.instances.get(s.uuid) ?? [] }) as InstanceReport,
+      (s) =>
+        ({ ...s, samples: windows.get(nodeEntityKey(s))?.instances.get(s.uuid) ?? [] }) as InstanceReport,
     );
     return { ...fleet, hypervisors: withInternedStates(hypervisors, instances), instances };
   });
   const detection = await phase(() =>
     detect(
-      { now: fleet.now, hosts: fleetInput.value.hypervisors.map(hostObservation), vms: fleetInput.value.instances },
+      {
+        now: fleet.now,
+        hosts: fleetInput.value.hypervisors.map(hostObservation),
+        vms: fleetInput.value.instances,
+      },
       settings,
     ),
   );
