@@ -7,7 +7,7 @@
  * empty: no data, hence no suffering VMs, and a suffering VM's hysteresis would be forgotten.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_CLOCK_SKEW_MS } from '../model/reportChecks.js';
 import type { StoreContext } from './context.js';
 import { isConditionFailed } from './retry.js';
@@ -25,12 +25,15 @@ export async function markDigestsWritten(ctx: StoreContext): Promise<void> {
   const tables = marked.get(ctx.doc) ?? new Set<string>();
   if (tables.has(ctx.tables.leases)) return;
   try {
+    // UpdateItem, not PutItem: the ingest Lambda's role allows only updates on this table.
     await ctx.doc.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: ctx.tables.leases,
-        Item: { name: WINDOW_DIGESTS_SINCE_NAME, since: ctx.clock().toISOString() },
-        ConditionExpression: 'attribute_not_exists(#name)',
-        ExpressionAttributeNames: { '#name': 'name' },
+        Key: { name: WINDOW_DIGESTS_SINCE_NAME },
+        UpdateExpression: 'SET #since = :since',
+        ConditionExpression: 'attribute_not_exists(#since)',
+        ExpressionAttributeNames: { '#since': 'since' },
+        ExpressionAttributeValues: { ':since': ctx.clock().toISOString() },
       }),
     );
   } catch (error) {
