@@ -140,7 +140,12 @@ function ingestLambda(store: FleetStore, now: () => Date) {
           ),
         ),
       };
-      const result = await ingestBatch(event, { store, deadLetter, now, knownHosts });
+      const result = await ingestBatch(event, {
+        store,
+        deadLetter,
+        clock: { now: () => now().getTime() },
+        knownHosts,
+      });
       if (result.response.batchItemFailures.length + result.rejections.length > 0)
         throw new Error(`scale bench batch not fully stored: ${JSON.stringify(result.counts)}`);
       invocations++;
@@ -262,7 +267,7 @@ async function benchDetector(hosts: number, withFullRead: boolean) {
         planQueue: new LocalSqsQueue({ name: 'plans' }),
         settings: { ...defaultRebalanceSettings(), mode: 'recommend' },
         config: defaultConfig(),
-        now: () => now,
+        clock: { now: () => now.getTime() },
         fullRead,
       });
       const windows = await measure(dynalite, counter, () => {

@@ -26,7 +26,7 @@ export interface DrainOptions {
   waitForInvisible?: boolean;
 }
 
-export interface DrainResult {
+export interface QueueDrainResult {
   batches: number;
   /** Why it stopped: nothing left, only invisible messages left, or the iteration guard. */
   stoppedBy: 'empty' | 'invisible' | 'max-iterations';
@@ -83,7 +83,7 @@ export class EventSourceMapping {
   }
 
   /** Polls until the queue is empty or only invisible messages remain (or waits for them; see options). */
-  async drain(options: DrainOptions = {}): Promise<DrainResult> {
+  async drain(options: DrainOptions = {}): Promise<QueueDrainResult> {
     const maxIterations = options.maxIterations ?? 10_000;
     const handlerErrors: unknown[] = [];
     let batches = 0;
@@ -97,7 +97,7 @@ export class EventSourceMapping {
       const next = this.queue.nextVisibleAt();
       if (next === undefined) return { batches, stoppedBy: 'empty', handlerErrors };
       if (!options.waitForInvisible) return { batches, stoppedBy: 'invisible', handlerErrors };
-      await this.queue.clock.waitUntil(next);
+      await this.queue.clock.sleep(next - this.queue.clock.now());
     }
     return { batches, stoppedBy: 'max-iterations', handlerErrors };
   }

@@ -5,12 +5,12 @@
  * real ones when an endpoints file names credentials. The workflow writes the record's outcome
  * and moves the VM in the store, so the detector's next run sees the wave finished.
  */
+
+import { type Clock, ManualClock, systemClock } from '../model/clock.js';
+import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
 import type { StepRequest } from '../workflow/dispatch.js';
-import type { MigrationInput } from '../workflow/input.js';
-import type { LocalMigrationOptions } from '../workflow/localMigration.js';
-import type { MigrationStatus } from '../workflow/state.js';
-import { type Clock, ManualClock, systemClock } from './clock.js';
 import type { LocalDynamo } from './dynalite.js';
+import type { LocalMigrationOptions } from './localMigration.js';
 
 export type LocalExecutionOptions = Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'> & {
   /** A synthesized template instead of synthesizing the stack. */
@@ -24,7 +24,7 @@ export interface ExecutedMigration {
   instance_uuid: string;
   source_host: string;
   dest_host: string;
-  status: MigrationStatus;
+  status: MigrationOutcomeStatus;
   final_host: string | null;
   /** Error name and cause, unless it succeeded. */
   error?: string;
@@ -49,7 +49,7 @@ async function executeOne(
 ): Promise<ExecutedMigration> {
   const [{ FleetStore }, { localStepDeps }, { runWorkflow }] = await Promise.all([
     import('../store/fleetStore.js'),
-    import('../workflow/localMigration.js'),
+    import('./localMigration.js'),
     import('./workflowRunner.js'),
   ]);
   const simulated = !options.endpoints;
@@ -85,7 +85,7 @@ async function executeOne(
     return { ...base, status: 'failed', final_host: null, error: run.error, cause: run.cause };
   }
   const rollback = run.output?.rollback as
-    | { status?: MigrationStatus; final_host?: string | null }
+    | { status?: MigrationOutcomeStatus; final_host?: string | null }
     | undefined;
   if (rollback) {
     const failure = run.output?.failure as { Error?: string; Cause?: string } | undefined;

@@ -8,7 +8,7 @@
  */
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { WorkflowRun } from '../local/workflowRunner.js';
-import type { MigrationInput } from '../workflow/input.js';
+import type { MigrationInput } from '../model/migration.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { Executions } from '../workflow/starter.js';
 import { stream } from './random.js';
@@ -79,12 +79,12 @@ export class SimExecutions implements Executions {
       beforeStep: async (request) => {
         // The Wait state before each poll, which the runner skips.
         if (request.step === 'pollMigration') {
-          await clock.waitUntil(clock.now() + (request.state.live?.poll_interval_seconds ?? 0) * 1000);
+          await clock.sleep((request.state.live?.poll_interval_seconds ?? 0) * 1000);
         }
       },
       afterStep: async ({ state, error }) => {
         const delay = retries.afterStep(state, error);
-        if (delay !== undefined) await clock.waitUntil(clock.now() + delay);
+        if (delay !== undefined) await clock.sleep(delay);
       },
     });
   }

@@ -2,8 +2,8 @@
 
 import { SimulatedFleet, type SimulatedFleetOptions } from '../../lib/drivers/simulated/fleet.js';
 import { simulatedDrivers } from '../../lib/drivers/simulated/index.js';
-import { ManualClock } from '../../lib/local/clock.js';
-import type { MigrationInput } from '../../lib/workflow/input.js';
+import { ManualClock } from '../../lib/model/clock.js';
+import type { MigrationInput } from '../../lib/model/migration.js';
 import type { LeaseStore, MigrationOutcome, MigrationRecorder, StepDeps } from '../../lib/workflow/ports.js';
 import { parseWorkflowSettings, type WorkflowSettingsInput } from '../../lib/workflow/settings.js';
 import type { WorkflowState } from '../../lib/workflow/state.js';
@@ -89,7 +89,7 @@ export function stepFixture(
   const recorder = new MemoryRecorder();
   const deps: StepDeps = {
     settings: parseWorkflowSettings(options.settings ?? {}),
-    now: () => new Date(clock.now()),
+    clock,
     leases,
     records: recorder,
     placement: { check: async () => ({ passes: true, reason: 'fits' }) },

@@ -1,4 +1,5 @@
-import type { Clock } from '../../local/clock.js';
+import { backoffCeiling } from '../../model/backoff.js';
+import type { Clock } from '../../model/clock.js';
 import type { KubernetesApi } from './KubernetesApi.js';
 import type { PodRef } from './types.js';
 
@@ -29,14 +30,14 @@ export async function evictUntilDeadline(
   gracePeriodSeconds?: number,
 ): Promise<EvictionOutcome> {
   const { clock, deadline } = pacing;
-  let delay = pacing.initialRetryDelayMs;
+  // No jitter: each eviction is its own loop, and the PDB frees up on the cluster's schedule.
+  const backoff = { baseDelayMs: pacing.initialRetryDelayMs, maxDelayMs: pacing.maxRetryDelayMs };
   for (let attempt = 1; ; attempt++) {
     const response = await api.evictPod(pod.namespace, pod.name, gracePeriodSeconds);
     if (response.outcome !== 'blocked') return response;
     const now = clock.now();
     if (now >= deadline) return { outcome: 'blocked', attempts: attempt, reason: response.reason };
-    await clock.waitUntil(Math.min(now + delay, deadline));
-    delay = Math.min(delay * 2, pacing.maxRetryDelayMs);
+    await clock.sleep(Math.min(backoffCeiling(attempt - 1, backoff), deadline - now));
   }
 }
 
@@ -60,6 +61,6 @@ export async function waitUntilGone(
     if (pending.length === 0) return [];
     const now = clock.now();
     if (now >= deadline) return pending.map(({ namespace, name }) => ({ namespace, name }));
-    await clock.waitUntil(Math.min(now + pacing.pollIntervalMs, deadline));
+    await clock.sleep(Math.min(pacing.pollIntervalMs, deadline - now));
   }
 }

@@ -3,8 +3,8 @@ import { EvictionBlockedError, NodeNotFoundError } from '../kubernetes/errors.js
 import type {
   CordonOutcome,
   DrainOptions,
-  DrainResult,
   NodeDrainer,
+  NodeDrainResult,
   UncordonOutcome,
 } from '../kubernetes/types.js';
 import type { SimNode, SimulatedFleet } from './fleet.js';
@@ -30,14 +30,14 @@ export class SimulatedNodeDrainer implements NodeDrainer {
     return 'uncordoned';
   }
 
-  async drain(node: string, options: DrainOptions = {}): Promise<DrainResult> {
+  async drain(node: string, options: DrainOptions = {}): Promise<NodeDrainResult> {
     const started = this.fleet.clock.now();
     await this.cordon(node);
     const n = this.node(node);
     const blocked = n.pods.filter((p) => !p.daemonSet && p.blocked);
     const timeoutMs = options.timeoutMs ?? 300_000;
     if (blocked.length > 0) {
-      await this.fleet.clock.waitUntil(started + timeoutMs);
+      await this.fleet.clock.sleep(started + timeoutMs - this.fleet.clock.now());
       throw new EvictionBlockedError(
         node,
         blocked.map((p) => ({
@@ -49,7 +49,9 @@ export class SimulatedNodeDrainer implements NodeDrainer {
       );
     }
     const evicted = n.pods.filter((p) => !p.daemonSet);
-    await this.fleet.clock.waitUntil(started + evicted.length * this.fleet.evictionSeconds * 1000);
+    await this.fleet.clock.sleep(
+      started + evicted.length * this.fleet.evictionSeconds * 1000 - this.fleet.clock.now(),
+    );
     n.pods = n.pods.filter((p) => p.daemonSet);
     return {
       node,

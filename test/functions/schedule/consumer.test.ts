@@ -4,8 +4,8 @@ import {
   REQUEST_ID_ATTRIBUTE,
   type ScheduleReply,
 } from '../../../functions/schedule/consumer.js';
-import { ManualClock } from '../../../lib/local/clock.js';
 import { LocalSqsQueue } from '../../../lib/local/sqsQueue.js';
+import { ManualClock } from '../../../lib/model/clock.js';
 import { QueueSendError } from '../../../lib/queue/errors.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../../../lib/queue/poison.js';
 import type { MessageQueue } from '../../../lib/queue/port.js';
@@ -138,7 +138,7 @@ describe('the schedule queue consumer', () => {
       replies: (queue) => ({
         send: (text, attributes) =>
           failures-- > 0
-            ? Promise.reject(new QueueSendError('InternalError', 'SQS had a moment', false))
+            ? Promise.reject(new QueueSendError('InternalError', 'SQS had a moment', { retryable: true }))
             : queue.send(text, attributes),
         sendBatch: (messages) => queue.sendBatch(messages),
       }),
