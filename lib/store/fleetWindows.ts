@@ -5,11 +5,10 @@
  * bounds on the timestamp strings, expired pages left out, and a timestamp stored twice taken from
  * the later page.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { HostSample, InstanceSample } from '../model/reports.js';
 import { mapLimit } from './concurrency.js';
 import { epochSeconds, type StoreContext } from './context.js';
-import { allItems } from './paginate.js';
 import type { NodeWindow } from './samples.js';
 import {
   type DigestEntry,
@@ -56,20 +55,20 @@ export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Pro
   );
   const merge = new WindowMerge(from, to, epochSeconds(ctx.clock().getTime()));
   let queries = 0;
-  const read = await mapLimit(partitions, ctx.concurrency, async ({ minute, shard }) =>
-    allItems((startKey) => {
+  const read = await mapLimit(partitions, ctx.concurrency, async ({ minute, shard }) => {
+    const items: Record<string, unknown>[] = [];
+    const input = {
+      TableName: ctx.tables.samples,
+      KeyConditionExpression: '#entity = :entity',
+      ExpressionAttributeNames: { '#entity': 'entity' },
+      ExpressionAttributeValues: { ':entity': windowEntityKey(shard, minute) },
+    };
+    for await (const page of paginateQuery({ client: ctx.doc }, input)) {
       queries++;
-      return ctx.doc.send(
-        new QueryCommand({
-          TableName: ctx.tables.samples,
-          KeyConditionExpression: '#entity = :entity',
-          ExpressionAttributeNames: { '#entity': 'entity' },
-          ExpressionAttributeValues: { ':entity': windowEntityKey(shard, minute) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-    }),
-  );
+      items.push(...(page.Items ?? []));
+    }
+    return items;
+  });
   // Merged in minute order, so most series come out in time order without sorting.
   let items = 0;
   read.forEach((list, i) => {

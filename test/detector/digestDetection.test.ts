@@ -161,7 +161,7 @@ async function ingest(store: FleetStore, bodies: readonly string[], batch: numbe
     const result = await ingestBatch(event, {
       store,
       deadLetter,
-      now: () => new Date(NOW.getTime() + 60_000),
+      clock: { now: () => NOW.getTime() + 60_000 },
     });
     expect([result.response.batchItemFailures, result.rejections]).toEqual([[], []]);
   }
@@ -256,7 +256,7 @@ describe('detection from window digests', () => {
       planQueue: new LocalSqsQueue({ name: 'plans' }),
       settings,
       config: defaultConfig(),
-      now: () => NOW,
+      clock: { now: () => NOW.getTime() },
       fullRead,
       logger: {
         info: (_: string, attrs?: Record<string, unknown>) => logs.push(attrs ?? {}),
