@@ -28,7 +28,7 @@ describe('FleetStore.putReports', () => {
       hosts: { stored: 3, unchanged: 0, stale: 0 },
       instances: { stored: 2, unchanged: 0, stale: 0 },
       // One page per hypervisor; h1's also carries its two VMs' samples.
-      samples: { written: 3, calls: 1, retries: 0, samples: 5 },
+      samples: { written: 3, calls: 1, retries: 0, samples: 5, digests: 1 },
     });
     expect((await h.store.instancesByHost('all-h1')).map((i) => i.uuid).sort()).toEqual([
       'all-vm1',
