@@ -1,0 +1,383 @@
+/**
+ * Host states of the common shape, validated by hand in one pass, without zod.
+ *
+ * Why: zod walks every field of every host with closures and copies; at 20k hosts that was most of
+ * `placid schedule`, and loading zod alone costs a CLI start about as much as Node itself.
+ *
+ * The contract: `fastHostState(x)` returns exactly what `toHostState(hostStateInput.parse(x))`
+ * returns, or undefined. Undefined means "not plainly valid in the common shape" (a field this path
+ * does not read, such as NUMA, PCI, metrics or inventories, or any value zod could refuse), and then
+ * zod decides and words the problem, so error messages cannot drift. The ranges come from the one
+ * bounds table and the id rules from identifierRules.ts; a property test holds the two paths equal
+ * (test/model/hostFastPath.test.ts).
+ */
+import { BOUNDS, type Bound } from './boundsTable.js';
+import { checkDistinctHosts, toHostState } from './hostDefaults.js';
+import type { HostStateOutput } from './hostSchema.js';
+import type { Aggregate, HostState, InstanceOnHost, ServiceState } from './hostState.js';
+import { identifierProblem } from './identifierRules.js';
+import { pyStr } from './pyStr.js';
+
+/**
+ * Every host of a JSON array through the fast path, checked for duplicates (the same
+ * ValidationError parseHostStates raises); undefined when the input is not an array or any host
+ * needs zod.
+ */
+export function fastHostStates(input: unknown, source: string): HostState[] | undefined {
+  if (!Array.isArray(input)) return undefined;
+  const states: HostState[] = new Array(input.length);
+  for (let i = 0; i < input.length; i++) {
+    const state = fastHostState(input[i]);
+    if (state === undefined) return undefined;
+    states[i] = state;
+  }
+  checkDistinctHosts(states, source);
+  return states;
+}
+
+/** What zod and toHostState make of `x`, or undefined when zod must decide (see the file comment). */
+export function fastHostState(x: unknown): HostState | undefined {
+  const parsed = parsedHost(x);
+  return parsed === undefined ? undefined : toHostState(parsed);
+}
+
+/**
+ * Fields of the schema this path reads; anything else it passes through as zod's looseObject does
+ * (a test holds this list equal to the schema's keys, so a new schema field cannot slip through).
+ */
+export const FAST_PATH_FIELDS: ReadonlySet<string> = new Set([
+  'host',
+  'nodename',
+  'uuid',
+  'cell_uuid',
+  'free_ram_mb',
+  'total_usable_ram_mb',
+  'free_disk_mb',
+  'total_usable_disk_gb',
+  'disk_mb_used',
+  'vcpus_total',
+  'vcpus_used',
+  'cpu_allocation_ratio',
+  'ram_allocation_ratio',
+  'disk_allocation_ratio',
+  'aggregates',
+  'instances',
+  'num_instances',
+  'num_io_ops',
+  'failed_builds',
+  'metrics',
+  'service',
+  'hypervisor_type',
+  'hypervisor_version',
+  'hypervisor_hostname',
+  'supported_instances',
+  'cpu_info',
+  'host_ip',
+  'stats',
+  'numa_topology',
+  'pci_stats',
+  'availability_zone',
+  'traits',
+  'inventories',
+]);
+
+/** Signals "zod must decide" from deep inside the walk; never escapes this module. */
+const MISS = Symbol('zod decides');
+type Miss = typeof MISS;
+
+function parsedHost(x: unknown): HostStateOutput | undefined {
+  if (!isPlainObject(x)) return undefined;
+  const h = x as Record<string, unknown>;
+  // Unknown keys pass through (looseObject); keys that zod or the prototype treat specially do not.
+  let extras: string[] | undefined;
+  for (const key in h) {
+    const v = h[key];
+    if (v === undefined || key === '__proto__' || key === 'constructor') return undefined;
+    if (FAST_PATH_FIELDS.has(key)) continue;
+    if (extras === undefined) extras = [key];
+    else extras.push(key);
+  }
+  if (!isId(h.host) || !optional(h.nodename, isId) || !optional(h.uuid, isId)) return undefined;
+  if (!nullish(h.cell_uuid, isName) || !nullish(h.hypervisor_hostname, isName)) return undefined;
+  if (!nullish(h.availability_zone, isName)) return undefined;
+  if (!nullish(h.hypervisor_type, isString) || !nullish(h.host_ip, isString)) return undefined;
+  if (!nullish(h.cpu_info, isString)) return undefined;
+  if (h.numa_topology != null || h.pci_stats != null) return undefined;
+  if (h.metrics !== undefined && !(Array.isArray(h.metrics) && h.metrics.length === 0)) return undefined;
+  if (h.inventories !== undefined && !isEmptyRecord(h.inventories)) return undefined;
+
+  const free_ram_mb = defaulted(h.free_ram_mb, BOUNDS.free_ram_mb);
+  const total_usable_ram_mb = defaulted(h.total_usable_ram_mb, BOUNDS.ram_mb);
+  const free_disk_mb = defaulted(h.free_disk_mb, BOUNDS.free_disk_mb);
+  const total_usable_disk_gb = defaulted(h.total_usable_disk_gb, BOUNDS.disk_gb);
+  const disk_mb_used = defaulted(h.disk_mb_used, BOUNDS.disk_mb);
+  const vcpus_total = defaulted(h.vcpus_total, BOUNDS.vcpus);
+  const vcpus_used = defaulted(h.vcpus_used, BOUNDS.vcpus);
+  const failed_builds = defaulted(h.failed_builds, BOUNDS.failed_builds);
+  if (
+    free_ram_mb === MISS ||
+    total_usable_ram_mb === MISS ||
+    free_disk_mb === MISS ||
+    total_usable_disk_gb === MISS ||
+    disk_mb_used === MISS ||
+    vcpus_total === MISS ||
+    vcpus_used === MISS ||
+    failed_builds === MISS
+  )
+    return undefined;
+  if (!nullish(h.cpu_allocation_ratio, isRatio) || !nullish(h.ram_allocation_ratio, isRatio))
+    return undefined;
+  if (!nullish(h.disk_allocation_ratio, isRatio)) return undefined;
+  if (!optional(h.num_instances, (v) => within(v, BOUNDS.host_instances))) return undefined;
+  if (!optional(h.num_io_ops, (v) => within(v, BOUNDS.io_ops))) return undefined;
+  if (!nullish(h.hypervisor_version, (v) => within(v, BOUNDS.hypervisor_version))) return undefined;
+
+  const aggregates = h.aggregates === undefined ? [] : aggregatesOf(h.aggregates);
+  const instances = h.instances === undefined ? {} : instancesOf(h.instances);
+  const service = h.service === undefined ? undefined : serviceOf(h.service);
+  const supported = h.supported_instances === undefined ? [] : supportedOf(h.supported_instances);
+  const stats = h.stats === undefined ? {} : novaStrings(h.stats);
+  const traits = h.traits === undefined ? [] : names(h.traits);
+  if (
+    aggregates === MISS ||
+    instances === MISS ||
+    service === MISS ||
+    supported === MISS ||
+    stats === MISS ||
+    traits === MISS
+  )
+    return undefined;
+
+  const parsed = {
+    host: h.host as string,
+    nodename: h.nodename as string | undefined,
+    uuid: h.uuid as string | undefined,
+    cell_uuid: h.cell_uuid as string | null | undefined,
+    free_ram_mb,
+    total_usable_ram_mb,
+    free_disk_mb,
+    total_usable_disk_gb,
+    disk_mb_used,
+    vcpus_total,
+    vcpus_used,
+    cpu_allocation_ratio: h.cpu_allocation_ratio as number | null | undefined,
+    ram_allocation_ratio: h.ram_allocation_ratio as number | null | undefined,
+    disk_allocation_ratio: h.disk_allocation_ratio as number | null | undefined,
+    aggregates,
+    instances,
+    num_instances: h.num_instances as number | undefined,
+    num_io_ops: h.num_io_ops as number | undefined,
+    failed_builds,
+    metrics: [],
+    service,
+    hypervisor_type: h.hypervisor_type as string | null | undefined,
+    hypervisor_version: h.hypervisor_version as number | null | undefined,
+    hypervisor_hostname: h.hypervisor_hostname as string | null | undefined,
+    supported_instances: supported,
+    // zod's transform: a string stays, an absent or null one becomes null.
+    cpu_info: (h.cpu_info as string | null | undefined) ?? null,
+    host_ip: h.host_ip as string | null | undefined,
+    stats,
+    numa_topology: h.numa_topology as null | undefined,
+    pci_stats: h.pci_stats as null | undefined,
+    availability_zone: h.availability_zone as string | null | undefined,
+    traits,
+    inventories: {},
+  } as HostStateOutput & Record<string, unknown>;
+  if (extras) for (const key of extras) parsed[key] = h[key];
+  return parsed;
+}
+
+// ---- values ---------------------------------------------------------------------------------
+
+/** zod's isPlainObject for JSON-made objects; anything more exotic goes to zod. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+/** `identifier()`: a non-empty, well-formed id (identifierRules.ts). */
+function isId(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0 && identifierProblem(v) === undefined;
+}
+
+/** `identifier({ allowEmpty: true })`. */
+function isName(v: unknown): v is string {
+  return typeof v === 'string' && identifierProblem(v, { allowEmpty: true }) === undefined;
+}
+
+function optional(v: unknown, check: (v: unknown) => boolean): boolean {
+  return v === undefined || check(v);
+}
+
+function nullish(v: unknown, check: (v: unknown) => boolean): boolean {
+  return v === undefined || v === null || check(v);
+}
+
+/** `bounded(name)`: a finite number in the range, whole (safe integer) when the bound says so. */
+function within(v: unknown, b: Bound): boolean {
+  return typeof v === 'number' && v >= b.min && v <= b.max && (!b.integer || Number.isSafeInteger(v));
+}
+
+/** `bounded('allocation_ratio', { positive: true })`. */
+function isRatio(v: unknown): boolean {
+  return within(v, BOUNDS.allocation_ratio) && (v as number) > BOUNDS.allocation_ratio.min;
+}
+
+/** `bounded(name).default(0)`. */
+function defaulted(v: unknown, b: Bound): number | Miss {
+  if (v === undefined) return 0;
+  return within(v, b) ? (v as number) : MISS;
+}
+
+function isEmptyRecord(v: unknown): boolean {
+  const keys = recordKeys(v);
+  return keys !== MISS && keys.length === 0;
+}
+
+/** A record's own keys as zod's z.record sees them, or MISS when zod might see more or less. */
+function recordKeys(v: unknown): string[] | Miss {
+  if (!isPlainObject(v) || Object.getOwnPropertySymbols(v).length > 0) return MISS;
+  const keys = Object.keys(v);
+  for (const k of keys) if (k === '__proto__' || k === 'constructor' || v[k] === undefined) return MISS;
+  return keys;
+}
+
+/** `z.record(z.string(), novaString)`: strings kept, numbers and booleans as Python's str(). */
+function novaStrings(v: unknown): Record<string, string> | Miss {
+  const keys = recordKeys(v);
+  if (keys === MISS) return MISS;
+  const src = v as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const k of keys) {
+    const value = src[k];
+    if (typeof value === 'string') out[k] = value;
+    else if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+      out[k] = pyStr(value);
+    else return MISS;
+  }
+  return out;
+}
+
+/** `z.array(name)`: a fresh array of valid names. */
+function names(v: unknown): string[] | Miss {
+  if (!Array.isArray(v)) return MISS;
+  const out: string[] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const s = v[i];
+    if (!isName(s)) return MISS;
+    out[i] = s;
+  }
+  return out;
+}
+
+// ---- nested objects ---------------------------------------------------------------------------
+
+const AGGREGATE_KEYS = new Set(['uuid', 'name', 'hosts', 'metadata']);
+
+/** `z.array(aggregate)`: z.object drops unknown keys and fills hosts and metadata. */
+function aggregatesOf(v: unknown): Aggregate[] | Miss {
+  if (!Array.isArray(v)) return MISS;
+  const out: Aggregate[] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const a = v[i];
+    if (!isPlainObject(a) || !knownKeys(a, AGGREGATE_KEYS)) return MISS;
+    const { uuid, name } = a;
+    if (!optional(uuid, isName) || !isName(name)) return MISS;
+    const hosts = a.hosts === undefined ? [] : names(a.hosts);
+    const metadata = a.metadata === undefined ? {} : novaStrings(a.metadata);
+    if (hosts === MISS || metadata === MISS) return MISS;
+    // zod's key order: the shape's, for the keys it sets.
+    out[i] =
+      uuid === undefined
+        ? { name: name as string, hosts, metadata }
+        : { uuid: uuid as string, name: name as string, hosts, metadata };
+  }
+  return out;
+}
+
+const SERVICE_KEYS = new Set(['disabled', 'up', 'forced_down', 'disabled_reason', 'last_seen_up']);
+
+/** `service`: booleans with defaults, optional reason and time. */
+function serviceOf(v: unknown): ServiceState | Miss {
+  if (!isPlainObject(v) || !knownKeys(v, SERVICE_KEYS)) return MISS;
+  const { disabled, up, forced_down, disabled_reason, last_seen_up } = v;
+  if (!optional(disabled, isBoolean) || !optional(up, isBoolean) || !optional(forced_down, isBoolean))
+    return MISS;
+  if (!nullish(disabled_reason, isString) || !nullish(last_seen_up, isString)) return MISS;
+  const out: ServiceState = {
+    disabled: (disabled as boolean | undefined) ?? false,
+    up: (up as boolean | undefined) ?? true,
+  };
+  if (forced_down !== undefined) out.forced_down = forced_down as boolean;
+  if (disabled_reason !== undefined) out.disabled_reason = disabled_reason as string | null;
+  if (last_seen_up !== undefined) out.last_seen_up = last_seen_up as string | null;
+  return out;
+}
+
+/** `z.array(z.tuple([z.string(), z.string(), z.string()]))`: fresh triples. */
+function supportedOf(v: unknown): [string, string, string][] | Miss {
+  if (!Array.isArray(v)) return MISS;
+  const out: [string, string, string][] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const t = v[i];
+    if (!Array.isArray(t) || t.length !== 3) return MISS;
+    const [a, b, c] = t;
+    if (typeof a !== 'string' || typeof b !== 'string' || typeof c !== 'string') return MISS;
+    out[i] = [a, b, c];
+  }
+  return out;
+}
+
+/**
+ * `instances`: a list of uuids, or a map of uuid to instance records without image properties
+ * (those are canonicalised by zod's path); each becomes `{ ...record, uuid }`.
+ */
+function instancesOf(v: unknown): Record<string, InstanceOnHost> | Miss {
+  const out: Record<string, InstanceOnHost> = {};
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const uuid = v[i];
+      // Object.fromEntries would make an own __proto__ key; an assignment would not.
+      if (!isId(uuid) || uuid === '__proto__') return MISS;
+      out[uuid] = { uuid };
+    }
+    return out;
+  }
+  const keys = recordKeys(v);
+  if (keys === MISS) return MISS;
+  for (const uuid of keys) {
+    const record = (v as Record<string, unknown>)[uuid];
+    if (!isId(uuid) || !isPlainObject(record)) return MISS;
+    const copy: Record<string, unknown> = {};
+    // zod's looseObject puts its shape key (uuid) first when given; the spread keeps that place.
+    if (record.uuid !== undefined) {
+      if (!isId(record.uuid)) return MISS;
+      copy.uuid = uuid;
+    }
+    for (const key in record) {
+      if (key === 'uuid') continue;
+      if (key === 'image_properties' || key === '__proto__' || key === 'constructor') return MISS;
+      if (record[key] === undefined) return MISS;
+      copy[key] = record[key];
+    }
+    copy.uuid = uuid;
+    out[uuid] = copy as InstanceOnHost;
+  }
+  return out;
+}
+
+function isBoolean(v: unknown): v is boolean {
+  return typeof v === 'boolean';
+}
+
+/** True when every key of `o` is one the schema reads (z.object would drop others; zod decides then). */
+function knownKeys(o: Record<string, unknown>, known: ReadonlySet<string>): boolean {
+  for (const key in o) if (!known.has(key) || o[key] === undefined) return false;
+  return true;
+}
