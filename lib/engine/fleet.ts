@@ -1,3 +1,4 @@
+import { isLaidOut } from '../model/hostFastPath.js';
 import type { Aggregate, HostState } from '../model/hostState.js';
 
 /**
@@ -56,7 +57,8 @@ function shared<T>(kind: string, value: T, key: string = JSON.stringify(value)):
  */
 function internHosts(hosts: readonly HostState[]): HostState[] {
   return hosts.map((h) => {
-    if (interned.has(h)) return h;
+    // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
+    if (interned.has(h) || isLaidOut(h)) return h;
     const copy: HostState = {
       host: h.host,
       nodename: h.nodename,

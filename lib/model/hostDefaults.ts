@@ -9,9 +9,11 @@ import { ASSUMED_SERVICE, HOST_STATE_FIELDS, type HostState, type StatValue } fr
 
 /** Validates one host state document and fills Nova's defaults. */
 export function toHostState(parsed: HostStateOutput): HostState {
-  const extra: Record<string, unknown> = {};
-  // for...in, not Object.entries: no pair arrays per host (parsed is a plain object without __proto__).
-  for (const k in parsed) if (!HOST_STATE_FIELDS.has(k)) extra[k] = (parsed as Record<string, unknown>)[k];
+  return completeHostState(parsed, extrasOf(parsed));
+}
+
+/** As toHostState, for a caller that has the document's unknown fields (`extra`) already. */
+export function completeHostState(parsed: HostStateOutput, extra: Record<string, unknown>): HostState {
   const stats = parsed.stats;
   return {
     host: parsed.host,
@@ -55,6 +57,14 @@ export function toHostState(parsed: HostStateOutput): HostState {
     extra,
     limits: {},
   };
+}
+
+/** The fields HostState does not know (they land in `extra`). */
+function extrasOf(parsed: HostStateOutput): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  // for...in, not Object.entries: no pair arrays per host (parsed is a plain object without __proto__).
+  for (const k in parsed) if (!HOST_STATE_FIELDS.has(k)) extra[k] = (parsed as Record<string, unknown>)[k];
+  return extra;
 }
 
 /** A counter stat (`num_instances`, `io_workload`) when it is a count within `max` (stats are free-form strings). */

@@ -12,9 +12,15 @@
  * (test/model/hostFastPath.test.ts).
  */
 import { BOUNDS, type Bound } from './boundsTable.js';
-import { checkDistinctHosts, toHostState } from './hostDefaults.js';
+import { checkDistinctHosts, completeHostState } from './hostDefaults.js';
 import type { HostStateOutput } from './hostSchema.js';
-import type { Aggregate, HostState, InstanceOnHost, ServiceState } from './hostState.js';
+import {
+  type Aggregate,
+  HOST_STATE_FIELDS,
+  type HostState,
+  type InstanceOnHost,
+  type ServiceState,
+} from './hostState.js';
 import { identifierProblem } from './identifierRules.js';
 import { pyStr } from './pyStr.js';
 
@@ -25,9 +31,10 @@ import { pyStr } from './pyStr.js';
  */
 export function fastHostStates(input: unknown, source: string): HostState[] | undefined {
   if (!Array.isArray(input)) return undefined;
+  const layout = new HostLayout();
   const states: HostState[] = new Array(input.length);
   for (let i = 0; i < input.length; i++) {
-    const state = fastHostState(input[i]);
+    const state = fastHostState(input[i], layout);
     if (state === undefined) return undefined;
     states[i] = state;
   }
@@ -35,10 +42,36 @@ export function fastHostStates(input: unknown, source: string): HostState[] | un
   return states;
 }
 
-/** What zod and toHostState make of `x`, or undefined when zod must decide (see the file comment). */
-export function fastHostState(x: unknown): HostState | undefined {
-  const parsed = parsedHost(x);
-  return parsed === undefined ? undefined : toHostState(parsed);
+/**
+ * What zod and toHostState make of `x`, or undefined when zod must decide (see the file comment).
+ * Hosts parsed with one `layout` share their equal aggregate lists, services, supported-instance
+ * lists and traits, as the engine's Fleet would lay them out (it then keeps them as they are).
+ */
+export function fastHostState(x: unknown, layout = new HostLayout()): HostState | undefined {
+  const parsed = parsedHost(x, layout);
+  if (parsed === undefined) return undefined;
+  const state = completeHostState(parsed, parsed.extra);
+  laidOut.add(state);
+  return state;
+}
+
+/** Equal sub-values of the hosts of one parse, shared; keyed by their JSON text (same text, same value). */
+export class HostLayout {
+  readonly aggregates = new Map<string, Aggregate[]>();
+  readonly services = new Map<string, ServiceState>();
+  readonly supported = new Map<string, [string, string, string][]>();
+  readonly traits = new Map<string, string[]>();
+}
+
+/** Hosts the fast path made: one object shape, repeated sub-values already shared. */
+const laidOut = new WeakSet<HostState>();
+
+/**
+ * True for a host state the fast path made and nobody has replaced: the engine's Fleet can take
+ * it as it is instead of copying it into its own layout.
+ */
+export function isLaidOut(host: HostState): boolean {
+  return laidOut.has(host);
 }
 
 /**
@@ -85,7 +118,10 @@ export const FAST_PATH_FIELDS: ReadonlySet<string> = new Set([
 const MISS = Symbol('zod decides');
 type Miss = typeof MISS;
 
-function parsedHost(x: unknown): HostStateOutput | undefined {
+function parsedHost(
+  x: unknown,
+  layout: HostLayout,
+): (HostStateOutput & { extra: Record<string, unknown> }) | undefined {
   if (!isPlainObject(x)) return undefined;
   const h = x as Record<string, unknown>;
   // Unknown keys pass through (looseObject); keys that zod or the prototype treat specially do not.
@@ -132,12 +168,16 @@ function parsedHost(x: unknown): HostStateOutput | undefined {
   if (!optional(h.num_io_ops, (v) => within(v, BOUNDS.io_ops))) return undefined;
   if (!nullish(h.hypervisor_version, (v) => within(v, BOUNDS.hypervisor_version))) return undefined;
 
-  const aggregates = h.aggregates === undefined ? [] : aggregatesOf(h.aggregates);
+  const aggregates =
+    h.aggregates === undefined ? NO_AGGREGATES : shared(layout.aggregates, h.aggregates, aggregatesOf);
   const instances = h.instances === undefined ? {} : instancesOf(h.instances);
-  const service = h.service === undefined ? undefined : serviceOf(h.service);
-  const supported = h.supported_instances === undefined ? [] : supportedOf(h.supported_instances);
+  const service = h.service === undefined ? undefined : shared(layout.services, h.service, serviceOf);
+  const supported =
+    h.supported_instances === undefined
+      ? NO_SUPPORTED
+      : shared(layout.supported, h.supported_instances, supportedOf);
   const stats = h.stats === undefined ? {} : novaStrings(h.stats);
-  const traits = h.traits === undefined ? [] : names(h.traits);
+  const traits = h.traits === undefined ? NO_TRAITS : shared(layout.traits, h.traits, names);
   if (
     aggregates === MISS ||
     instances === MISS ||
@@ -148,7 +188,9 @@ function parsedHost(x: unknown): HostStateOutput | undefined {
   )
     return undefined;
 
-  const parsed = {
+  const extra: Record<string, unknown> = {};
+  if (extras) for (const key of extras) if (!HOST_STATE_FIELDS.has(key)) extra[key] = h[key];
+  return {
     host: h.host as string,
     nodename: h.nodename as string | undefined,
     uuid: h.uuid as string | undefined,
@@ -183,10 +225,27 @@ function parsedHost(x: unknown): HostStateOutput | undefined {
     availability_zone: h.availability_zone as string | null | undefined,
     traits,
     inventories: {},
-  } as HostStateOutput & Record<string, unknown>;
-  if (extras) for (const key of extras) parsed[key] = h[key];
-  return parsed;
+    extra,
+  };
 }
+
+/**
+ * The value `build` makes of `raw`, shared with every earlier equal `raw` of the parse. Equal
+ * JSON text means an equal value: each is validated in full the first time only.
+ */
+function shared<T>(cache: Map<string, T>, raw: unknown, build: (raw: unknown) => T | Miss): T | Miss {
+  const key = JSON.stringify(raw);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = build(raw);
+  if (value !== MISS) cache.set(key, value);
+  return value;
+}
+
+// Empty lists of hosts that list nothing, shared as the Fleet would (nobody mutates host states).
+const NO_AGGREGATES: Aggregate[] = [];
+const NO_SUPPORTED: [string, string, string][] = [];
+const NO_TRAITS: string[] = [];
 
 // ---- values ---------------------------------------------------------------------------------
 

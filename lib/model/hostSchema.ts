@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { BOUNDS, bounded } from './bounds.js';
 import { type Issue, ValidationError } from './errors.js';
 import { checkDistinctHosts, toHostState } from './hostDefaults.js';
-import { fastHostState } from './hostFastPath.js';
+import { fastHostState, HostLayout } from './hostFastPath.js';
 import type { HostState } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
@@ -155,8 +155,9 @@ export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
   if (!Array.isArray(input)) return parseWith(z.array(hostStateInput), input, source).map(toHostState);
   const states: HostState[] = new Array(input.length);
   const issues: Issue[] = [];
+  const layout = new HostLayout();
   for (let i = 0; i < input.length; i++) {
-    const fast = fastHostState(input[i]);
+    const fast = fastHostState(input[i], layout);
     if (fast !== undefined) {
       states[i] = fast;
       continue;

@@ -1,0 +1,22 @@
+// Cold, single-shot stage split of `placid schedule --json` (one pass per process, like the CLI).
+import { readFileSync } from 'node:fs';
+const t: [string, number][] = [];
+let c = process.cpuUsage();
+const lap = (name: string) => { const d = process.cpuUsage(c); t.push([name, (d.user + d.system) / 1000]); c = process.cpuUsage(); };
+const text = readFileSync('/tmp/h14/hosts.json', 'utf8'); lap('read');
+const doc = JSON.parse(text); const req = JSON.parse(readFileSync('/tmp/h14/request.json', 'utf8')); lap('JSON.parse');
+const { parseHostStates } = await import('/work/wt/h14cli/lib/model/hostSchema.js');
+const { parseRequestSpec } = await import('/work/wt/h14cli/lib/model/requestSchema.js'); lap('import model (zod)');
+const { createScheduler, loadPluginModules } = await import('/work/wt/h14cli/lib/engine/registry.js');
+const { Fleet } = await import('/work/wt/h14cli/lib/engine/fleet.js');
+const { decisionJson } = await import('/work/wt/h14cli/lib/engine/decisionJson.js');
+const { defaultConfig } = await import('/work/wt/h14cli/lib/config/options.js'); lap('import engine');
+const hosts = parseHostStates(doc, 'h'); lap('validate hosts');
+const spec = parseRequestSpec(req, 'r'); lap('validate request');
+const config = defaultConfig();
+const scheduler = createScheduler(config, await loadPluginModules(config, '.')); lap('scheduler');
+const fleet = Fleet.from(hosts); lap('fleet build');
+const decision = await scheduler.schedule(fleet, spec, { explain: true }); lap('decide (explained)');
+const json = decisionJson(decision, spec.num_instances); lap('decisionJson (reasons)');
+const out = `${JSON.stringify(json, null, 2)}\n`; lap('stringify');
+process.stdout.write(t.map(([n, ms]) => `${n.padEnd(24)} ${ms.toFixed(1)}`).join('\n') + `\nout ${out.length}\n`);
