@@ -11,7 +11,26 @@
  * bounds table and the id rules from identifierRules.ts; a property test holds the two paths equal
  * (test/model/hostFastPath.test.ts).
  */
-import { BOUNDS, type Bound } from './boundsTable.js';
+import { BOUNDS } from './boundsTable.js';
+import {
+  defaulted,
+  isBoolean,
+  isEmptyRecord,
+  isId,
+  isName,
+  isPlainObject,
+  isRatio,
+  isString,
+  knownKeys,
+  MISS,
+  type Miss,
+  names,
+  novaStrings,
+  nullish,
+  optional,
+  recordKeys,
+  within,
+} from './fastChecks.js';
 import { checkDistinctHosts, completeHostState } from './hostDefaults.js';
 import type { HostStateOutput } from './hostSchema.js';
 import {
@@ -21,8 +40,6 @@ import {
   type InstanceOnHost,
   type ServiceState,
 } from './hostState.js';
-import { identifierProblem } from './identifierRules.js';
-import { pyStr } from './pyStr.js';
 
 /**
  * Every host of a JSON array through the fast path, checked for duplicates (the same
@@ -113,10 +130,6 @@ export const FAST_PATH_FIELDS: ReadonlySet<string> = new Set([
   'traits',
   'inventories',
 ]);
-
-/** Signals "zod must decide" from deep inside the walk; never escapes this module. */
-const MISS = Symbol('zod decides');
-type Miss = typeof MISS;
 
 function parsedHost(
   x: unknown,
@@ -247,94 +260,6 @@ const NO_AGGREGATES: Aggregate[] = [];
 const NO_SUPPORTED: [string, string, string][] = [];
 const NO_TRAITS: string[] = [];
 
-// ---- values ---------------------------------------------------------------------------------
-
-/** zod's isPlainObject for JSON-made objects; anything more exotic goes to zod. */
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-function isString(v: unknown): v is string {
-  return typeof v === 'string';
-}
-
-/** `identifier()`: a non-empty, well-formed id (identifierRules.ts). */
-function isId(v: unknown): v is string {
-  return typeof v === 'string' && v.length > 0 && identifierProblem(v) === undefined;
-}
-
-/** `identifier({ allowEmpty: true })`. */
-function isName(v: unknown): v is string {
-  return typeof v === 'string' && identifierProblem(v, { allowEmpty: true }) === undefined;
-}
-
-function optional(v: unknown, check: (v: unknown) => boolean): boolean {
-  return v === undefined || check(v);
-}
-
-function nullish(v: unknown, check: (v: unknown) => boolean): boolean {
-  return v === undefined || v === null || check(v);
-}
-
-/** `bounded(name)`: a finite number in the range, whole (safe integer) when the bound says so. */
-function within(v: unknown, b: Bound): boolean {
-  return typeof v === 'number' && v >= b.min && v <= b.max && (!b.integer || Number.isSafeInteger(v));
-}
-
-/** `bounded('allocation_ratio', { positive: true })`. */
-function isRatio(v: unknown): boolean {
-  return within(v, BOUNDS.allocation_ratio) && (v as number) > BOUNDS.allocation_ratio.min;
-}
-
-/** `bounded(name).default(0)`. */
-function defaulted(v: unknown, b: Bound): number | Miss {
-  if (v === undefined) return 0;
-  return within(v, b) ? (v as number) : MISS;
-}
-
-function isEmptyRecord(v: unknown): boolean {
-  const keys = recordKeys(v);
-  return keys !== MISS && keys.length === 0;
-}
-
-/** A record's own keys as zod's z.record sees them, or MISS when zod might see more or less. */
-function recordKeys(v: unknown): string[] | Miss {
-  if (!isPlainObject(v) || Object.getOwnPropertySymbols(v).length > 0) return MISS;
-  const keys = Object.keys(v);
-  for (const k of keys) if (k === '__proto__' || k === 'constructor' || v[k] === undefined) return MISS;
-  return keys;
-}
-
-/** `z.record(z.string(), novaString)`: strings kept, numbers and booleans as Python's str(). */
-function novaStrings(v: unknown): Record<string, string> | Miss {
-  const keys = recordKeys(v);
-  if (keys === MISS) return MISS;
-  const src = v as Record<string, unknown>;
-  const out: Record<string, string> = {};
-  for (const k of keys) {
-    const value = src[k];
-    if (typeof value === 'string') out[k] = value;
-    else if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
-      out[k] = pyStr(value);
-    else return MISS;
-  }
-  return out;
-}
-
-/** `z.array(name)`: a fresh array of valid names. */
-function names(v: unknown): string[] | Miss {
-  if (!Array.isArray(v)) return MISS;
-  const out: string[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) {
-    const s = v[i];
-    if (!isName(s)) return MISS;
-    out[i] = s;
-  }
-  return out;
-}
-
 // ---- nested objects ---------------------------------------------------------------------------
 
 const AGGREGATE_KEYS = new Set(['uuid', 'name', 'hosts', 'metadata']);
@@ -429,14 +354,4 @@ function instancesOf(v: unknown): Record<string, InstanceOnHost> | Miss {
     out[uuid] = copy as InstanceOnHost;
   }
   return out;
-}
-
-function isBoolean(v: unknown): v is boolean {
-  return typeof v === 'boolean';
-}
-
-/** True when every key of `o` is one the schema reads (z.object would drop others; zod decides then). */
-function knownKeys(o: Record<string, unknown>, known: ReadonlySet<string>): boolean {
-  for (const key in o) if (!known.has(key) || o[key] === undefined) return false;
-  return true;
 }
