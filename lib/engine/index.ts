@@ -1,8 +1,8 @@
 /**
  * Placid's public engine API: what a custom filter or weigher needs, and nothing that can change
  * under it (plugin modules import from here only), and `createScheduler` for services that embed
- * the engine. (service.ts loads the built-in plug-ins, which import this module: its export must
- * stay after the ones they use, which the sorted order keeps.)
+ * the engine. (Built-in plug-ins import pluginApi.ts, the same
+ * exports without createScheduler, so that loading them loads no schema library.)
  *
  * @example
  * // plugins/rackFilter.ts (listed in [filter_scheduler] available_filters)
@@ -19,22 +19,10 @@
  * });
  */
 
-export type { SchedulerConfig } from '../config/options.js';
-export { ConfigError, PlacidError, ValidationError } from '../model/errors.js';
-export { type Aggregate, type HostState, hostAttribute } from '../model/hostState.js';
-export { isRebuild, type RequestSpec, schedulerHint } from '../model/requestSpec.js';
-export { aggregateMetadata, aggregateNumber, aggregateValues } from './aggregates.js';
-export type { EngineContext } from './context.js';
-export type { DecisionJson } from './decisionJson.js';
-export { PluginError } from './errors.js';
-export { defineFilter, type HostFilter, PASS_ALL, type PassAll } from './filter.js';
-export { BY_AGGREGATES, type HostGrouping } from './hostGroups.js';
+export * from './pluginApi.js';
 export {
   createScheduler,
   type EmbeddedSchedule,
   type EmbeddedScheduler,
   type PreparedFleet,
 } from './service.js';
-export { type GroupingCheck, verifyGrouping } from './verifyGrouping.js';
-export { ALL_ZERO, type AllZero, defineWeigher, type HostWeigher } from './weigher.js';
-export { configMultiplier } from './weighers/multiplier.js';

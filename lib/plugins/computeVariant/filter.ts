@@ -8,7 +8,7 @@ import {
   PluginError,
   type RequestSpec,
   schedulerHint,
-} from '../../engine/index.js';
+} from '../../engine/pluginApi.js';
 import { RequestMetadataCache } from './cache.js';
 import { specMetadataSource } from './metadataSource.js';
 import { type ComputeVariantOptions, checkOptions, settings } from './settings.js';
