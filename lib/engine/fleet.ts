@@ -27,6 +27,8 @@ export class Fleet {
 
   static from(hosts: readonly HostState[] | Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
+    // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
+    if (isLaidOut(hosts)) return new Fleet(hosts.slice());
     return new Fleet(internHosts(hosts));
   }
 }
@@ -57,8 +59,7 @@ function shared<T>(kind: string, value: T, key: string = JSON.stringify(value)):
  */
 function internHosts(hosts: readonly HostState[]): HostState[] {
   return hosts.map((h) => {
-    // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
-    if (interned.has(h) || isLaidOut(h)) return h;
+    if (interned.has(h)) return h;
     const copy: HostState = {
       host: h.host,
       nodename: h.nodename,

@@ -105,3 +105,28 @@ export function knownKeys(o: Record<string, unknown>, known: ReadonlySet<string>
   for (const key in o) if (!known.has(key) || o[key] === undefined) return false;
   return true;
 }
+
+/** `z.array(name)`, without building the copy. */
+export function validNames(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!isName(v[i])) return false;
+  return true;
+}
+
+/** `z.record(z.string(), novaString)`, without building the copy. */
+export function validNovaStrings(v: unknown): boolean {
+  const keys = recordKeys(v);
+  if (keys === MISS) return false;
+  for (const k of keys) {
+    const value = (v as Record<string, unknown>)[k];
+    if (
+      !(
+        typeof value === 'string' ||
+        typeof value === 'boolean' ||
+        (typeof value === 'number' && Number.isFinite(value))
+      )
+    )
+      return false;
+  }
+  return true;
+}

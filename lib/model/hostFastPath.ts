@@ -24,11 +24,12 @@ import {
   knownKeys,
   MISS,
   type Miss,
-  names,
   novaStrings,
   nullish,
   optional,
   recordKeys,
+  validNames,
+  validNovaStrings,
   within,
 } from './fastChecks.js';
 import { checkDistinctHosts, completeHostState } from './hostDefaults.js';
@@ -56,39 +57,43 @@ export function fastHostStates(input: unknown, source: string): HostState[] | un
     states[i] = state;
   }
   checkDistinctHosts(states, source);
+  markLaidOut(states);
   return states;
 }
 
 /**
  * What zod and toHostState make of `x`, or undefined when zod must decide (see the file comment).
  * Hosts parsed with one `layout` share their equal aggregate lists, services, supported-instance
- * lists and traits, as the engine's Fleet would lay them out (it then keeps them as they are).
+ * lists and traits, as the engine's Fleet would lay them out.
  */
 export function fastHostState(x: unknown, layout = new HostLayout()): HostState | undefined {
   const parsed = parsedHost(x, layout);
-  if (parsed === undefined) return undefined;
-  const state = completeHostState(parsed, parsed.extra);
-  laidOut.add(state);
-  return state;
+  return parsed === undefined ? undefined : completeHostState(parsed, parsed.extra);
 }
 
-/** Equal sub-values of the hosts of one parse, shared; keyed by their JSON text (same text, same value). */
+/** Equal sub-values of the hosts of one parse, shared. */
 export class HostLayout {
-  readonly aggregates = new Map<string, Aggregate[]>();
-  readonly services = new Map<string, ServiceState>();
-  readonly supported = new Map<string, [string, string, string][]>();
-  readonly traits = new Map<string, string[]>();
+  readonly aggregates = new SharedValues<Aggregate[]>();
+  readonly services = new SharedValues<ServiceState>();
+  readonly supported = new SharedValues<[string, string, string][]>();
+  readonly traits = new SharedValues<string[]>();
 }
 
-/** Hosts the fast path made: one object shape, repeated sub-values already shared. */
-const laidOut = new WeakSet<HostState>();
+/** Lists of hosts the fast path made: one object shape, repeated sub-values shared. */
+const laidOut = new WeakSet<readonly HostState[]>();
+
+/** Records that every host of `hosts` came from the fast path with one layout (parseHostStates). */
+export function markLaidOut(hosts: readonly HostState[]): void {
+  laidOut.add(hosts);
+}
 
 /**
- * True for a host state the fast path made and nobody has replaced: the engine's Fleet can take
- * it as it is instead of copying it into its own layout.
+ * True for a list of host states the fast path made: the engine's Fleet can take its hosts as they
+ * are instead of copying each into its own layout. (One mark per list: a mark per host cost more
+ * than the copy it saves.)
  */
-export function isLaidOut(host: HostState): boolean {
-  return laidOut.has(host);
+export function isLaidOut(hosts: readonly HostState[]): boolean {
+  return laidOut.has(hosts);
 }
 
 /**
@@ -181,25 +186,22 @@ function parsedHost(
   if (!optional(h.num_io_ops, (v) => within(v, BOUNDS.io_ops))) return undefined;
   if (!nullish(h.hypervisor_version, (v) => within(v, BOUNDS.hypervisor_version))) return undefined;
 
-  const aggregates =
-    h.aggregates === undefined ? NO_AGGREGATES : shared(layout.aggregates, h.aggregates, aggregatesOf);
+  if (h.aggregates !== undefined && !validAggregates(h.aggregates)) return undefined;
+  if (h.service !== undefined && !validService(h.service)) return undefined;
+  if (h.supported_instances !== undefined && !validSupported(h.supported_instances)) return undefined;
+  if (h.traits !== undefined && !validNames(h.traits)) return undefined;
   const instances = h.instances === undefined ? {} : instancesOf(h.instances);
-  const service = h.service === undefined ? undefined : shared(layout.services, h.service, serviceOf);
+  const stats = h.stats === undefined ? {} : novaStrings(h.stats);
+  if (instances === MISS || stats === MISS) return undefined;
+  const aggregates =
+    h.aggregates === undefined ? NO_AGGREGATES : layout.aggregates.get(h.aggregates, buildAggregates);
+  const service = h.service === undefined ? undefined : layout.services.get(h.service, buildService);
   const supported =
     h.supported_instances === undefined
       ? NO_SUPPORTED
-      : shared(layout.supported, h.supported_instances, supportedOf);
-  const stats = h.stats === undefined ? {} : novaStrings(h.stats);
-  const traits = h.traits === undefined ? NO_TRAITS : shared(layout.traits, h.traits, names);
-  if (
-    aggregates === MISS ||
-    instances === MISS ||
-    service === MISS ||
-    supported === MISS ||
-    stats === MISS ||
-    traits === MISS
-  )
-    return undefined;
+      : layout.supported.get(h.supported_instances, buildSupported);
+  const traits =
+    h.traits === undefined ? NO_TRAITS : layout.traits.get(h.traits, (v) => (v as string[]).slice());
 
   const extra: Record<string, unknown> = {};
   if (extras) for (const key of extras) if (!HOST_STATE_FIELDS.has(key)) extra[key] = h[key];
@@ -243,16 +245,58 @@ function parsedHost(
 }
 
 /**
- * The value `build` makes of `raw`, shared with every earlier equal `raw` of the parse. Equal
- * JSON text means an equal value: each is validated in full the first time only.
+ * Values built from raw JSON, shared between equal raw values: the hosts of a fleet repeat a few
+ * aggregate lists, services and instance types. Compared by structure against the first few kinds
+ * seen (most fleets have a handful), by JSON text beyond that; JSON.stringify per host was a
+ * fifth of the parse.
  */
-function shared<T>(cache: Map<string, T>, raw: unknown, build: (raw: unknown) => T | Miss): T | Miss {
-  const key = JSON.stringify(raw);
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const value = build(raw);
-  if (value !== MISS) cache.set(key, value);
-  return value;
+class SharedValues<T> {
+  private readonly raws: unknown[] = [];
+  private readonly values: T[] = [];
+  private byText: Map<string, T> | undefined;
+
+  /** The value for `raw` (already validated), built once per distinct raw value. */
+  get(raw: unknown, build: (raw: unknown) => T): T {
+    for (let i = 0; i < this.raws.length; i++) if (sameJson(raw, this.raws[i])) return this.values[i];
+    if (this.raws.length < RECENT) {
+      const value = build(raw);
+      this.raws.push(raw);
+      this.values.push(value);
+      return value;
+    }
+    this.byText ??= new Map();
+    const text = JSON.stringify(raw);
+    let value = this.byText.get(text);
+    if (value === undefined) {
+      value = build(raw);
+      this.byText.set(text, value);
+    }
+    return value;
+  }
+}
+
+/** Distinct values compared by structure before falling back to JSON text. */
+const RECENT = 8;
+
+/** Equal JSON values, keys in the same order (validated input: no exotic objects). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
+  }
+  return true;
 }
 
 // Empty lists of hosts that list nothing, shared as the Fleet would (nobody mutates host states).
@@ -264,36 +308,47 @@ const NO_TRAITS: string[] = [];
 
 const AGGREGATE_KEYS = new Set(['uuid', 'name', 'hosts', 'metadata']);
 
-/** `z.array(aggregate)`: z.object drops unknown keys and fills hosts and metadata. */
-function aggregatesOf(v: unknown): Aggregate[] | Miss {
-  if (!Array.isArray(v)) return MISS;
-  const out: Aggregate[] = new Array(v.length);
+/** `z.array(aggregate)`, where z.object would keep every key (others go to zod, which drops them). */
+function validAggregates(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const a = v[i];
-    if (!isPlainObject(a) || !knownKeys(a, AGGREGATE_KEYS)) return MISS;
-    const { uuid, name } = a;
-    if (!optional(uuid, isName) || !isName(name)) return MISS;
-    const hosts = a.hosts === undefined ? [] : names(a.hosts);
-    const metadata = a.metadata === undefined ? {} : novaStrings(a.metadata);
-    if (hosts === MISS || metadata === MISS) return MISS;
-    // zod's key order: the shape's, for the keys it sets.
-    out[i] =
-      uuid === undefined
-        ? { name: name as string, hosts, metadata }
-        : { uuid: uuid as string, name: name as string, hosts, metadata };
+    if (!isPlainObject(a) || !knownKeys(a, AGGREGATE_KEYS)) return false;
+    if (!optional(a.uuid, isName) || !isName(a.name)) return false;
+    if (a.hosts !== undefined && !validNames(a.hosts)) return false;
+    if (a.metadata !== undefined && !validNovaStrings(a.metadata)) return false;
   }
-  return out;
+  return true;
+}
+
+/** Aggregates as zod gives them: hosts and metadata filled, keys in the shape's order. */
+function buildAggregates(v: unknown): Aggregate[] {
+  return (v as Record<string, unknown>[]).map((a) => {
+    const hosts = a.hosts === undefined ? [] : (a.hosts as string[]).slice();
+    const metadata = a.metadata === undefined ? {} : (novaStrings(a.metadata) as Record<string, string>);
+    const name = a.name as string;
+    return a.uuid === undefined
+      ? { name, hosts, metadata }
+      : { uuid: a.uuid as string, name, hosts, metadata };
+  });
 }
 
 const SERVICE_KEYS = new Set(['disabled', 'up', 'forced_down', 'disabled_reason', 'last_seen_up']);
 
 /** `service`: booleans with defaults, optional reason and time. */
-function serviceOf(v: unknown): ServiceState | Miss {
-  if (!isPlainObject(v) || !knownKeys(v, SERVICE_KEYS)) return MISS;
-  const { disabled, up, forced_down, disabled_reason, last_seen_up } = v;
-  if (!optional(disabled, isBoolean) || !optional(up, isBoolean) || !optional(forced_down, isBoolean))
-    return MISS;
-  if (!nullish(disabled_reason, isString) || !nullish(last_seen_up, isString)) return MISS;
+function validService(v: unknown): boolean {
+  if (!isPlainObject(v) || !knownKeys(v, SERVICE_KEYS)) return false;
+  return (
+    optional(v.disabled, isBoolean) &&
+    optional(v.up, isBoolean) &&
+    optional(v.forced_down, isBoolean) &&
+    nullish(v.disabled_reason, isString) &&
+    nullish(v.last_seen_up, isString)
+  );
+}
+
+function buildService(raw: unknown): ServiceState {
+  const { disabled, up, forced_down, disabled_reason, last_seen_up } = raw as Record<string, unknown>;
   const out: ServiceState = {
     disabled: (disabled as boolean | undefined) ?? false,
     up: (up as boolean | undefined) ?? true,
@@ -304,18 +359,19 @@ function serviceOf(v: unknown): ServiceState | Miss {
   return out;
 }
 
-/** `z.array(z.tuple([z.string(), z.string(), z.string()]))`: fresh triples. */
-function supportedOf(v: unknown): [string, string, string][] | Miss {
-  if (!Array.isArray(v)) return MISS;
-  const out: [string, string, string][] = new Array(v.length);
+/** `z.array(z.tuple([z.string(), z.string(), z.string()]))`. */
+function validSupported(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const t = v[i];
-    if (!Array.isArray(t) || t.length !== 3) return MISS;
-    const [a, b, c] = t;
-    if (typeof a !== 'string' || typeof b !== 'string' || typeof c !== 'string') return MISS;
-    out[i] = [a, b, c];
+    if (!Array.isArray(t) || t.length !== 3) return false;
+    if (typeof t[0] !== 'string' || typeof t[1] !== 'string' || typeof t[2] !== 'string') return false;
   }
-  return out;
+  return true;
+}
+
+function buildSupported(v: unknown): [string, string, string][] {
+  return (v as string[][]).map((t) => [t[0], t[1], t[2]]);
 }
 
 /**

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { BOUNDS, bounded } from './bounds.js';
 import { type Issue, ValidationError } from './errors.js';
 import { checkDistinctHosts, toHostState } from './hostDefaults.js';
-import { fastHostState, HostLayout } from './hostFastPath.js';
+import { fastHostState, HostLayout, markLaidOut } from './hostFastPath.js';
 import type { HostState } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
@@ -156,12 +156,14 @@ export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
   const states: HostState[] = new Array(input.length);
   const issues: Issue[] = [];
   const layout = new HostLayout();
+  let allFast = true;
   for (let i = 0; i < input.length; i++) {
     const fast = fastHostState(input[i], layout);
     if (fast !== undefined) {
       states[i] = fast;
       continue;
     }
+    allFast = false;
     const result = hostStateInput.safeParse(input[i]);
     if (result.success) states[i] = toHostState(result.data);
     else
@@ -170,5 +172,6 @@ export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
   }
   if (issues.length > 0) throw new ValidationError(source, issues);
   checkDistinctHosts(states, source);
+  if (allFast) markLaidOut(states);
   return states;
 }
