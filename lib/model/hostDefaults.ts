@@ -76,9 +76,12 @@ function statCount(value: StatValue | undefined, max: number): number | undefine
 
 /** Refuses two hosts with the same host/nodename, naming both positions. */
 export function checkDistinctHosts(states: readonly HostState[], source: string): void {
+  // Keyed by the host name alone when the node has the same name (most hosts): ids hold no NUL,
+  // so no other host/node pair can make that key.
   const seen = new Map<string, number>();
-  states.forEach((h, i) => {
-    const key = `${h.host}\u0000${h.nodename}`;
+  for (let i = 0; i < states.length; i++) {
+    const h = states[i];
+    const key = h.nodename === h.host ? h.host : `${h.host}\u0000${h.nodename}`;
     const first = seen.get(key);
     if (first !== undefined) {
       throw new ValidationError(source, [
@@ -86,5 +89,5 @@ export function checkDistinctHosts(states: readonly HostState[], source: string)
       ]);
     }
     seen.set(key, i);
-  });
+  }
 }

@@ -251,16 +251,16 @@ function parsedHost(
  * fifth of the parse.
  */
 class SharedValues<T> {
-  private readonly raws: unknown[] = [];
+  private readonly seen: Seen[] = [];
   private readonly values: T[] = [];
   private byText: Map<string, T> | undefined;
 
   /** The value for `raw` (already validated), built once per distinct raw value. */
   get(raw: unknown, build: (raw: unknown) => T): T {
-    for (let i = 0; i < this.raws.length; i++) if (sameJson(raw, this.raws[i])) return this.values[i];
-    if (this.raws.length < RECENT) {
+    for (let i = 0; i < this.seen.length; i++) if (matches(raw, this.seen[i])) return this.values[i];
+    if (this.seen.length < RECENT) {
       const value = build(raw);
-      this.raws.push(raw);
+      this.seen.push(seenForm(raw));
       this.values.push(value);
       return value;
     }
@@ -278,25 +278,43 @@ class SharedValues<T> {
 /** Distinct values compared by structure before falling back to JSON text. */
 const RECENT = 8;
 
-/** Equal JSON values, keys in the same order (validated input: no exotic objects). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+/**
+ * A JSON value kept for comparison: objects as their entries in order, so comparing a new value
+ * with it needs no key list of its own (Object.keys per comparison was most of the sharing's cost).
+ */
+type Seen = string | number | boolean | null | { list: Seen[] } | { entries: (string | Seen)[] };
+
+function seenForm(v: unknown): Seen {
+  if (v === null || typeof v !== 'object') return v as Seen;
+  if (Array.isArray(v)) return { list: v.map(seenForm) };
+  const entries: (string | Seen)[] = [];
+  for (const k in v) entries.push(k, seenForm((v as Record<string, unknown>)[k]));
+  return { entries };
+}
+
+/** `v` (validated JSON) equals the value `seen` was made of, keys in the same order. */
+function matches(v: unknown, seen: Seen): boolean {
+  if (seen === null || typeof seen !== 'object') return v === seen;
+  if (v === null || typeof v !== 'object') return false;
+  if ('list' in seen) {
+    const list = seen.list;
+    if (!Array.isArray(v) || v.length !== list.length) return false;
+    for (let i = 0; i < list.length; i++) if (!matches(v[i], list[i])) return false;
     return true;
   }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i];
-    if (k !== kb[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  if (Array.isArray(v)) return false;
+  const entries = seen.entries;
+  let i = 0;
+  for (const k in v) {
+    if (
+      i >= entries.length ||
+      k !== entries[i] ||
+      !matches((v as Record<string, unknown>)[k], entries[i + 1] as Seen)
+    )
       return false;
+    i += 2;
   }
-  return true;
+  return i === entries.length;
 }
 
 // Empty lists of hosts that list nothing, shared as the Fleet would (nobody mutates host states).
