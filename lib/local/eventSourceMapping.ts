@@ -97,7 +97,7 @@ export class EventSourceMapping {
       const next = this.queue.nextVisibleAt();
       if (next === undefined) return { batches, stoppedBy: 'empty', handlerErrors };
       if (!options.waitForInvisible) return { batches, stoppedBy: 'invisible', handlerErrors };
-      await this.queue.clock.waitUntil(next);
+      await this.queue.clock.sleep(next - this.queue.clock.now());
     }
     return { batches, stoppedBy: 'max-iterations', handlerErrors };
   }
