@@ -90,7 +90,8 @@ export function markLaidOut(hosts: readonly HostState[]): void {
 /**
  * True for a list of host states the fast path made: the engine's Fleet can take its hosts as they
  * are instead of copying each into its own layout. (One mark per list: a mark per host cost more
- * than the copy it saves.)
+ * than the copy it saves. A list changed afterwards is still taken as it is; a host put in it
+ * from elsewhere then only misses the sharing.)
  */
 export function isLaidOut(hosts: readonly HostState[]): boolean {
   return laidOut.has(hosts);
