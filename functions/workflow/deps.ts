@@ -3,6 +3,7 @@ import { parseJsonConfig, resolveConfig } from '../../lib/config/load.js';
 import { defaultConfig } from '../../lib/config/options.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { systemClock } from '../../lib/model/clock.js';
+import { withPlacidFilters } from '../../lib/rebalance/filters/index.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
@@ -26,12 +27,12 @@ export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
     settings: env.settings,
     clock: systemClock,
     leases: store,
-    records: storeRecorder(store.ctx, env.settings.record_retention_days),
+    records: storeRecorder(store, env.settings.record_retention_days),
     steal: storeStealReader(store),
     placement: enginePlacementChecker({
       store,
       snapshot: new FleetSnapshot(store),
-      scheduler: createScheduler(config),
+      scheduler: createScheduler(config, withPlacidFilters()),
       clock: systemClock,
     }),
   };

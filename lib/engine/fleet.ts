@@ -15,7 +15,7 @@ export class Fleet {
   private constructor(readonly hosts: readonly HostState[]) {
     const keys = new Set<string>();
     // Hosts share their aggregate lists (interned or from the fast path): read each list once.
-    const seen = new Set<Aggregate[]>();
+    const seen = new Set<readonly Aggregate[]>();
     for (const h of hosts) {
       if (seen.has(h.aggregates)) continue;
       seen.add(h.aggregates);

@@ -12,7 +12,19 @@ export { aggregateMetadata, aggregateNumber, aggregateValues } from './aggregate
 export type { EngineContext } from './context.js';
 export type { DecisionJson } from './decisionJson.js';
 export { PluginError } from './errors.js';
-export { defineFilter, type HostFilter, PASS_ALL, type PassAll } from './filter.js';
+export {
+  defineFilter,
+  type HostFilter,
+  PASS,
+  PASS_ALL,
+  type Pass,
+  type PassAll,
+  type Rejection,
+  type RejectionWords,
+  reject,
+  rejectionMessage,
+  type Verdict,
+} from './filter.js';
 export { BY_AGGREGATES, type HostGrouping } from './hostGroups.js';
 export { type GroupingCheck, verifyGrouping } from './verifyGrouping.js';
 export { ALL_ZERO, type AllZero, defineWeigher, type HostWeigher } from './weigher.js';

@@ -26,7 +26,7 @@ export interface DrainOptions {
   waitForInvisible?: boolean;
 }
 
-export interface DrainResult {
+export interface QueueDrainResult {
   batches: number;
   /** Why it stopped: nothing left, only invisible messages left, or the iteration guard. */
   stoppedBy: 'empty' | 'invisible' | 'max-iterations';
@@ -83,7 +83,7 @@ export class EventSourceMapping {
   }
 
   /** Polls until the queue is empty or only invisible messages remain (or waits for them; see options). */
-  async drain(options: DrainOptions = {}): Promise<DrainResult> {
+  async drain(options: DrainOptions = {}): Promise<QueueDrainResult> {
     const maxIterations = options.maxIterations ?? 10_000;
     const handlerErrors: unknown[] = [];
     let batches = 0;

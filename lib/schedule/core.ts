@@ -18,19 +18,29 @@ import {
 } from './record.js';
 import type { FleetSnapshot, RefreshStats } from './snapshot.js';
 
+/**
+ * What scheduling needs of the store: claims, the decision record, and the store's clock (which
+ * stamps the claims and the record).
+ */
+export type ScheduleStore = Pick<
+  FleetStore,
+  'claimResources' | 'releaseClaim' | 'putDecision' | 'getDecision' | 'now'
+>;
+
 export interface ScheduleDeps {
-  store: FleetStore;
+  store: ScheduleStore;
   /** Module-scope in a Lambda, so it stays warm between invocations. */
   snapshot: FleetSnapshot;
   scheduler: Scheduler;
   /** Cap on the recorded decision's JSON (it must fit a DynamoDB item and an SQS reply). */
   maxDecisionBytes?: number;
   /**
-   * Advisory decisions only: hand the record's write to this instead of waiting for it, so the
-   * answer goes out first (`placid serve`, which waits for such writes when it stops). A Lambda
-   * leaves it unset: it may be frozen as soon as it has answered.
+   * Advisory decisions only: hand the record's write to this, not started, instead of waiting for
+   * it, so the answer goes out first and the write's work (the SDK call, and a local store's own
+   * work in this process) comes after it (`placid serve`, which waits for such writes when it
+   * stops). A Lambda leaves it unset: it may be frozen as soon as it has answered.
    */
-  deferWrite?: (write: Promise<unknown>) => void;
+  deferWrite?: (write: () => Promise<unknown>) => void;
 }
 
 export interface ScheduleOutcome {
@@ -84,7 +94,7 @@ export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Pr
 async function decide(spec: RequestSpec, deps: ScheduleDeps, hash: string) {
   const refresh = await deps.snapshot.refresh();
   const tracked = storeClaim(deps.store, deps.scheduler.config);
-  const now = deps.store.ctx.clock();
+  const now = deps.store.now();
   let engine: ScheduleDecision;
   try {
     engine = await deps.scheduler.schedule(deps.snapshot.fleet, spec, {
@@ -128,7 +138,7 @@ function outcome(requestId: string, record: RecordedDecision, replay: boolean): 
 
 /** Gives back each claim of this attempt that the recorded decision does not hold. */
 async function releaseUnheld(
-  store: FleetStore,
+  store: Pick<ScheduleStore, 'releaseClaim'>,
   made: readonly ClaimedHost[],
   held: readonly ClaimedHost[],
 ): Promise<void> {
