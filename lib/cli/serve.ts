@@ -266,7 +266,7 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
       'JSON with "openstack", "kubernetes" and "consul" credentials: migrations use the real drivers (default: simulated over the stored reports)',
     )
     .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
-    .option('--template <file>', 'a synthesized template instead of synthesizing the state machine')
+    .option('--template <file>', 'a synthesized template instead of the built-in state machine definition')
     .addHelpText(
       'after',
       '\nSame requests and answers as the Function URL (docs/schedule.md). Stops on SIGINT or SIGTERM\n' +
