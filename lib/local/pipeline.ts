@@ -31,6 +31,8 @@ export interface LocalPipelineOptions {
   store?: Partial<Omit<StoreOptions, 'doc' | 'tables'>>;
   /** Default: just the ingest stage. */
   stages?: readonly PipelineStage[];
+  /** Run dynalite in a worker thread, on another core (dynaliteThread.ts). */
+  dynaliteThread?: boolean;
 }
 
 export interface StageDrain {
@@ -70,6 +72,7 @@ export class LocalPipeline {
       dataDir: options.dataDir,
       endpoint: options.endpoint,
       store: { clock: now, ...options.store },
+      dynaliteThread: options.dynaliteThread,
     });
     const pipeline = new LocalPipeline(local, now, options.clock ?? new FastForwardClock());
     for (const stage of options.stages ?? [ingestStage()]) pipeline.add(stage);
@@ -92,6 +95,7 @@ export class LocalPipeline {
     this.stages.set(stage.name, { stage, queues });
     queue.attach(stage.create(this.resources, queues), {
       batchSize: stage.batchSize,
+      maxConcurrency: stage.maxConcurrency,
       functionName: `placid-${stage.name}`,
     });
     return queues;

@@ -30,6 +30,13 @@ import { WorldFleet } from './worldFleet.js';
  */
 export const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
 
+/**
+ * Ingest invocations in flight at once while a report round drains, as Lambda's SQS pollers run
+ * several batches concurrently: one handler's requests then overlap another's, and the store's
+ * thread works while this one parses.
+ */
+export const INGEST_CONCURRENCY = 4;
+
 export interface PlacidStack {
   clock: SimClock;
   fleet: WorldFleet;
@@ -69,8 +76,10 @@ export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promi
     pipelineModule.LocalPipeline.start({
       now,
       clock,
-      stages: [ingestModule.ingestStage()],
+      stages: [ingestModule.ingestStage({ maxConcurrency: INGEST_CONCURRENCY })],
       store: STORE_TUNING,
+      // The store's server on another core: the handlers' requests no longer wait for this one.
+      dynaliteThread: true,
     }),
   );
   const { store } = pipeline;
