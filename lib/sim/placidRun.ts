@@ -15,7 +15,7 @@ import { ConstraintChecker } from './constraints.js';
 import type { RunMeasurements } from './metrics.js';
 import { MigrationLog } from './migrationLog.js';
 import type { PhaseTimer } from './phaseTimer.js';
-import { openPlacidStack } from './placidStack.js';
+import { openPlacidStack, type StackOptions } from './placidStack.js';
 import { PLAN_STAGE } from './planStage.js';
 import type { DecisionLog, MigrationEvent, RunMetrics } from './result.js';
 import { simSchedulerConfig } from './schedulerConfig.js';
@@ -44,11 +44,12 @@ export async function runWithPlacid(
   setup: SimSetup,
   timer: PhaseTimer,
   onMinute?: (m: number) => void,
+  stackOptions?: StackOptions,
 ): Promise<PlacidRun> {
   const { scenario, layout } = setup;
   const start = scenario.start.getTime();
   const { world, recorder } = startRun(setup);
-  const stack = await openPlacidStack(setup, timer);
+  const stack = await openPlacidStack(setup, timer, stackOptions);
   const { clock, fleet, pipeline, executions } = stack;
   const checker = new ConstraintChecker(layout, scenario);
   let peakBandwidth = 0;

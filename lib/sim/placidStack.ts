@@ -37,6 +37,14 @@ export const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
  */
 export const INGEST_CONCURRENCY = 4;
 
+/** How the stand-ins run; the defaults are the fast ones, and the results do not depend on them. */
+export interface StackOptions {
+  /** Run dynalite in a worker thread. Default true. */
+  storeThread?: boolean;
+  /** Ingest batches in flight at once. Default INGEST_CONCURRENCY. */
+  ingestConcurrency?: number;
+}
+
 export interface PlacidStack {
   clock: SimClock;
   fleet: WorldFleet;
@@ -54,7 +62,11 @@ export interface PlacidStack {
   close(): Promise<void>;
 }
 
-export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promise<PlacidStack> {
+export async function openPlacidStack(
+  setup: SimSetup,
+  timer: PhaseTimer,
+  options: StackOptions = {},
+): Promise<PlacidStack> {
   const { scenario, layout } = setup;
   const [pipelineModule, ingestModule, runner, detector, workflow, placement] = await timer.time(
     'setup',
@@ -76,10 +88,10 @@ export async function openPlacidStack(setup: SimSetup, timer: PhaseTimer): Promi
     pipelineModule.LocalPipeline.start({
       now,
       clock,
-      stages: [ingestModule.ingestStage({ maxConcurrency: INGEST_CONCURRENCY })],
+      stages: [ingestModule.ingestStage({ maxConcurrency: options.ingestConcurrency ?? INGEST_CONCURRENCY })],
       store: STORE_TUNING,
       // The store's server on another core: the handlers' requests no longer wait for this one.
-      dynaliteThread: true,
+      dynaliteThread: options.storeThread ?? true,
     }),
   );
   const { store } = pipeline;
