@@ -161,7 +161,12 @@ function throughIngestBatch(): Writer {
           ),
         ),
       };
-      const result = await ingestBatch(event, { store, deadLetter, now: () => now, knownHosts });
+      const result = await ingestBatch(event, {
+        store,
+        deadLetter,
+        clock: { now: () => now.getTime() },
+        knownHosts,
+      });
       if (result.response.batchItemFailures.length + result.rejections.length > 0) {
         throw new Error(`bench batch not fully stored: ${JSON.stringify(result.counts)}`);
       }

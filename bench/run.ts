@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, results merged into bench/results.json. */
+import '../bin/nodeRuntime.js';
 import { benchAdvisory } from './advisory.js';
 import { benchBundles } from './bundle.js';
 import { benchIngest } from './ingest.js';

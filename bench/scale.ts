@@ -129,7 +129,12 @@ function ingestLambda(store: FleetStore, now: () => Date) {
           ),
         ),
       };
-      const result = await ingestBatch(event, { store, deadLetter, now, knownHosts });
+      const result = await ingestBatch(event, {
+        store,
+        deadLetter,
+        clock: { now: () => now().getTime() },
+        knownHosts,
+      });
       if (result.response.batchItemFailures.length + result.rejections.length > 0)
         throw new Error(`scale bench batch not fully stored: ${JSON.stringify(result.counts)}`);
       invocations++;
@@ -206,7 +211,7 @@ async function benchDetector(hosts: number) {
         planQueue: new LocalSqsQueue({ name: 'plans' }),
         settings: { ...defaultRebalanceSettings(), mode: 'recommend' },
         config: defaultConfig(),
-        now: () => now,
+        clock: { now: () => now.getTime() },
       };
       const planning = await measure(dynalite, counter, () => reconcile(deps));
       now = new Date(now.getTime() + MINUTE);

@@ -1,3 +1,4 @@
+import './nodeRuntime.js';
 import { main } from '../lib/cli/main.js';
 
 process.exitCode = await main(process.argv.slice(2));

@@ -7,6 +7,7 @@
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { type DetectorDeps, parseTrigger, runTriggered } from '../../lib/detector/index.js';
+import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
@@ -30,7 +31,7 @@ function detectorDeps(): DetectorDeps {
     planQueue: new SqsQueue(new SQSClient({}), env.planQueueUrl),
     settings: env.settings,
     config: env.config,
-    now: () => new Date(),
+    clock: systemClock,
     logger: {
       info: (msg, attrs) => logger.info(msg, { ...attrs }),
       warn: (msg, attrs) => logger.warn(msg, { ...attrs }),

@@ -7,6 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type IngestBatchResult, ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { KnownHosts } from '../../lib/ingest/knownHosts.js';
+import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
@@ -34,7 +35,7 @@ function recordIngestMetrics(result: IngestBatchResult): void {
 }
 
 export const handler = withPowertools(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const result = await ingestBatch(event, { store, deadLetter, now: () => new Date(), logger, knownHosts });
+  const result = await ingestBatch(event, { store, deadLetter, clock: systemClock, logger, knownHosts });
   recordIngestMetrics(result);
   return result.response;
 });

@@ -6,6 +6,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { sfnExecutions } from '../../lib/workflow/sfnExecutions.js';
 import { startPlannedMigrations } from '../../lib/workflow/starter.js';
@@ -22,7 +23,7 @@ export const handler = withPowertools(async (event: SQSEvent): Promise<SQSBatchR
     executions,
     maxConcurrent: env.maxConcurrent,
     deadLetter,
-    now: () => new Date(),
+    clock: systemClock,
     logger,
   });
   recordBatchCounts(outcome.counts);

@@ -2,6 +2,7 @@
 import { parseJsonConfig, resolveConfig } from '../../lib/config/load.js';
 import { defaultConfig } from '../../lib/config/options.js';
 import { createScheduler } from '../../lib/engine/registry.js';
+import { systemClock } from '../../lib/model/clock.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
@@ -11,7 +12,6 @@ import { storeRecorder, storeStealReader } from '../../lib/workflow/records.js';
 import { WORKFLOW_ENV, type WorkflowEnv } from './env.js';
 
 export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
-  const now = () => new Date();
   const store = new FleetStore({
     doc: createDocumentClient({ endpoint: env.dynamoEndpoint }),
     tables: env.tables,
@@ -24,7 +24,7 @@ export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
     : defaultConfig();
   return {
     settings: env.settings,
-    now,
+    clock: systemClock,
     leases: store,
     records: storeRecorder(store.ctx, env.settings.record_retention_days),
     steal: storeStealReader(store),
@@ -32,7 +32,7 @@ export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
       store,
       snapshot: new FleetSnapshot(store),
       scheduler: createScheduler(config),
-      now,
+      clock: systemClock,
     }),
   };
 }

@@ -11,7 +11,7 @@
  * the retry continues where the lost attempt stopped, or rolls back. An agent that finishes a step
  * after its task was given away (TaskGoneError) drops the result.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, systemClock } from '../model/clock.js';
 import { dispatchAgentStep } from '../workflow/agentSteps.js';
 import type { StepRequest } from '../workflow/dispatch.js';
 import type { AgentStepDeps } from '../workflow/ports.js';
@@ -39,6 +39,8 @@ export interface AgentOptions {
   reportGiveUpMs?: number;
   /** After a failed poll (no network, throttled). */
   pollRetryMs?: number;
+  /** Times the retry waits and the give-up deadline; the system clock by default. */
+  clock?: Clock;
   log?: (event: AgentEvent) => void;
 }
 
@@ -60,8 +62,11 @@ export class Agent {
   private readonly running = new Set<Running>();
   private readonly polls = new AbortController();
   private stopping: 'drain' | 'abandon' | undefined;
+  private readonly clock: Clock;
 
-  constructor(private readonly options: AgentOptions) {}
+  constructor(private readonly options: AgentOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
 
   /** Polls with `concurrency` loops until stop() or abandon(); resolves when they have ended. */
   async run(): Promise<void> {
@@ -111,9 +116,7 @@ export class Agent {
       } catch (error) {
         if (this.stopping) break;
         this.log({ event: 'poll-error', error: describe(error) });
-        await sleep(this.options.pollRetryMs ?? 5_000, undefined, { signal: this.polls.signal }).catch(
-          () => undefined,
-        );
+        await this.clock.sleep(this.options.pollRetryMs ?? 5_000, this.polls.signal);
       }
     }
   }
@@ -169,7 +172,7 @@ export class Agent {
     outcome: { output: string } | { error: string; cause: string },
   ): Promise<void> {
     const { channel } = this.options;
-    const giveUpAt = Date.now() + (this.options.reportGiveUpMs ?? 15 * 60_000);
+    const giveUpAt = this.clock.now() + (this.options.reportGiveUpMs ?? 15 * 60_000);
     while (!running.dropped) {
       try {
         if ('output' in outcome) await channel.sendTaskSuccess(task.taskToken, outcome.output);
@@ -180,12 +183,12 @@ export class Agent {
           running.dropped = `report refused: ${error.message}`;
           return;
         }
-        if (Date.now() >= giveUpAt) {
+        if (this.clock.now() >= giveUpAt) {
           running.dropped = `could not report: ${describe(error)}`;
           return;
         }
         this.log({ event: 'report-retry', error: describe(error) });
-        await sleep(this.options.reportRetryMs ?? 5_000);
+        await this.clock.sleep(this.options.reportRetryMs ?? 5_000);
       }
     }
   }

@@ -6,6 +6,7 @@
  * running steps finish and report; a second one drops them (Step Functions retries them on another
  * agent after the heartbeat timeout) and exits.
  */
+import { systemClock } from '../model/clock.js';
 import type { AgentStepDeps } from '../workflow/ports.js';
 import { Agent, type AgentEvent } from './agent.js';
 import type { AgentConfig } from './config.js';
@@ -30,7 +31,7 @@ export async function startAgentService(config: AgentConfig, io: AgentServiceIO)
   ]);
   const deps: AgentStepDeps = {
     settings: config.settings,
-    now: () => new Date(),
+    clock: systemClock,
     ...(await drivers(config)),
   };
   const agent = new Agent({
@@ -109,21 +110,9 @@ async function collectLoop(
         sources = undefined;
         io.log({ event: 'collect-error', error: `${(error as Error).name}: ${(error as Error).message}` });
       }
-      await pause(Math.max(0, started + settings.intervalMs - Date.now()), stop);
+      await systemClock.sleep(started + settings.intervalMs - Date.now(), stop);
     }
   } finally {
     await sink.close();
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

@@ -7,6 +7,7 @@
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { parseDuration } from '../collect/durationText.js';
 import type { Phase } from '../collect/run.js';
+import { type Clock, systemClock } from '../model/clock.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
@@ -36,7 +37,7 @@ export interface CollectArgs {
 export interface CollectControls {
   /** Stops an --interval loop after the current run (SIGINT/SIGTERM by default). */
   signal?: AbortSignal;
-  now?: () => Date;
+  clock?: Pick<Clock, 'now'>;
 }
 
 export async function runCollectCommand(args: CollectArgs, io: CliIO, controls: CollectControls = {}) {
@@ -53,7 +54,7 @@ export async function runCollectCommand(args: CollectArgs, io: CliIO, controls: 
     for (let run = 1; ; run++) {
       const started = Date.now();
       const summary = await collect.collectAndSend(
-        { config, ...sources, now: controls.now, progress: progress.update },
+        { config, ...sources, clock: controls.clock, progress: progress.update },
         sink,
       );
       progress.clear();
@@ -62,7 +63,7 @@ export async function runCollectCommand(args: CollectArgs, io: CliIO, controls: 
       );
       worst = Math.max(worst, collect.exitStatusOf(summary));
       if (args.interval === undefined || run === args.runs || stop.aborted) break;
-      await sleep(Math.max(0, started + args.interval - Date.now()), stop);
+      await systemClock.sleep(started + args.interval - Date.now(), stop);
       if (stop.aborted) break;
     }
   } finally {
@@ -85,8 +86,11 @@ function checkArgs(args: CollectArgs): void {
 
 async function makeSink(args: CollectArgs, collect: typeof import('../collect/index.js')) {
   if (args.queue !== undefined) return collect.queueSink(args.queue);
-  const { defaultDataDir } = await import('../local/dynalite.js');
-  return collect.localSink(args.dataDir ?? defaultDataDir());
+  const [{ defaultDataDir }, { localSink }] = await Promise.all([
+    import('../local/dynalite.js'),
+    import('../local/localSink.js'),
+  ]);
+  return localSink(args.dataDir ?? defaultDataDir());
 }
 
 /** `collect: queries 3/11` on stderr, rewritten in place; nothing when stderr is not a terminal. */
@@ -119,18 +123,6 @@ function stopOnSignals() {
       process.off('SIGTERM', stop);
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** `60s`, `5m`, `1h30m`, or a bare number of seconds. */

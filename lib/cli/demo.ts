@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
+import { packageRoot } from '../config/packageRoot.js';
 import { EXIT_STATUS_HELP } from './exitCodes.js';
 import type { CliIO } from './io.js';
-import { packageRoot } from './packageRoot.js';
 
 /** The sample fleet, request and nova.conf shipped in examples/. */
 export function exampleInputs(root = packageRoot()) {

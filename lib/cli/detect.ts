@@ -32,6 +32,7 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
   ]);
   const plan = await readPlanConfig(args.config);
   const now = () => args.at ?? new Date();
+  const clock = { now: () => now().getTime() };
   const rounds = await withLocalStore(
     args.dataDir,
     (store, local) =>
@@ -39,7 +40,7 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
         store,
         dynamo: local.dynamo,
         plan,
-        now,
+        clock,
         execute: args.execute,
         endpoints: args.endpoints,
         settings: args.settings,

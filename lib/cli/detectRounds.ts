@@ -6,6 +6,7 @@
 import type { ReconcileResult } from '../detector/index.js';
 import type { LocalDynamo } from '../local/dynalite.js';
 import type { ExecutedMigration } from '../local/planExecution.js';
+import type { Clock } from '../model/clock.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { PlanConfig } from './planConfig.js';
 
@@ -21,7 +22,7 @@ export interface DetectRoundsOptions {
   store: FleetStore;
   dynamo: LocalDynamo;
   plan: PlanConfig;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   /** False: send only, execute nothing (records stay `queued`). Default true. */
   execute?: boolean;
   /** Real drivers from this endpoints file; simulated over the stored reports when absent. */
@@ -37,7 +38,7 @@ export async function detectRounds(options: DetectRoundsOptions): Promise<Round[
     import('../detector/index.js'),
     import('../local/sqsQueue.js'),
   ]);
-  const { store, plan, now } = options;
+  const { store, plan, clock } = options;
   const done: Round[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const planQueue = new LocalSqsQueue({ name: 'placid-plans' });
@@ -47,7 +48,7 @@ export async function detectRounds(options: DetectRoundsOptions): Promise<Round[
       settings: plan.settings,
       config: plan.config,
       plugins: plan.plugins,
-      now,
+      clock,
     });
     const executed =
       options.execute === false || result.sent.length === 0
@@ -56,7 +57,7 @@ export async function detectRounds(options: DetectRoundsOptions): Promise<Round[
             endpoints: options.endpoints,
             settings: options.settings,
             template: options.template,
-            at: now(),
+            at: new Date(clock.now()),
           });
     done.push({ result, executed });
     if (executed.length === 0) break;

@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
+import type { LocalMigration } from '../local/localMigration.js';
 import type { WorkflowRun } from '../local/workflowRunner.js';
-import type { LocalMigration } from '../workflow/localMigration.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
@@ -43,7 +43,7 @@ export async function runMigrateCommand(args: MigrateArgs, io: CliIO): Promise<n
   if (args.dataDir && !existsSync(args.dataDir)) {
     throw new InputError(`no local fleet store at ${args.dataDir}: run \`placid ingest FILE\` first`);
   }
-  const { openLocalMigration } = await import('../workflow/localMigration.js');
+  const { openLocalMigration } = await import('../local/localMigration.js');
   const context = await openLocalMigration(args);
   try {
     if (args.dryRun) return await dryRun(context, args, io);
@@ -73,7 +73,10 @@ async function dryRun(context: LocalMigration, args: MigrateArgs, io: CliIO): Pr
   const { checkPlan } = await import('../workflow/steps/checkPlan.js');
   const { recheck } = await import('../workflow/steps/recheck.js');
   const { releaseLeases } = await import('../workflow/steps/releaseLeases.js');
-  const state = { migration: context.migration, execution_started_at: context.deps.now().toISOString() };
+  const state = {
+    migration: context.migration,
+    execution_started_at: new Date(context.deps.clock.now()).toISOString(),
+  };
   try {
     const leases = await acquireLeases(state, context.deps);
     try {

@@ -4,6 +4,7 @@
  * machine and land in the store. Runs never overlap; stopping waits for the run in progress.
  */
 import { parseDuration } from '../collect/durationText.js';
+import { systemClock } from '../model/clock.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import type { ServeExtension } from './serve.js';
@@ -49,7 +50,7 @@ export function serveDetector(options: ServeDetectorOptions): ServeExtension {
             store,
             dynamo,
             plan,
-            now: () => new Date(),
+            clock: systemClock,
             endpoints: options.endpoints,
             settings: options.settings,
             template: options.template,

@@ -3,7 +3,6 @@ export { COLLECT_EXIT, collectAndSend, exitStatusOf } from './cycle.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { InventoryUnavailableError } from './errors.js';
 export { loadCollectConfig, parseCollectConfig } from './loadConfig.js';
-export { localSink } from './localSink.js';
 export { MAPPING_DEFAULTS, type MappingRule } from './mappingConfig.js';
 export type { Inventory, InventorySource, MetricsSource, TimeRange } from './ports.js';
 export { QUERY_SPECS, type QueryName } from './queries.js';

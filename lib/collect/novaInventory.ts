@@ -7,6 +7,7 @@ import { EndpointNotFoundError, OpenStackNotFoundError } from '../drivers/openst
 import type { NovaInventoryClient } from '../drivers/openstack/inventory.js';
 import type { PlacementClient } from '../drivers/openstack/placement.js';
 import type { MigrationRecord } from '../drivers/openstack/schemas.js';
+import { type Clock, systemClock } from '../model/clock.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { CollectConfig } from './config.js';
 import { InventoryUnavailableError } from './errors.js';
@@ -29,7 +30,7 @@ export class NovaInventory implements InventorySource {
     private readonly nova: NovaInventoryApi,
     private readonly placement: PlacementApi | null,
     private readonly config: CollectConfig,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
   async read(): Promise<Inventory> {
@@ -45,7 +46,7 @@ export class NovaInventory implements InventorySource {
       history === null
         ? null
         : required('live migrations (os-migrations)', () =>
-            this.nova.listLiveMigrationsSince(new Date(this.now().getTime() - history)),
+            this.nova.listLiveMigrationsSince(new Date(this.clock.now() - history)),
           ),
     ]);
     const notes: string[] = [];

@@ -3,6 +3,7 @@
  * series, build a report per compute node and per placed server, pack them into messages. Sending
  * is the caller's (sink.ts), so the same run feeds an SQS queue, the local pipeline or a Lambda.
  */
+import { type Clock, systemClock } from '../model/clock.js';
 import { mapLimit } from '../store/concurrency.js';
 import { type CollectConfig, queryText } from './config.js';
 import { InventoryUnavailableError } from './errors.js';
@@ -20,7 +21,7 @@ export interface CollectDeps {
   config: CollectConfig;
   metrics: MetricsSource;
   inventory: InventorySource;
-  now?: () => Date;
+  clock?: Pick<Clock, 'now'>;
   /** Called as the run moves on, e.g. for a progress line on a terminal. */
   progress?: (phase: Phase, done: number, total: number) => void;
 }
@@ -32,7 +33,7 @@ export interface CollectRun {
 }
 
 export async function collectOnce(deps: CollectDeps): Promise<CollectRun> {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = new Date((deps.clock ?? systemClock).now());
   const window = sampleWindow(deps.config, now);
   const progress = deps.progress ?? (() => {});
   progress('inventory', 0, 1);

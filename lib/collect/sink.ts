@@ -1,6 +1,6 @@
 /**
  * Where a run's messages go: a real SQS queue here (validated first, sent in batches within the SQS
- * limits, like `placid ingest --queue`), or the local pipeline (localSink.ts).
+ * limits, like `placid ingest --queue`), or the local pipeline (lib/local/localSink.ts).
  */
 import { sendReportMessages } from '../queue/sendReports.js';
 import { SqsQueue } from '../queue/sqs.js';

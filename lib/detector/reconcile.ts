@@ -28,7 +28,7 @@ const idleResult = (idle: string | undefined): ReconcileResult => ({
 });
 
 export async function reconcile(deps: DetectorDeps): Promise<ReconcileResult> {
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   const ctx = deps.store.ctx;
   const seen = await readDetectorState(ctx);
   const due = await workDue(deps, seen, now);

@@ -16,7 +16,7 @@ export async function runTriggered(trigger: DetectTrigger, deps: DetectorDeps): 
   let approved: StoredPlan | undefined;
   if (trigger.kind === 'approved') {
     try {
-      approved = await approvePlan(deps.store, trigger.planId, deps.now());
+      approved = await approvePlan(deps.store, trigger.planId, new Date(deps.clock.now()));
     } catch (error) {
       // EventBridge delivers at least once: a repeated approval of the same plan is not a failure.
       if (!(error instanceof PlanNotPendingError && ['approved', 'completed'].includes(error.status)))

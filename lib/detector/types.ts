@@ -1,6 +1,7 @@
 /** The detector's ports, its result, and a plan as stored. */
 import type { SchedulerConfig } from '../config/options.js';
 import type { Plugins } from '../engine/registry.js';
+import type { Clock } from '../model/clock.js';
 import type { MessageQueue } from '../queue/port.js';
 import type { Plan, PlanSummary, PlanWave } from '../rebalance/planTypes.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
@@ -18,7 +19,7 @@ export interface DetectorDeps {
   settings: RebalanceSettings;
   config: SchedulerConfig;
   plugins?: Plugins;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   logger?: DetectorLogger;
   /** Node windows read at once (default 16). */
   readConcurrency?: number;

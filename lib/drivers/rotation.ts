@@ -12,6 +12,7 @@
  * dependency fewer.
  */
 import { createHash } from 'node:crypto';
+import { type Clock, systemClock } from '../model/clock.js';
 import { ConsulPermissionError } from './consul/errors.js';
 import type { Secret } from './credentials.js';
 import { KubernetesApiError } from './kubernetes/errors.js';
@@ -22,8 +23,8 @@ export const DEFAULT_SECRET_MAX_AGE_MS = 15 * 60_000;
 
 export interface RotationOptions {
   maxAgeMs?: number;
-  /** Epoch ms; injectable so tests can move time. */
-  now?: () => number;
+  /** When a secret was read; injectable so tests can move time. */
+  clock?: Pick<Clock, 'now'>;
 }
 
 /** True for errors that say "these credentials are not (or no longer) accepted". */
@@ -47,7 +48,7 @@ export function rotatingDriver<T extends object>(
   options: RotationOptions = {},
 ): () => Promise<T> {
   const maxAgeMs = options.maxAgeMs ?? DEFAULT_SECRET_MAX_AGE_MS;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   let current: Loaded<T> | undefined;
   let pending: Promise<Loaded<T>> | undefined;
 
@@ -56,8 +57,8 @@ export function rotatingDriver<T extends object>(
       const secret = await readSecret();
       const fingerprint = fingerprintOf(secret);
       // Unchanged: keep the driver (and its token); only the age starts again.
-      if (current && current.fingerprint === fingerprint) current = { ...current, readAtMs: now() };
-      else current = { fingerprint, driver: await connect(secret), readAtMs: now() };
+      if (current && current.fingerprint === fingerprint) current = { ...current, readAtMs: clock.now() };
+      else current = { fingerprint, driver: await connect(secret), readAtMs: clock.now() };
       return current;
     })().finally(() => {
       pending = undefined;
@@ -66,7 +67,7 @@ export function rotatingDriver<T extends object>(
   };
 
   const fresh = async (): Promise<Loaded<T>> =>
-    current && now() - current.readAtMs < maxAgeMs ? current : reload();
+    current && clock.now() - current.readAtMs < maxAgeMs ? current : reload();
 
   return async () => {
     const used = await fresh();

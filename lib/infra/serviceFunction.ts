@@ -1,5 +1,5 @@
 /**
- * NodejsFunction with Placid's defaults (STACK.md §2): Node.js 24 on arm64, bundled locally by
+ * NodejsFunction with Placid's defaults: Node.js 24 (the supported production runtime) on arm64, bundled locally by
  * esbuild as minified ESM with source maps, JSON logs into a log group with a retention, X-Ray
  * tracing and the Powertools environment, and a role that may write only its own log group.
  * Every Lambda of the stack is one of these.
@@ -19,7 +19,7 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { packageRoot } from '../cli/packageRoot.js';
+import { packageRoot } from '../config/packageRoot.js';
 import { METRICS } from './runtimeEnv.js';
 
 /**
@@ -110,7 +110,7 @@ export class ServiceFunction extends NodejsFunction {
       vpcSubnets: props.vpcSubnets,
       securityGroups: props.securityGroups,
       environment: {
-        // sourceMap alone does not turn this on (STACK.md pitfall 8).
+        // esbuild's sourceMap only writes the maps; Node reads them only with this flag.
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,

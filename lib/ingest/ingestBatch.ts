@@ -4,6 +4,7 @@
  * function; everything it touches comes in through `deps`.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Clock } from '../model/clock.js';
 import { ValidationError } from '../model/errors.js';
 import { parseReportMessage, type ReportMessage } from '../model/reports.js';
 import { isPermanentFailure } from '../queue/failure.js';
@@ -19,7 +20,7 @@ export interface IngestDeps {
   /** Where malformed messages go, with the reason attached. */
   deadLetter: MessageQueue;
   /** The receiver's clock: timestamps too far ahead of it are rejected as clock skew. */
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   logger?: BatchLogger;
   /** Shared across invocations by a long-lived caller (a warm Lambda); a fresh cache per batch otherwise. */
   knownHosts?: KnownHosts;
@@ -67,7 +68,7 @@ export interface IngestBatchResult extends BatchOutcome {
  * counts as done only when all three are written.
  *
  * @example
- * const { response } = await ingestBatch(event, { store, deadLetter, now: () => new Date() });
+ * const { response } = await ingestBatch(event, { store, deadLetter, clock: systemClock });
  */
 export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<IngestBatchResult> {
   const known = deps.knownHosts ?? KnownHosts.inStore(deps.store);
@@ -85,7 +86,8 @@ export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<In
   };
 
   const outcome = await processSqsBatch<ReportMessage>(event, {
-    parse: (body, record) => parseReportMessage(body, deps.now(), `message ${record.messageId}`),
+    parse: (body, record) =>
+      parseReportMessage(body, new Date(deps.clock.now()), `message ${record.messageId}`),
     handle: (message, record) =>
       tracked(record, async () => {
         const issues = await unknownHostIssues(message, known);

@@ -10,7 +10,7 @@
  * `watchHeartbeats` calls it on a real-time interval.
  */
 import { type ActivityTask, type TaskChannel, TaskGoneError } from '../agent/channel.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../model/clock.js';
 
 interface Entry {
   token: string;

@@ -118,7 +118,7 @@ export class EventSourceMapping {
       // Visible already: a handler sent it after the pollers found the queue empty.
       if (next <= this.queue.clock.now()) continue;
       if (!options.waitForInvisible) return { batches, stoppedBy: 'invisible', handlerErrors };
-      await this.queue.clock.waitUntil(next);
+      await this.queue.clock.sleep(next - this.queue.clock.now());
     }
   }
 }

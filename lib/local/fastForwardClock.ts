@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../model/clock.js';
 
 /**
  * Wall-clock time that jumps ahead instead of waiting: a local run keeps real timestamps, but a
@@ -11,8 +11,7 @@ export class FastForwardClock implements Clock {
     return Date.now() + this.offset;
   }
 
-  async waitUntil(epochMs: number): Promise<void> {
-    const ahead = epochMs - this.now();
-    if (ahead > 0) this.offset += ahead;
+  async sleep(ms: number): Promise<void> {
+    if (ms > 0) this.offset += ms;
   }
 }

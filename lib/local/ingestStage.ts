@@ -55,13 +55,13 @@ export function ingestStage(options: IngestStageOptions = {}): IngestStage {
     maxConcurrency: options.maxConcurrency,
     maxReceiveCount: options.maxReceiveCount ?? 5,
     maxMessageBytes: options.maxMessageBytes,
-    create: ({ store, now }, { deadLetter }) => {
+    create: ({ store, wallClock }, { deadLetter }) => {
       const knownHosts = KnownHosts.inStore(store);
       return async (event) => {
         const result = await ingestBatch(event, {
           store,
           deadLetter,
-          now,
+          clock: wallClock,
           knownHosts,
           logger: options.logger,
         });

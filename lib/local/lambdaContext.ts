@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, systemClock } from '../model/clock.js';
 
 export interface LambdaContextOptions {
   functionName: string;

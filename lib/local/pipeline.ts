@@ -4,11 +4,12 @@
  * registered by name, so the schedule stage, the detector or a simulation can join without
  * changing this file: `pipeline.add(myStage)`. The CLI runs it on disk (`--data-dir`); tests in memory.
  */
+
+import { type Clock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { BatchSendResult, OutgoingMessage } from '../queue/port.js';
 import type { StoreOptions } from '../store/context.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { Clock } from './clock.js';
 import type { LocalDynamo } from './dynalite.js';
 import { FastForwardClock } from './fastForwardClock.js';
 import { type IngestReport, runIngest } from './ingestRun.js';
@@ -24,8 +25,9 @@ export interface LocalPipelineOptions {
   dataDir?: string;
   /** Use a DynamoDB endpoint that is already running instead of starting dynalite. */
   endpoint?: string;
-  now?: () => Date;
-  /** Default: real time that skips ahead instead of waiting out visibility timeouts. */
+  /** The stages' clock (parsers' skew checks, the store's stamps). Default: the system clock. */
+  wallClock?: Pick<Clock, 'now'>;
+  /** The queues' clock. Default: real time that skips ahead instead of waiting out visibility timeouts. */
   clock?: Clock;
   /** Store tunables (retry policy, retention, concurrency). */
   store?: Partial<Omit<StoreOptions, 'doc' | 'tables'>>;
@@ -52,7 +54,7 @@ export class LocalPipeline {
 
   private constructor(
     private readonly local: LocalStore,
-    now: () => Date,
+    wallClock: Pick<Clock, 'now'>,
     readonly clock: Clock,
   ) {
     this.dynamo = local.dynamo;
@@ -60,21 +62,21 @@ export class LocalPipeline {
     this.resources = {
       store: this.store,
       dynamo: this.dynamo,
-      now,
+      wallClock,
       clock,
       queues: (name) => this.queues(name),
     };
   }
 
   static async start(options: LocalPipelineOptions = {}): Promise<LocalPipeline> {
-    const now = options.now ?? (() => new Date());
+    const wallClock = options.wallClock ?? systemClock;
     const local = await openLocalStore({
       dataDir: options.dataDir,
       endpoint: options.endpoint,
-      store: { clock: now, ...options.store },
+      store: { clock: () => new Date(wallClock.now()), ...options.store },
       dynaliteThread: options.dynaliteThread,
     });
-    const pipeline = new LocalPipeline(local, now, options.clock ?? new FastForwardClock());
+    const pipeline = new LocalPipeline(local, wallClock, options.clock ?? new FastForwardClock());
     for (const stage of options.stages ?? [ingestStage()]) pipeline.add(stage);
     return pipeline;
   }

@@ -1,6 +1,7 @@
 /** The contract between the local pipeline and its stages (lib/local/pipeline.ts). */
+
+import type { Clock } from '../model/clock.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { Clock } from './clock.js';
 import type { LocalDynamo } from './dynalite.js';
 import type { SqsBatchHandler } from './eventSourceMapping.js';
 import type { LocalSqsQueue } from './sqsQueue.js';
@@ -10,7 +11,7 @@ export interface PipelineResources {
   store: FleetStore;
   dynamo: LocalDynamo;
   /** The stages' wall clock (parsers' skew checks, the store's stamps). */
-  now: () => Date;
+  wallClock: Pick<Clock, 'now'>;
   /** The queues' clock (visibility timeouts, redelivery). */
   clock: Clock;
   /** Another stage's queues, e.g. to send it work; throws for an unknown stage. */

@@ -5,12 +5,13 @@
  * real ones when an endpoints file names credentials. The workflow writes the record's outcome
  * and moves the VM in the store, so the detector's next run sees the wave finished.
  */
+
+import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import type { StepRequest } from '../workflow/dispatch.js';
 import type { MigrationInput } from '../workflow/input.js';
-import type { LocalMigrationOptions } from '../workflow/localMigration.js';
 import type { MigrationStatus } from '../workflow/state.js';
-import { type Clock, ManualClock, systemClock } from './clock.js';
 import type { LocalDynamo } from './dynalite.js';
+import type { LocalMigrationOptions } from './localMigration.js';
 
 export type LocalExecutionOptions = Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'> & {
   /** A synthesized template instead of synthesizing the stack. */
@@ -49,7 +50,7 @@ async function executeOne(
 ): Promise<ExecutedMigration> {
   const [{ FleetStore }, { localStepDeps }, { runWorkflow }] = await Promise.all([
     import('../store/fleetStore.js'),
-    import('../workflow/localMigration.js'),
+    import('./localMigration.js'),
     import('./workflowRunner.js'),
   ]);
   const simulated = !options.endpoints;

@@ -1,6 +1,6 @@
+import { type Clock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import { SQS_LIMITS } from '../queue/limits.js';
-import { type Clock, systemClock } from './clock.js';
 import type { LocalSqsQueue } from './sqsQueue.js';
 
 export interface LocalQueueOptions {

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
+import type { Clock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import { QueueSendError } from '../queue/errors.js';
 import { checkMessage, SQS_LIMITS } from '../queue/limits.js';
@@ -11,7 +12,6 @@ import {
   type SendResult,
   toOutgoing,
 } from '../queue/port.js';
-import type { Clock } from './clock.js';
 import {
   type DrainOptions,
   type DrainResult,

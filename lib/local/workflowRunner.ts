@@ -18,15 +18,12 @@ import {
   type StateMachineDefinition,
 } from 'aws-local-stepfunctions';
 import { Agent } from '../agent/agent.js';
-import { packageRoot } from '../cli/packageRoot.js';
+import { packageRoot } from '../config/packageRoot.js';
 import { dispatchCloudStep } from '../workflow/cloudSteps.js';
 import type { StepRequest } from '../workflow/dispatch.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { WorkflowState } from '../workflow/state.js';
 import { LocalActivities } from './activities.js';
-
-// aws-local-stepfunctions calls Promise.withResolvers (Node 22+) in every Task; Node 20 lacks it.
-installWithResolvers();
 
 type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
 export type CfnTemplate = { Resources: Record<string, Resource> };
@@ -122,7 +119,7 @@ function cdkJsonContext(): Record<string, unknown> {
 export interface WorkflowRunOptions {
   deps: StepDeps;
   input: unknown;
-  /** The execution's start time (`$$.Execution.StartTime`). Default `deps.now()`. */
+  /** The execution's start time (`$$.Execution.StartTime`). Default: now by the deps' clock. */
   startedAt?: Date;
   executionName?: string;
   /** Zero every Wait and retry interval (tests, simulation). Default true. */
@@ -158,7 +155,7 @@ export interface WorkflowRun {
 /** Runs one execution to its end. */
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
   const asl = options.definition ?? (await workflowDefinition(options.templatePath));
-  const startedAt = options.startedAt ?? options.deps.now();
+  const startedAt = options.startedAt ?? new Date(options.deps.clock.now());
   const steps: string[] = [];
   const onPremises = options.activities ? external(options.activities) : inlineAgent(options.deps);
   const handlers: Record<string, (input: unknown) => Promise<unknown>> = {};
@@ -225,7 +222,7 @@ function external(activities: LocalActivities): OnPremises {
  * once (getting that very task) and runs it to its report, all in the calling execution's context.
  */
 function inlineAgent(deps: StepDeps): OnPremises {
-  const activities = new LocalActivities({ now: () => deps.now().getTime(), waitUntil: async () => {} });
+  const activities = new LocalActivities({ now: () => deps.clock.now(), sleep: async () => {} });
   const agents = new Map<string, Agent>();
   return async (arn, request, heartbeatSeconds) => {
     let agent = agents.get(arn);
@@ -253,19 +250,5 @@ function zeroWaits(definition: StateMachineDefinition): NonNullable<RunOptions['
   return {
     waitTimeOverrides: Object.fromEntries(states.filter(([, s]) => s.Type === 'Wait').map(([n]) => [n, 0])),
     retryIntervalOverrides: Object.fromEntries(states.filter(([, s]) => 'Retry' in s).map(([n]) => [n, 0])),
-  };
-}
-
-function installWithResolvers(): void {
-  const P = Promise as unknown as { withResolvers?: () => unknown };
-  if (typeof P.withResolvers === 'function') return;
-  P.withResolvers = () => {
-    let resolve!: (value: unknown) => void;
-    let reject!: (reason?: unknown) => void;
-    const promise = new Promise((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
   };
 }

@@ -1,10 +1,12 @@
+import { type Sleep, systemClock } from '../model/clock.js';
+
 /** How a retry loop waits: injectable so tests never sleep. */
 export interface RetryTiming {
   /** Attempts in total, the first included. */
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  sleep: (ms: number) => Promise<void>;
+  sleep: Sleep;
   random: () => number;
 }
 
@@ -12,7 +14,7 @@ export const DEFAULT_RETRY_TIMING: RetryTiming = {
   maxAttempts: 4,
   baseDelayMs: 50,
   maxDelayMs: 2_000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: systemClock.sleep,
   random: Math.random,
 };
 

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
-import { packageRoot } from '../cli/packageRoot.js';
+import { packageRoot } from '../config/packageRoot.js';
 
 export interface DefinitionLoad {
   definition: StateMachineDefinition;

@@ -79,12 +79,12 @@ export class SimExecutions implements Executions {
       beforeStep: async (request) => {
         // The Wait state before each poll, which the runner skips.
         if (request.step === 'pollMigration') {
-          await clock.waitUntil(clock.now() + (request.state.live?.poll_interval_seconds ?? 0) * 1000);
+          await clock.sleep((request.state.live?.poll_interval_seconds ?? 0) * 1000);
         }
       },
       afterStep: async ({ state, error }) => {
         const delay = retries.afterStep(state, error);
-        if (delay !== undefined) await clock.waitUntil(clock.now() + delay);
+        if (delay !== undefined) await clock.sleep(delay);
       },
     });
   }

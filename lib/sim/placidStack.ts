@@ -9,6 +9,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SchedulerConfig } from '../config/options.js';
 import type { ReconcileResult } from '../detector/index.js';
 import type { LocalPipeline } from '../local/pipeline.js';
+import type { Clock } from '../model/clock.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { allItems } from '../store/paginate.js';
@@ -82,11 +83,10 @@ export async function openPlacidStack(
   );
   const { definition } = await timer.time('synth', () => simulationDefinition());
   const clock = new SimClock(scenario.start.getTime());
-  const now = () => new Date(clock.now());
   const fleet = new WorldFleet(layout, scenario, clock);
   const pipeline = await timer.time('setup', () =>
     pipelineModule.LocalPipeline.start({
-      now,
+      wallClock: clock,
       clock,
       stages: [ingestModule.ingestStage({ maxConcurrency: options.ingestConcurrency ?? INGEST_CONCURRENCY })],
       store: STORE_TUNING,
@@ -99,7 +99,7 @@ export async function openPlacidStack(
   const recorder = workflow.storeRecorder(store.ctx, scenario.workflow.record_retention_days);
   const deps: StepDeps = {
     settings: scenario.workflow,
-    now,
+    clock,
     leases: store,
     records: {
       ...recorder,
@@ -109,7 +109,7 @@ export async function openPlacidStack(
       },
     },
     steal: workflow.storeStealReader(store),
-    placement: placement.checker(store, now),
+    placement: placement.checker(store, clock),
     ...(await import('../drivers/simulated/index.js')).simulatedDrivers(fleet),
   };
   const executions = new SimExecutions(
@@ -119,7 +119,7 @@ export async function openPlacidStack(
     runner.runWorkflow,
     seedFor(scenario.seed, 'executions'),
   );
-  pipeline.add(planStarterStage(executions, scenario.workflow.max_concurrent_migrations, now));
+  pipeline.add(planStarterStage(executions, scenario.workflow.max_concurrent_migrations, clock));
   const planQueue = pipeline.queues(PLAN_STAGE).queue;
   return {
     clock,
@@ -137,7 +137,7 @@ export async function openPlacidStack(
         throw new Error(`a simulated report was not stored: ${JSON.stringify(why)}`);
       }
     },
-    reconcile: (d) => detector.reconcile({ ...d, planQueue, now, runId: 'simulation' }),
+    reconcile: (d) => detector.reconcile({ ...d, planQueue, clock, runId: 'simulation' }),
     leftovers: async () => ({
       leases: await heldLeases(store, clock.now()),
       cordoned: [...fleet.nodes].filter(([, n]) => n.cordoned).map(([name]) => name),
@@ -157,12 +157,12 @@ async function placementModules(reportIntervalMinutes: number) {
       import('../workflow/placementCheck.js'),
     ]);
   return {
-    checker: (store: FleetStore, now: () => Date) =>
+    checker: (store: FleetStore, clock: Clock) =>
       enginePlacementChecker({
         store,
         snapshot: new FleetSnapshot(store),
         scheduler: createScheduler(simSchedulerConfig(reportIntervalMinutes)),
-        now,
+        clock,
       }),
   };
 }

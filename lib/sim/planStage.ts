@@ -4,15 +4,12 @@
  * timeout of six times the starter's 60 s timeout, five receives before the dead-letter queue).
  */
 import type { PipelineStage } from '../local/pipelineStage.js';
+import type { Clock } from '../model/clock.js';
 import { type Executions, startPlannedMigrations } from '../workflow/starter.js';
 
 export const PLAN_STAGE = 'plan';
 
-export function planStarterStage(
-  executions: Executions,
-  maxConcurrent: number,
-  now: () => Date,
-): PipelineStage {
+export function planStarterStage(executions: Executions, maxConcurrent: number, clock: Clock): PipelineStage {
   return {
     name: PLAN_STAGE,
     batchSize: 10,
@@ -21,6 +18,6 @@ export function planStarterStage(
     create:
       (_resources, { deadLetter }) =>
       async (event) =>
-        (await startPlannedMigrations(event, { executions, maxConcurrent, deadLetter, now })).response,
+        (await startPlannedMigrations(event, { executions, maxConcurrent, deadLetter, clock })).response,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Simulated time shared by the main loop and the migration executions running beside it. An
  * execution that must wait (the poll interval the runner's Wait state skips, a retry's backoff, a
- * drain's evictions) calls `waitUntil` and stays blocked until the main loop moves the clock there.
+ * drain's evictions) calls `sleep` and stays blocked until the main loop moves the clock there.
  *
  * Determinism: executions are tasks (`spawn`), known through AsyncLocalStorage, and only one of them
  * runs at a time. The main loop releases waiters one by one in (time, order of waiting) order and
@@ -10,7 +10,7 @@
  * interleaves the same way, even though the store calls are real I/O.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Clock } from '../local/clock.js';
+import type { Clock } from '../model/clock.js';
 
 interface Task {
   id: number;
@@ -41,13 +41,14 @@ export class SimClock implements Clock {
     return this.current;
   }
 
-  /** Blocks the calling task until the clock reaches `epochMs`; the main loop itself may not wait. */
-  waitUntil(epochMs: number): Promise<void> {
-    if (epochMs <= this.current) return Promise.resolve();
+  /** Blocks the calling task for `ms` of simulated time; the main loop itself may not wait. */
+  sleep(ms: number): Promise<void> {
+    if (!(ms > 0)) return Promise.resolve();
+    const epochMs = this.current + ms;
     const task = this.tasks.getStore();
     if (!task) {
       throw new Error(
-        'SimClock.waitUntil called outside a simulated task: only executions wait on simulated time',
+        'SimClock.sleep called outside a simulated task: only executions wait on simulated time',
       );
     }
     return new Promise((release) => {

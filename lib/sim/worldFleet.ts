@@ -7,7 +7,7 @@
  * world up to date: a completed migration moves the VM, so its steal follows its new host.
  */
 import { type SimMigration, type SimServer, SimulatedFleet } from '../drivers/simulated/fleet.js';
-import type { Clock } from '../local/clock.js';
+import type { Clock } from '../model/clock.js';
 import { migrationRateMbps } from '../rebalance/cost.js';
 import type { Layout } from './layout.js';
 import { seedFor } from './random.js';

@@ -1,4 +1,6 @@
 /** The fleet store's public API. */
+
+export type { Sleep } from '../model/clock.js';
 export {
   BATCH_WRITE_LIMIT,
   type BatchWriteFailure,
@@ -21,7 +23,7 @@ export { INGEST_WATERMARK_NAME } from './ingestWatermark.js';
 export type { StoredInstance } from './instances.js';
 export type { InstanceWriteOutcome } from './instanceWrites.js';
 export type { Lease } from './leases.js';
-export { DEFAULT_RETRY, type RetryPolicy, type Sleep } from './retry.js';
+export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 export { type NodeRef, nodeEntityKey, type PageWrite, type SamplePage } from './samplePages.js';
 export type { NodeWindow, SampleEntity, StoredSample } from './samples.js';
 export { type PageWriteResult, pageKey, type SampleWriteStats } from './sampleWrites.js';

@@ -1,8 +1,5 @@
 /** Backoff for the store's own retries (unprocessed batch items, throttling that outlived the SDK's retries). */
-
-export type Sleep = (ms: number) => Promise<void>;
-
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { type Sleep, systemClock } from '../model/clock.js';
 
 export interface RetryPolicy {
   /** Calls per batch, the first included; then the remaining items fail with BatchWriteError. */
@@ -19,7 +16,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 8,
   baseDelayMs: 50,
   maxDelayMs: 5_000,
-  sleep: realSleep,
+  sleep: systemClock.sleep,
   random: Math.random,
 };
 

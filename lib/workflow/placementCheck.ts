@@ -4,6 +4,7 @@
  * runs with `requested_destination`), so every enabled filter is applied to that one host.
  */
 import type { Scheduler } from '../engine/scheduler.js';
+import type { Clock } from '../model/clock.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { FleetSnapshot } from '../schedule/snapshot.js';
 import type { FleetStore } from '../store/fleetStore.js';
@@ -14,7 +15,7 @@ export interface EngineCheckDeps {
   store: Pick<FleetStore, 'getInstance'>;
   snapshot: Pick<FleetSnapshot, 'refresh' | 'fleet'>;
   scheduler: Scheduler;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
 }
 
 export function enginePlacementChecker(deps: EngineCheckDeps): PlacementChecker {
@@ -37,7 +38,7 @@ export function enginePlacementChecker(deps: EngineCheckDeps): PlacementChecker 
       );
       const decision = await deps.scheduler.schedule(deps.snapshot.fleet, spec, {
         explain: true,
-        now: deps.now(),
+        now: new Date(deps.clock.now()),
       });
       if (decision.placements.some((p) => p.host.host === migration.dest_host)) {
         return { passes: true, reason: `${migration.dest_host} passes every enabled filter` };

@@ -6,6 +6,7 @@
 import type { MaintenanceSwitch } from '../drivers/consul/types.js';
 import type { NodeDrainer } from '../drivers/kubernetes/types.js';
 import type { NovaClient } from '../drivers/openstack/nova.js';
+import type { Clock } from '../model/clock.js';
 import type { MigrationInput } from './input.js';
 import type { WorkflowSettings } from './settings.js';
 import type { MigrationStatus } from './state.js';
@@ -84,12 +85,15 @@ export type StealReader = (
  * placement, steal) and nothing on-premises; the steps on an agent reach Nova, Kubernetes and
  * Consul and never the store (the agent has no table access).
  */
-export type CloudStepDeps = Pick<StepDeps, 'settings' | 'now' | 'leases' | 'records' | 'placement' | 'steal'>;
-export type AgentStepDeps = Pick<StepDeps, 'settings' | 'now' | 'nova' | 'drainer' | 'maintenance'>;
+export type CloudStepDeps = Pick<
+  StepDeps,
+  'settings' | 'clock' | 'leases' | 'records' | 'placement' | 'steal'
+>;
+export type AgentStepDeps = Pick<StepDeps, 'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance'>;
 
 export interface StepDeps {
   settings: WorkflowSettings;
-  now: () => Date;
+  clock: Clock;
   leases: LeaseStore;
   records: MigrationRecorder;
   placement: PlacementChecker;

@@ -6,6 +6,7 @@
  * limit; this only keeps executions from piling up to wait for them.
  */
 import type { SQSEvent } from 'aws-lambda';
+import type { Clock } from '../model/clock.js';
 import { PlacidError } from '../model/errors.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
 import type { MessageQueue } from '../queue/port.js';
@@ -24,7 +25,7 @@ export interface StarterDeps {
   executions: Executions;
   maxConcurrent: number;
   deadLetter: MessageQueue;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   logger?: BatchLogger & { info(message: string, attributes: Record<string, unknown>): void };
 }
 
@@ -39,7 +40,7 @@ export async function startPlannedMigrations(event: SQSEvent, deps: StarterDeps)
     parse: (body) => parseMigrationInput(parseJsonBody(body, 'plan message'), 'plan message'),
     handle: async (migration) => {
       // An expired plan starts at once whatever the load: its execution only records the deferral.
-      const expired = Date.parse(migration.plan_expires_at) <= deps.now().getTime();
+      const expired = Date.parse(migration.plan_expires_at) <= deps.clock.now();
       if (!expired) {
         running ??= await deps.executions.countRunning(deps.maxConcurrent);
         if (running >= deps.maxConcurrent) {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentEvent } from '../../lib/agent/agent.js';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { ManualClock } from '../../lib/local/clock.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import type { AgentStepDeps } from '../../lib/workflow/ports.js';
 import { parseWorkflowSettings } from '../../lib/workflow/settings.js';
 
@@ -23,7 +23,7 @@ function setUp(nova: AgentStepDeps['nova']) {
     workerName: 'agent-1',
     deps: {
       settings: parseWorkflowSettings({}),
-      now: () => new Date(clock.now()),
+      clock,
       nova,
       drainer: unused,
       maintenance: unused,

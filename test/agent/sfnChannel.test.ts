@@ -9,8 +9,8 @@ import { Agent } from '../../lib/agent/agent.js';
 import { TaskGoneError } from '../../lib/agent/channel.js';
 import { sfnChannel } from '../../lib/agent/sfnChannel.js';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { ManualClock } from '../../lib/local/clock.js';
 import { FakeStepFunctions } from '../../lib/local/fakes/stepfunctions/server.js';
+import { ManualClock, systemClock } from '../../lib/model/clock.js';
 import { parseWorkflowSettings } from '../../lib/workflow/settings.js';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:activity:AgentSteps';
@@ -75,7 +75,7 @@ describe('the Step Functions channel', () => {
       workerName: 'agent-1',
       deps: {
         settings,
-        now: () => new Date(),
+        clock: systemClock,
         nova: unreachable,
         drainer: unreachable,
         maintenance: unreachable,

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { exampleInputs } from '../../lib/cli/demo.js';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
 import { loadConfig } from '../../lib/config/load.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { resolveFilters, resolveWeighers } from '../../lib/engine/registry.js';
 import { parseHostStates } from '../../lib/model/hostSchema.js';
 import { parseRequestSpec } from '../../lib/model/requestSchema.js';
@@ -16,7 +16,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 describe('packageRoot', () => {
   it.each([
     ['the bundle', 'dist/placid.mjs'],
-    ['the source', 'lib/cli/packageRoot.ts'],
+    ['the source', 'lib/config/packageRoot.ts'],
   ])('finds the package from %s, not from the working directory', (_name, file) => {
     // Prepare
     const root = packageRoot();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exampleInputs } from '../../lib/cli/demo.js';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { runCli, TEST_CONFIG, tempFiles } from './runCli.js';
 
 const az = (name: string) => ({ name, hosts: [], metadata: { availability_zone: name } });
@@ -303,6 +303,25 @@ describe('the built placid binary', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'b', nodename: 'b' }]);
+  });
+
+  it(`keeps store commands' stderr clean on Node ${process.versions.node} (no AWS SDK Node-version notice)`, () => {
+    // Prepare: the environment as a user has it, without the variable the CLI sets itself
+    const { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: _, ...env } = process.env;
+    const dataDir = join(tempFiles().dir, 'store');
+    const placid = (...args: string[]) =>
+      spawnSync(process.execPath, [join(root, 'bin/placid.mjs'), ...args, '--data-dir', dataDir], {
+        cwd: tmpdir(),
+        encoding: 'utf8',
+        env,
+      });
+    // Act
+    const ingest = placid('ingest', join(root, 'examples/reports/fleet.json'));
+    const fleet = placid('fleet');
+    // Assess
+    expect([ingest.status, ingest.stderr]).toEqual([0, '']);
+    expect([fleet.status, fleet.stderr]).toEqual([0, '']);
+    expect(fleet.stdout).toMatch(/^Fleet at .*: 3 hosts in 2 zones/);
   });
 });
 

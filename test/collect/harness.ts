@@ -13,6 +13,7 @@ import { NovaInventoryClient } from '../../lib/drivers/openstack/inventory.js';
 import { KeystoneSession } from '../../lib/drivers/openstack/keystone.js';
 import { PlacementClient } from '../../lib/drivers/openstack/placement.js';
 import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import { ManualClock } from '../../lib/model/clock.js';
 
 export const NOW = new Date('2026-12-01T12:00:30Z');
 /** The steps of the default window (5 min of 60 s steps) ending at NOW. */
@@ -53,7 +54,7 @@ export function flat(labels: Record<string, string>, value: number): Series {
 }
 
 export function novaInventory(cloud: FakeOpenStack, config: CollectConfig): NovaInventory {
-  const session = new KeystoneSession(cloud.credentials(), { now: () => NOW.getTime() });
+  const session = new KeystoneSession(cloud.credentials(), { clock: { now: () => NOW.getTime() } });
   const retry = { sleep: async () => {}, random: () => 0 };
   const os = config.openstack;
   const nova = new NovaInventoryClient(session, {
@@ -61,7 +62,7 @@ export function novaInventory(cloud: FakeOpenStack, config: CollectConfig): Nova
     pageSize: os.page_size,
     retry,
   });
-  return new NovaInventory(nova, new PlacementClient(session, { retry }), config, () => NOW);
+  return new NovaInventory(nova, new PlacementClient(session, { retry }), config, new ManualClock(NOW));
 }
 
 export async function collectFrom(cloud: FakeOpenStack, config: CollectConfig, canned: Canned = {}) {
@@ -69,6 +70,6 @@ export async function collectFrom(cloud: FakeOpenStack, config: CollectConfig, c
     config,
     metrics: cannedMetrics(config, canned),
     inventory: novaInventory(cloud, config),
-    now: () => NOW,
+    clock: new ManualClock(NOW),
   });
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectOnce } from '../../lib/collect/run.js';
-import { ManualClock } from '../../lib/local/clock.js';
 import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { parseReportMessage, type ReportMessage } from '../../lib/model/reports.js';
 import { NODE_1, startCloud, VM_A, VM_B, VM_R } from './cloudFixture.js';
 import { cannedMetrics, collectFrom, configOf, flat, NOW, novaInventory } from './harness.js';
@@ -133,7 +133,12 @@ describe('collectOnce against the fake cloud', () => {
     cloud = await startCloud();
     const config = configOf();
     const metrics = cannedMetrics(config, {});
-    await collectOnce({ config, metrics, inventory: novaInventory(cloud, config), now: () => NOW });
+    await collectOnce({
+      config,
+      metrics,
+      inventory: novaInventory(cloud, config),
+      clock: new ManualClock(NOW),
+    });
     expect(metrics.calls.filter((q) => q === 'node_load5')).toHaveLength(1);
     expect(new Set(metrics.calls).size).toBe(metrics.calls.length);
   });

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { workflowDefinition } from '../../lib/local/workflowRunner.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 

@@ -42,7 +42,7 @@ export async function openHarness(
     planQueue: queue,
     settings,
     config: defaultConfig(),
-    now: () => now,
+    clock: { now: () => now.getTime() },
   };
   return {
     fleet,

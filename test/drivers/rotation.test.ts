@@ -97,7 +97,7 @@ describe('rotated credentials', () => {
         return { token: 't' };
       },
     };
-    const drivers = lazyDrivers(secrets, names, { maxAgeMs: 60_000, now: () => now });
+    const drivers = lazyDrivers(secrets, names, { maxAgeMs: 60_000, clock: { now: () => now } });
     // Act
     await drivers.maintenance();
     now = 59_000;

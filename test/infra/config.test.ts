@@ -6,7 +6,7 @@ import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { DETECT_ENV } from '../../functions/detect/env.js';
 import { PLAN_STARTER_ENV } from '../../functions/planStarter/env.js';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { configFromContext, parseConfig, SETTINGS } from '../../lib/infra/config.js';
 import { PlacidStack } from '../../lib/infra/placidStack.js';
 import { PROJECT_ROOT } from '../../lib/infra/serviceFunction.js';

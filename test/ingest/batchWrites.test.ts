@@ -7,6 +7,7 @@ import { BatchWriteCommand, type BatchWriteCommandInput, DeleteCommand } from '@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { BATCH_WRITE_LIMIT } from '../../lib/store/batchWriter.js';
 import { BatchWriteError } from '../../lib/store/errors.js';
 import { INGEST_WATERMARK_NAME } from '../../lib/store/ingestWatermark.js';
@@ -68,7 +69,11 @@ const batchOf = (prefix: string, n: number, newest?: { index: number; at: string
   );
 
 const ingest = (event: ReturnType<typeof sqsEvent>) =>
-  ingestBatch(event, { store: h.store, deadLetter: new LocalSqsQueue({ name: 'dlq' }), now: () => NOW });
+  ingestBatch(event, {
+    store: h.store,
+    deadLetter: new LocalSqsQueue({ name: 'dlq' }),
+    clock: new ManualClock(NOW),
+  });
 
 /** A BatchWriteItem that never takes the pages of nodes whose key contains `marker`. */
 const refusePagesOf =

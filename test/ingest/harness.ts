@@ -2,6 +2,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type IngestStageOptions, ingestStage } from '../../lib/local/ingestStage.js';
 import { LocalPipeline, type LocalPipelineOptions, type PipelineStage } from '../../lib/local/pipeline.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { pageContent } from '../../lib/store/samplePages.js';
 import { hypervisorDoc, instanceDoc, messageDoc, NOW } from '../store/fixtures.js';
 
@@ -13,7 +14,7 @@ export function startPipeline(
   options: LocalPipelineOptions & { ingest?: IngestStageOptions; stage?: PipelineStage } = {},
 ): Promise<LocalPipeline> {
   return LocalPipeline.start({
-    now: () => NOW,
+    wallClock: new ManualClock(NOW),
     ...options,
     store: { retry: { sleep: async () => {} }, ...options.store },
     stages: options.stages ?? [options.stage ?? ingestStage(options.ingest)],

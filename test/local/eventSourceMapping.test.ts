@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../lib/local/clock.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { ConfigError } from '../../lib/model/errors.js';
 
 function setup(maxReceiveCount = 3) {

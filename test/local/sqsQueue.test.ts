@@ -1,8 +1,8 @@
 import { SqsSchema } from '@aws-lambda-powertools/parser/schemas/sqs';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../lib/local/clock.js';
 import { md5Hex } from '../../lib/local/sqsMd5.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { ConfigError } from '../../lib/model/errors.js';
 import { QueueSendError } from '../../lib/queue/errors.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { packageRoot } from '../../lib/cli/packageRoot.js';
+import { packageRoot } from '../../lib/config/packageRoot.js';
 import { loadScenario, parseScenario } from '../../lib/sim/scenario.js';
 import { prepareSimulation } from '../../lib/sim/setup.js';
 import { tempFiles } from '../cli/runCli.js';

@@ -10,7 +10,7 @@ describe('the simulated clock', () => {
     const task = (name: string, waits: number[]) =>
       clock.spawn(async () => {
         for (const w of waits) {
-          await clock.waitUntil(clock.now() + w);
+          await clock.sleep(w);
           seen.push([name, clock.now() - T0]);
         }
       });
@@ -31,7 +31,7 @@ describe('the simulated clock', () => {
     const order: string[] = [];
     for (const name of ['c', 'a', 'b']) {
       void clock.spawn(async () => {
-        await clock.waitUntil(T0 + 1_000);
+        await clock.sleep(T0 + 1_000 - clock.now());
         order.push(name);
       });
     }
@@ -43,7 +43,7 @@ describe('the simulated clock', () => {
     const clock = new SimClock(T0);
     let done = false;
     void clock.spawn(async () => {
-      await clock.waitUntil(T0 + 90_000);
+      await clock.sleep(T0 + 90_000 - clock.now());
       done = true;
     });
     await clock.advanceTo(T0 + 60_000);
@@ -58,7 +58,7 @@ describe('the simulated clock', () => {
     void clock.spawn(async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       steps++;
-      await clock.waitUntil(T0 + 1);
+      await clock.sleep(T0 + 1 - clock.now());
       steps++;
     });
     await clock.settle();
@@ -67,6 +67,6 @@ describe('the simulated clock', () => {
 
   it('refuses to let the main loop wait on simulated time', () => {
     const clock = new SimClock(T0);
-    expect(() => clock.waitUntil(T0 + 1)).toThrow(/outside a simulated task/);
+    expect(() => clock.sleep(T0 + 1 - clock.now())).toThrow(/outside a simulated task/);
   });
 });

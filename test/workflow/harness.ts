@@ -12,12 +12,12 @@ import { KubernetesNodeDrainer } from '../../lib/drivers/kubernetes/KubernetesNo
 import { KeystoneSession } from '../../lib/drivers/openstack/keystone.js';
 import { NovaClient } from '../../lib/drivers/openstack/nova.js';
 import type { LocalActivities } from '../../lib/local/activities.js';
-import { ManualClock } from '../../lib/local/clock.js';
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
 import { FakeConsul, type FakeConsulAgent } from '../../lib/local/fakes/consul/server.js';
 import { FakeKubernetesServer } from '../../lib/local/fakes/kubernetes/server.js';
 import { FAKE_ADMIN, FAKE_MEMBER, FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
 import { runWorkflow, type WorkflowRun } from '../../lib/local/workflowRunner.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import type { MigrationInput } from '../../lib/workflow/input.js';
 import { candidateLeases } from '../../lib/workflow/leaseNames.js';
@@ -83,7 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock: now });
 
   const credentials = options.novaMember ? memberCredentials(nova) : nova.credentials();
-  const session = new KeystoneSession(credentials, { now: () => clock.now() });
+  const session = new KeystoneSession(credentials, { clock });
   const novaClient = new NovaClient(session, {
     timeoutMs: options.novaTimeoutMs ?? 5_000,
     retry: { sleep: async () => {}, random: () => 0.5 },
@@ -103,7 +103,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     placement: { passes: true, reason: 'test: fits' },
     deps: {
       settings,
-      now,
+      clock,
       leases: store,
       records: storeRecorder(store.ctx, settings.record_retention_days),
       steal: storeStealReader(store),

@@ -2,7 +2,7 @@
 
 import { SimulatedFleet, type SimulatedFleetOptions } from '../../lib/drivers/simulated/fleet.js';
 import { simulatedDrivers } from '../../lib/drivers/simulated/index.js';
-import { ManualClock } from '../../lib/local/clock.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import type { MigrationInput } from '../../lib/workflow/input.js';
 import type { LeaseStore, MigrationOutcome, MigrationRecorder, StepDeps } from '../../lib/workflow/ports.js';
 import { parseWorkflowSettings, type WorkflowSettingsInput } from '../../lib/workflow/settings.js';
@@ -89,7 +89,7 @@ export function stepFixture(
   const recorder = new MemoryRecorder();
   const deps: StepDeps = {
     settings: parseWorkflowSettings(options.settings ?? {}),
-    now: () => new Date(clock.now()),
+    clock,
     leases,
     records: recorder,
     placement: { check: async () => ({ passes: true, reason: 'fits' }) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../lib/local/clock.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { planQueueMaxReceives } from '../../lib/workflow/planQueueRetry.js';
 import { type Executions, startPlannedMigrations } from '../../lib/workflow/starter.js';
 import { migration, START } from './memory.js';
@@ -44,7 +44,7 @@ async function waitingMessage(maxReceiveCount: number, busyForMs: number) {
       executions,
       maxConcurrent: 2,
       deadLetter,
-      now: () => new Date(clock.now()),
+      clock,
     });
     return outcome.response;
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedFleet } from '../../lib/drivers/simulated/fleet.js';
 import { simulatedDrivers } from '../../lib/drivers/simulated/index.js';
-import { ManualClock } from '../../lib/local/clock.js';
+import { ManualClock } from '../../lib/model/clock.js';
 import { migrationCost } from '../../lib/rebalance/cost.js';
 import { defaultRebalanceSettings } from '../../lib/rebalance/settings.js';
 

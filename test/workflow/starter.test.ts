@@ -1,6 +1,7 @@
 import { ListExecutionsCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../lib/model/clock.js';
 import type { MessageQueue } from '../../lib/queue/port.js';
 import { sfnExecutions } from '../../lib/workflow/sfnExecutions.js';
 import { type Executions, startPlannedMigrations } from '../../lib/workflow/starter.js';
@@ -37,7 +38,7 @@ const record = (body: unknown, id: string) =>
   sqsRecord(typeof body === 'string' ? body : JSON.stringify(body), { messageId: id });
 
 function deps(executions: Executions, maxConcurrent = 10) {
-  return { executions, maxConcurrent, deadLetter: deadLetters(), now: () => new Date(START) };
+  return { executions, maxConcurrent, deadLetter: deadLetters(), clock: new ManualClock(START) };
 }
 
 describe('startPlannedMigrations', () => {

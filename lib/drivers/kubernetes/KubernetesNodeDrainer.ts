@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { type Clock, systemClock } from '../../local/clock.js';
+import { type Clock, systemClock } from '../../model/clock.js';
 import { type KubernetesConnection, loadKubeConfig } from './connection.js';
 import { resolveDrainOptions } from './drainOptions.js';
 import {

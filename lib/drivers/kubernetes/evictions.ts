@@ -1,4 +1,4 @@
-import type { Clock } from '../../local/clock.js';
+import type { Clock } from '../../model/clock.js';
 import type { KubernetesApi } from './KubernetesApi.js';
 import type { PodRef } from './types.js';
 
@@ -35,7 +35,7 @@ export async function evictUntilDeadline(
     if (response.outcome !== 'blocked') return response;
     const now = clock.now();
     if (now >= deadline) return { outcome: 'blocked', attempts: attempt, reason: response.reason };
-    await clock.waitUntil(Math.min(now + delay, deadline));
+    await clock.sleep(Math.min(delay, deadline - now));
     delay = Math.min(delay * 2, pacing.maxRetryDelayMs);
   }
 }
@@ -60,6 +60,6 @@ export async function waitUntilGone(
     if (pending.length === 0) return [];
     const now = clock.now();
     if (now >= deadline) return pending.map(({ namespace, name }) => ({ namespace, name }));
-    await clock.waitUntil(Math.min(now + pacing.pollIntervalMs, deadline));
+    await clock.sleep(Math.min(pacing.pollIntervalMs, deadline - now));
   }
 }

@@ -4,6 +4,7 @@
  * token's service catalog. Credentials live in private fields, so logging the session shows none.
  */
 import { inspect } from 'node:util';
+import { type Clock, systemClock } from '../../model/clock.js';
 import { ConfigError } from '../../model/errors.js';
 import {
   authRequestBody,
@@ -22,8 +23,8 @@ export interface KeystoneSessionOptions {
   timeoutMs?: number;
   /** Re-authenticate when the token expires within this margin. Default 5 min. */
   refreshMarginMs?: number;
-  /** Epoch ms; injectable so tests can move time. */
-  now?: () => number;
+  /** When tokens were issued and expire; injectable so tests can move time. */
+  clock?: Pick<Clock, 'now'>;
   fetch?: FetchLike;
 }
 
@@ -52,7 +53,7 @@ export class KeystoneSession implements TokenSource {
   readonly #credentials: CloudCredentials;
   readonly #timeoutMs: number;
   readonly #marginMs: number;
-  readonly #now: () => number;
+  readonly #clock: Pick<Clock, 'now'>;
   readonly #fetch: FetchLike | undefined;
   #cached: CachedToken | undefined;
   #inFlight: Promise<CachedToken> | undefined;
@@ -66,7 +67,7 @@ export class KeystoneSession implements TokenSource {
       );
     }
     this.#credentials = credentials;
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? systemClock;
     this.#fetch = options.fetch;
   }
 
@@ -96,7 +97,7 @@ export class KeystoneSession implements TokenSource {
 
   async #current(): Promise<CachedToken> {
     const cached = this.#cached;
-    if (cached && this.#now() < cached.refreshAtMs) return cached;
+    if (cached && this.#clock.now() < cached.refreshAtMs) return cached;
     // Concurrent callers share one request instead of each minting a token.
     this.#inFlight ??= this.#authenticate().finally(() => {
       this.#inFlight = undefined;
@@ -105,7 +106,7 @@ export class KeystoneSession implements TokenSource {
   }
 
   async #authenticate(): Promise<CachedToken> {
-    const issuedAtMs = this.#now();
+    const issuedAtMs = this.#clock.now();
     const request = {
       service: 'identity' as const,
       method: 'POST' as const,

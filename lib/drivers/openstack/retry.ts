@@ -3,8 +3,7 @@
  * actions like starting a migration: a timed-out POST may have taken effect, and repeating it blind
  * could start a second one. The workflow decides those after checking the state.
  */
-
-export type Sleep = (ms: number) => Promise<void>;
+import { type Sleep, systemClock } from '../../model/clock.js';
 
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
@@ -21,7 +20,7 @@ export const DEFAULT_DRIVER_RETRY: RetryPolicy = {
   maxAttempts: 4,
   baseDelayMs: 200,
   maxDelayMs: 5_000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: systemClock.sleep,
   random: Math.random,
 };
 

@@ -5,7 +5,7 @@
  * simulation with the same seed fails the same way every time.
  */
 import { seededRandom } from '../../engine/random.js';
-import type { Clock } from '../../local/clock.js';
+import type { Clock } from '../../model/clock.js';
 import { type CostSettings, type MigratingVm, migrationCost } from '../../rebalance/cost.js';
 import { defaultRebalanceSettings } from '../../rebalance/settings.js';
 

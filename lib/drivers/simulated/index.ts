@@ -1,5 +1,4 @@
 /** Simulated Nova, Kubernetes and Consul drivers over one in-memory fleet, for the local simulation. */
-import type { DriverDeps } from '../../workflow/drivers.js';
 import { SimulatedMaintenanceSwitch } from './consul.js';
 import { type SimServer, SimulatedFleet, type SimulatedFleetOptions } from './fleet.js';
 import { SimulatedNodeDrainer } from './kubernetes.js';
@@ -17,8 +16,8 @@ export {
 export { SimulatedNodeDrainer } from './kubernetes.js';
 export { SimulatedNova } from './nova.js';
 
-/** The workflow's driver getters, all over `fleet`. */
-export function simulatedDrivers(fleet: SimulatedFleet): DriverDeps {
+/** The workflow's driver getters (its `DriverDeps`), all over `fleet`. */
+export function simulatedDrivers(fleet: SimulatedFleet) {
   const nova = new SimulatedNova(fleet);
   const drainer = new SimulatedNodeDrainer(fleet);
   const maintenance = new SimulatedMaintenanceSwitch(fleet);

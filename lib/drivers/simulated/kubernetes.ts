@@ -37,7 +37,7 @@ export class SimulatedNodeDrainer implements NodeDrainer {
     const blocked = n.pods.filter((p) => !p.daemonSet && p.blocked);
     const timeoutMs = options.timeoutMs ?? 300_000;
     if (blocked.length > 0) {
-      await this.fleet.clock.waitUntil(started + timeoutMs);
+      await this.fleet.clock.sleep(started + timeoutMs - this.fleet.clock.now());
       throw new EvictionBlockedError(
         node,
         blocked.map((p) => ({
@@ -49,7 +49,9 @@ export class SimulatedNodeDrainer implements NodeDrainer {
       );
     }
     const evicted = n.pods.filter((p) => !p.daemonSet);
-    await this.fleet.clock.waitUntil(started + evicted.length * this.fleet.evictionSeconds * 1000);
+    await this.fleet.clock.sleep(
+      started + evicted.length * this.fleet.evictionSeconds * 1000 - this.fleet.clock.now(),
+    );
     n.pods = n.pods.filter((p) => p.daemonSet);
     return {
       node,

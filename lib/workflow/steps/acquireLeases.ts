@@ -16,7 +16,7 @@ export async function acquireLeases(state: WorkflowState, deps: CloudStepDeps): 
   const migration = requireMigrationInput(state.migration);
   const owner = migration.migration_id;
   const ttlMs = leaseTtlMs(migration.estimated_seconds, deps.settings);
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   const taken: string[] = [];
   const take = (name: string) =>
     guarded(`acquire lease ${name}`, () => deps.leases.acquireLease(name, owner, ttlMs));

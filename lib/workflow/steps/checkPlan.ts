@@ -12,7 +12,7 @@ import { guarded } from '../translate.js';
 
 export async function checkPlan(state: WorkflowState, deps: CloudStepDeps): Promise<PlanCheckResult> {
   const { migration } = state;
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   if (now.getTime() >= Date.parse(migration.plan_expires_at)) {
     throw new PlanExpiredError(`plan ${migration.plan_id} expired at ${migration.plan_expires_at}`);
   }

@@ -19,7 +19,7 @@ import { requireLive } from './pollMigration.js';
 export async function onDeadline(state: WorkflowState, deps: AgentStepDeps): Promise<LiveMigration> {
   const live = requireLive(state);
   const nova = await deps.nova();
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   const record = await findOurMigration(nova, state);
   const uuid = state.migration.instance_uuid;
   if (!record) {

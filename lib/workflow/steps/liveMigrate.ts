@@ -14,7 +14,7 @@ import { guarded } from '../translate.js';
 export async function liveMigrate(state: WorkflowState, deps: AgentStepDeps): Promise<LiveMigration> {
   const { migration } = state;
   const nova = await deps.nova();
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   const live = (novaMigrationId: number | null, adopted: boolean): LiveMigration => ({
     nova_migration_id: novaMigrationId,
     requested_at: now.toISOString(),

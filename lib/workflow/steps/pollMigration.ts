@@ -17,7 +17,7 @@ export async function pollMigration(state: WorkflowState, deps: AgentStepDeps): 
   const { migration } = state;
   const live = requireLive(state);
   const nova = await deps.nova();
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   const polls = (state.poll?.polls ?? 0) + 1;
   const leases = leaseTimes(state, deps, now);
   // Progress first: a migration that finishes between the two reads still leaves its byte counts.

@@ -14,7 +14,7 @@ import { guarded, NOVA_POLICY_HINT } from '../translate.js';
 export async function recheck(state: WorkflowState, deps: AgentStepDeps): Promise<RecheckResult> {
   await checkServer(state, deps);
   return {
-    checked_at: deps.now().toISOString(),
+    checked_at: new Date(deps.clock.now()).toISOString(),
     pre: await preDrainState(state, deps),
     steal_before_percent: state.plan_check?.steal_before_percent ?? null,
   };

@@ -8,7 +8,7 @@ import type { WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
 export async function recordOutcome(state: WorkflowState, deps: CloudStepDeps): Promise<MigrationOutcome> {
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   const outcome = buildOutcome(state, now, {
     status: 'succeeded',
     finalHost: state.verify?.host ?? state.migration.dest_host,

@@ -29,7 +29,7 @@ export async function recordRollback(
   // Or Nova finished it despite the abort (refused in post-migrating): the move happened.
   const landed = state.verify !== undefined || state.cleanup?.landed === true;
   const recorded: MigrationStatus = landed ? 'succeeded' : status;
-  const outcome = buildOutcome(state, deps.now(), {
+  const outcome = buildOutcome(state, new Date(deps.clock.now()), {
     status: recorded,
     finalHost,
     novaMigrationId: state.cleanup?.nova_migration_id ?? undefined,
@@ -37,7 +37,7 @@ export async function recordRollback(
   });
   await guarded('record the migration', () => deps.records.record(outcome));
   if (landed) {
-    const at = state.verify?.verified_at ?? deps.now().toISOString();
+    const at = state.verify?.verified_at ?? new Date(deps.clock.now()).toISOString();
     await guarded('record the last-migrated time', () =>
       deps.records.markMigrated(state.migration.instance_uuid, at, finalHost ?? undefined),
     );

@@ -8,7 +8,7 @@ import type { LeaseRenewal, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
 export async function renewLeases(state: WorkflowState, deps: CloudStepDeps): Promise<LeaseRenewal> {
-  const now = deps.now();
+  const now = new Date(deps.clock.now());
   const ttlMs = leaseTtlMs(state.migration.estimated_seconds, deps.settings);
   const grant = state.leases;
   if (grant) {

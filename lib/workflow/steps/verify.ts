@@ -20,5 +20,5 @@ export async function verify(state: WorkflowState, deps: AgentStepDeps): Promise
       `after the migration VM ${migration.instance_uuid} is ${seen}, expected ACTIVE on ${migration.dest_host}`,
     );
   }
-  return { host: server.host, status: server.status, verified_at: deps.now().toISOString() };
+  return { host: server.host, status: server.status, verified_at: new Date(deps.clock.now()).toISOString() };
 }

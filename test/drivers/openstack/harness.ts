@@ -3,8 +3,8 @@ import type { CloudCredentials } from '../../../lib/drivers/openstack/auth.js';
 import { KeystoneSession, type KeystoneSessionOptions } from '../../../lib/drivers/openstack/keystone.js';
 import { NovaClient, type NovaClientOptions } from '../../../lib/drivers/openstack/nova.js';
 import type { RetryPolicy } from '../../../lib/drivers/openstack/retry.js';
-import { ManualClock } from '../../../lib/local/clock.js';
 import { FakeOpenStack, type FakeOpenStackOptions } from '../../../lib/local/fakes/openstack/server.js';
+import { ManualClock } from '../../../lib/model/clock.js';
 
 export const SERVER_ID = '6f1e0b2a-5c1d-4d8e-9a51-0c7a2f3b9e11';
 
@@ -20,7 +20,7 @@ export interface Harness {
 export interface HarnessOptions {
   fake?: Omit<FakeOpenStackOptions, 'clock'>;
   credentials?: (fake: FakeOpenStack) => CloudCredentials;
-  keystone?: Omit<KeystoneSessionOptions, 'now'>;
+  keystone?: Omit<KeystoneSessionOptions, 'clock'>;
   nova?: NovaClientOptions;
 }
 
@@ -37,7 +37,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     random: () => 0.5,
   };
   const credentials = options.credentials?.(fake) ?? fake.credentials();
-  const session = new KeystoneSession(credentials, { now: () => clock.now(), ...options.keystone });
+  const session = new KeystoneSession(credentials, { clock, ...options.keystone });
   const nova = new NovaClient(session, { retry, ...options.nova });
   return { fake, clock, session, nova, sleeps };
 }

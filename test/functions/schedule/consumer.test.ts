@@ -4,8 +4,8 @@ import {
   REQUEST_ID_ATTRIBUTE,
   type ScheduleReply,
 } from '../../../functions/schedule/consumer.js';
-import { ManualClock } from '../../../lib/local/clock.js';
 import { LocalSqsQueue } from '../../../lib/local/sqsQueue.js';
+import { ManualClock } from '../../../lib/model/clock.js';
 import { QueueSendError } from '../../../lib/queue/errors.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../../../lib/queue/poison.js';
 import type { MessageQueue } from '../../../lib/queue/port.js';

@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createQueueHandler } from '../../../functions/schedule/consumer.js';
 import { createUrlHandler } from '../../../functions/schedule/endpoint.js';
-import { ManualClock } from '../../../lib/local/clock.js';
 import { LocalSqsQueue } from '../../../lib/local/sqsQueue.js';
 import { MAX_INSTANCES_PER_REQUEST } from '../../../lib/model/bounds.js';
+import { ManualClock } from '../../../lib/model/clock.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../../../lib/queue/poison.js';
 import {
   FLAVOR_NUMBER_FIELDS,

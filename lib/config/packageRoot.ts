@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The folder holding placid's package.json, found upwards from this module: `dist/placid.mjs` when
- * bundled, `lib/cli/` when run from source. Bundled files (examples/) are found here, not in the CWD.
+ * bundled, `lib/config/` when run from source. Bundled files (examples/) are found here, not in the CWD.
  */
 export function packageRoot(from: string = import.meta.url): string {
   let dir = dirname(fileURLToPath(from));

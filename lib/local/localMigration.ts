@@ -5,12 +5,12 @@
  * or the real drivers connected from an endpoints file.
  */
 import { readFile } from 'node:fs/promises';
-import { type Clock, ManualClock, systemClock } from '../local/clock.js';
+import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { StepRequest } from './dispatch.js';
-import type { MigrationInput } from './input.js';
-import type { StepDeps } from './ports.js';
+import type { StepRequest } from '../workflow/dispatch.js';
+import type { MigrationInput } from '../workflow/input.js';
+import type { StepDeps } from '../workflow/ports.js';
 
 export interface LocalMigrationOptions {
   instance: string;
@@ -35,9 +35,9 @@ export interface LocalMigration {
 
 export async function openLocalMigration(args: LocalMigrationOptions): Promise<LocalMigration> {
   const [{ openLocalStore }, { defaultDataDir }, workflow, rebalance] = await Promise.all([
-    import('../local/localStore.js'),
-    import('../local/dynalite.js'),
-    import('./index.js'),
+    import('./localStore.js'),
+    import('./dynalite.js'),
+    import('../workflow/index.js'),
     import('../rebalance/settings.js'),
   ]);
   const simulated = !args.endpoints;
@@ -71,22 +71,21 @@ export async function localStepDeps(
   clock: Clock,
   options: Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'>,
 ): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest) => void }> {
-  const workflow = await import('./index.js');
+  const workflow = await import('../workflow/index.js');
   const settings = workflow.parseWorkflowSettings(
     await readJson(options.settings),
     options.settings ?? 'workflow settings',
   );
-  const now = () => new Date(clock.now());
   const drivers = options.endpoints
     ? workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(options.endpoints))
     : await simulatedDriversFor(instance, clock as ManualClock, options);
   const deps: StepDeps = {
     settings,
-    now,
+    clock,
     leases: store,
     records: workflow.storeRecorder(store.ctx, settings.record_retention_days),
     steal: workflow.storeStealReader(store),
-    placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, now),
+    placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, clock),
     ...drivers,
   };
   const beforeStep = options.endpoints
@@ -114,19 +113,19 @@ async function simulatedDriversFor(
   return simulatedDrivers(fleet);
 }
 
-async function enginePlacement(store: FleetStore, now: () => Date) {
+async function enginePlacement(store: FleetStore, clock: Clock) {
   const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] =
     await Promise.all([
       import('../engine/registry.js'),
       import('../config/options.js'),
       import('../schedule/snapshot.js'),
-      import('./placementCheck.js'),
+      import('../workflow/placementCheck.js'),
     ]);
   return enginePlacementChecker({
     store,
     snapshot: new FleetSnapshot(store),
     scheduler: createScheduler(defaultConfig()),
-    now,
+    clock,
   });
 }
 
