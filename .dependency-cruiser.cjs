@@ -22,6 +22,12 @@ const ENGINE_FILES_MOVING_OUT = [
   '^lib/engine/filters/placid[.]ts$',
 ];
 
+/*
+ * Who may send DynamoDB commands: lib/store (its repositories), the local stand-in that creates the
+ * tables, and, TEMPORARY (issue 18), the detector's state item, which another engineer reworks.
+ */
+const TALKS_TO_DYNAMODB = ['^lib/store/', '^lib/local/dynalite[.]ts$', '^lib/detector/state[.]ts$'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -48,6 +54,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/', pathNot: COMPOSITION },
       to: { path: COMPOSITION },
+    },
+    {
+      name: 'only-the-store-talks-to-dynamodb',
+      comment:
+        'Data access lives in lib/store: a consumer takes the slice of FleetStore or a repository it ' +
+        'needs (docs/store.md) instead of sending DynamoDB commands itself.',
+      severity: 'error',
+      from: { path: '^(lib|functions|bin)/', pathNot: TALKS_TO_DYNAMODB },
+      to: { path: '@aws-sdk/(client-dynamodb|lib-dynamodb)' },
     },
     {
       name: 'handlers-import-no-composition-root',

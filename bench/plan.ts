@@ -12,11 +12,12 @@
  * (demand-weighted, plain mean over VMs, vCPU-weighted, absent), GB moved against the bound: six
  * noisy-neighbour fleets of 24-48 hosts in 3 zones, and the 1,000-host fleet, without a time budget.
  */
+
+import type { Plan } from '../lib/model/plan.js';
 import { detect } from '../lib/rebalance/detect.js';
 import { type FleetInput, hostObservation } from '../lib/rebalance/fleetInput.js';
 import { predictOutcome } from '../lib/rebalance/outcome.js';
 import { planRebalance } from '../lib/rebalance/planner.js';
-import type { Plan } from '../lib/rebalance/planTypes.js';
 import { defaultRebalanceSettings, type RebalanceSettings } from '../lib/rebalance/settings.js';
 import type { DetectionReport } from '../lib/rebalance/types.js';
 import { simpleStrategy } from '../lib/sim/baseline.js';

@@ -1,7 +1,7 @@
 /**
  * The collector Lambda: on a schedule (lib/infra/collector.ts), one `placid collect` run into the
- * ingest queue. Secrets come from Secrets Manager only; the clients (and the Keystone token) live
- * for the container's life. A run that sent nothing fails the invocation, so it shows as an error.
+ * ingest queue. Secrets come from Secrets Manager only; the clients (and the Keystone token) are
+ * reused between runs and rebuilt from re-read secrets every 15 minutes. A run that sent nothing fails the invocation, so it shows as an error.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { collectAndSend } from '../../lib/collect/cycle.js';
@@ -10,6 +10,7 @@ import type { RunSummary } from '../../lib/collect/summary.js';
 import { type CollectorSources, connectSources } from '../../lib/collect/wiring.js';
 import { fromSecretsManagerClient } from '../../lib/drivers/awsSecretsManager.js';
 import { type SecretsProvider, secretsManagerSecrets } from '../../lib/drivers/credentials.js';
+import { reconnectingAfter } from '../../lib/drivers/rotation.js';
 import { PlacidError } from '../../lib/model/errors.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger } from '../shared/powertools.js';
@@ -19,7 +20,12 @@ import { recordRun } from './metrics.js';
 /** Nothing could be sent (see the logged summary); the schedule tries again on its next tick. */
 export class CollectRunFailedError extends PlacidError {}
 
-let ready: Promise<{ env: CollectEnv; sources: CollectorSources }> | undefined;
+/**
+ * The clients, rebuilt from freshly read secrets once they are DEFAULT_SECRET_MAX_AGE_MS old (a
+ * rotated credential is picked up without a new container) and after a failed set-up (a bad secret
+ * may be fixed before the next tick).
+ */
+const ready = reconnectingAfter(setUp);
 
 /** A config name (e.g. `openstack`) read as the Secrets Manager secret the stack named for it. */
 export function mappedSecrets(
@@ -56,11 +62,7 @@ export async function collect(env: CollectEnv, sources: CollectorSources): Promi
 }
 
 export const handler = withPowertools(async () => {
-  ready ??= setUp().catch((error: unknown) => {
-    ready = undefined; // a bad secret may be fixed before the next tick
-    throw error;
-  });
-  const { env, sources } = await ready;
+  const { env, sources } = await ready();
   const summary = await collect(env, sources);
   return { complete: summary.complete, hosts: summary.hosts, vms: summary.vms, sent: summary.messages.sent };
 });

@@ -5,7 +5,7 @@
  * decision, so a reply may repeat but a placement never does.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { isPermanentFailure } from '../../lib/queue/failure.js';
+import { isPermanentFailure } from '../../lib/model/failure.js';
 import type { MessageAttributes } from '../../lib/queue/port.js';
 import { processSqsBatch } from '../../lib/queue/processBatch.js';
 import { type AdvisoryAnswer, adviseRequest } from '../../lib/schedule/advisory.js';

@@ -11,12 +11,12 @@
  */
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { RequestError, ValidationError } from '../../lib/model/errors.js';
+import { isRetryable } from '../../lib/model/failure.js';
 import { wellFormedText } from '../../lib/model/identifiers.js';
 import { type AdvisoryOutcome, adviseRequest } from '../../lib/schedule/advisory.js';
 import { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import { parseDecisionBody } from '../../lib/schedule/request.js';
-import { isTransient } from '../../lib/schedule/transient.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger } from '../shared/powertools.js';
 import { recordAdvisoryMetrics, recordDecisionMetrics } from './metrics.js';
@@ -88,7 +88,7 @@ function failed(error: unknown): Result {
   }
   if (error instanceof RequestError) return json(400, problem('RequestError', error.message));
   if (error instanceof RequestIdConflictError) return json(409, problem('RequestIdConflict', error.message));
-  if (isTransient(error)) {
+  if (isRetryable(error)) {
     logger.warn('schedule request failed transiently', { error });
     return json(
       503,

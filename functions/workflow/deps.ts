@@ -26,7 +26,7 @@ export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
     settings: env.settings,
     clock: systemClock,
     leases: store,
-    records: storeRecorder(store.ctx, env.settings.record_retention_days),
+    records: storeRecorder(store, env.settings.record_retention_days),
     steal: storeStealReader(store),
     placement: enginePlacementChecker({
       store,

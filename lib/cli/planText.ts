@@ -1,6 +1,7 @@
 /** A plan for people: what it is, the migrations wave by wave with their reasons, then the skipped VMs by reason. */
+
+import type { Plan, PlannedMigration, SkipCode, SkippedVm } from '../model/plan.js';
 import { clock, gibibytes, pct, seconds } from '../rebalance/format.js';
-import type { Plan, PlannedMigration, SkipCode, SkippedVm } from '../rebalance/planTypes.js';
 import { SKIP_TITLES } from '../rebalance/skipTitles.js';
 import { columns, plural } from './format.js';
 

@@ -1,6 +1,6 @@
 /** `placid plans`: the stored plans, newest first, with their status and their migrations' states. */
 import type { Command } from '@commander-js/extra-typings';
-import type { StoredPlanStatus } from '../detector/index.js';
+import type { StoredPlanStatus } from '../model/plan.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
@@ -18,14 +18,13 @@ export interface PlanListing {
 }
 
 export async function runPlans(args: { dataDir?: string; json?: boolean }, io: CliIO): Promise<number> {
-  const { plansWithStatus, recordsOfPlan } = await import('../detector/index.js');
   const listing = await withLocalStore(args.dataDir, async (store) => {
-    const plans = (await Promise.all(STATUSES.map((s) => plansWithStatus(store.ctx, s)))).flat();
+    const plans = (await Promise.all(STATUSES.map((s) => store.plans.withStatus(s)))).flat();
     plans.sort((a, b) => b.created_at.localeCompare(a.created_at));
     return Promise.all(
       plans.map(async (p): Promise<PlanListing> => {
         const migrations: Record<string, number> = {};
-        for (const r of await recordsOfPlan(store.ctx, p.plan_id))
+        for (const r of await store.migrations.ofPlan(p.plan_id))
           migrations[r.status] = (migrations[r.status] ?? 0) + 1;
         return {
           plan_id: p.plan_id,

@@ -5,15 +5,15 @@
  * cannot send a migration twice or undo each other's work.
  * Acts on what inspect.ts found due; a run takes the lease first.
  */
+
+import type { MigrationInput, MigrationRecordItem } from '../model/migration.js';
+import type { StoredPlan } from '../model/plan.js';
 import { mapLimit } from '../store/concurrency.js';
-import type { StoreContext } from '../store/context.js';
-import type { MigrationInput } from '../workflow/input.js';
-import type { MigrationRecordItem } from '../workflow/recordItem.js';
+import type { FleetStore } from '../store/fleetStore.js';
 import type { PlanStep } from './inspect.js';
 import { LIVE_STATUSES, type LiveChanges, noChanges } from './livePlans.js';
-import { setPlanStatus } from './planItems.js';
-import { leavePlanned, messageOf, recordsOfPlan, returnToPlanned } from './planRecords.js';
-import type { DetectorDeps, StoredPlan } from './types.js';
+import { messageOf } from './planRecords.js';
+import type { DetectorDeps } from './types.js';
 import { waveGate } from './waveGate.js';
 
 export const PLAN_EXPIRED_REASON = 'plan expired';
@@ -38,13 +38,12 @@ export async function actOnPlans(
   steps: readonly PlanStep[],
   now: Date,
 ): Promise<AdvanceResult> {
-  const ctx = deps.store.ctx;
   const changes = noChanges();
   const result: AdvanceResult = { sent: [], expired: [], completed: [], ended: [], changes };
   for (const step of steps) {
     const id = step.plan_id;
     if (step.kind === 'expire') {
-      const expired = await expirePlan(ctx, { plan_id: id }, now);
+      const expired = await expirePlan(deps.store, { plan_id: id }, now);
       if (expired.won) result.expired.push(id);
       if (expired.won && expired.sentAny) result.ended.push(id);
       changes.remove.push(id);
@@ -73,8 +72,8 @@ export async function advanceApproved(
   /** The records as just read or written (a new plan: the byPlan index may not show them yet). */
   written?: readonly MigrationRecordItem[],
 ): Promise<void> {
-  const ctx = deps.store.ctx;
-  const records = written ?? (await recordsOfPlan(ctx, plan.plan_id));
+  const { plans, migrations } = deps.store;
+  const records = written ?? (await migrations.ofPlan(plan.plan_id));
   if (records.length < plan.summary.moved) {
     // The index lags the writes: finishing now would complete a plan that never ran.
     result.inProgress ??= plan;
@@ -83,9 +82,7 @@ export async function advanceApproved(
   }
   const gate = waveGate(records, now, deps.settings);
   if (gate.kind === 'finished') {
-    if (
-      await setPlanStatus(ctx, plan.plan_id, ['approved'], 'completed', { completed_at: now.toISOString() })
-    ) {
+    if (await plans.setStatus(plan.plan_id, ['approved'], 'completed', { completed_at: now.toISOString() })) {
       result.completed.push(plan.plan_id);
       result.ended.push(plan.plan_id);
       deps.logger?.info('plan completed', { plan_id: plan.plan_id });
@@ -97,15 +94,15 @@ export async function advanceApproved(
     result.waiting ??= `plan ${plan.plan_id} in progress: ${gate.reason}`;
     return;
   }
-  const sent = await mapLimit(gate.due, ctx.concurrency, async (record) => {
+  const sent = await mapLimit(gate.due, deps.store.ctx.concurrency, async (record) => {
     // The conditional update is the deduplication: only the run that moved it to queued sends it.
-    if (!(await leavePlanned(ctx, record, 'queued', now))) return undefined;
+    if (!(await migrations.leavePlanned(record, 'queued', now))) return undefined;
     const message = messageOf(record);
     try {
       await deps.planQueue.send(JSON.stringify(message), { correlation_id: message.correlation_id });
     } catch (error) {
       // Not sent: back to planned, so the next run sends it (the starter dedups if it did arrive).
-      await returnToPlanned(ctx, record, now);
+      await migrations.returnToPlanned(record, now);
       deps.logger?.warn('plan message not sent', { migration_id: message.migration_id, error });
       return undefined;
     }
@@ -124,19 +121,19 @@ export async function advanceApproved(
  * expired it first; `sentAny`: some of its migrations had been sent.
  */
 export async function expirePlan(
-  ctx: StoreContext,
+  store: Pick<FleetStore, 'plans' | 'migrations' | 'ctx'>,
   plan: Pick<StoredPlan, 'plan_id'>,
   now: Date,
 ): Promise<{ won: boolean; sentAny: boolean }> {
-  const won = await setPlanStatus(ctx, plan.plan_id, LIVE_STATUSES, 'expired', {
+  const won = await store.plans.setStatus(plan.plan_id, LIVE_STATUSES, 'expired', {
     expired_at: now.toISOString(),
   });
   // Skip the leftovers even when another run won: it may have died between the two steps.
-  const records = await recordsOfPlan(ctx, plan.plan_id);
+  const records = await store.migrations.ofPlan(plan.plan_id);
   await mapLimit(
     records.filter((r) => r.status === 'planned'),
-    ctx.concurrency,
-    (r) => leavePlanned(ctx, r, 'skipped', now, PLAN_EXPIRED_REASON),
+    store.ctx.concurrency,
+    (r) => store.migrations.leavePlanned(r, 'skipped', now, PLAN_EXPIRED_REASON),
   );
   return { won, sentAny: records.some((r) => r.status !== 'planned' && r.status !== 'skipped') };
 }

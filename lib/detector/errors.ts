@@ -16,7 +16,7 @@ export class UnknownPlanError extends PlanApprovalError {
   }
 }
 
-export class PlanExpiredError extends PlanApprovalError {
+export class ExpiredPlanApprovalError extends PlanApprovalError {
   constructor(planId: string, expiredAt: string) {
     super(planId, `plan ${planId} expired at ${expiredAt}; the detector makes a new one from fresh samples`);
   }

@@ -13,8 +13,7 @@ import type { InstanceReport } from '../model/reports.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { DetectionReport, MigrationRecord } from '../rebalance/types.js';
 import { mapLimit } from '../store/concurrency.js';
-import type { StoreContext } from '../store/context.js';
-import { migrationRecords } from '../workflow/records.js';
+import type { MigrationRecordRepository } from '../store/migrationRecords.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -40,7 +39,7 @@ export function movedSince(vms: readonly CandidateVm[], since: Date): string[] {
 }
 
 export async function moveHistory(
-  ctx: StoreContext,
+  migrations: Pick<MigrationRecordRepository, 'forInstance'>,
   vms: readonly CandidateVm[],
   now: Date,
   settings: Pick<RebalanceSettings, 'max_cooldown_hours' | 'no_return_hours'>,
@@ -49,7 +48,7 @@ export async function moveHistory(
   const hours = Math.max(settings.max_cooldown_hours, settings.no_return_hours);
   const since = new Date(now.getTime() - hours * HOUR_MS);
   const perVm = await mapLimit(movedSince(vms, since), concurrency, (uuid) =>
-    migrationRecords(ctx, uuid, since),
+    migrations.forInstance(uuid, since),
   );
   return perVm.flat().flatMap((r) =>
     r.status === 'succeeded' && r.finished_at

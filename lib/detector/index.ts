@@ -2,14 +2,20 @@
  * The detector: the reconcile loop that turns the store's samples into plans and sends their
  * migrations, wave by wave, to the plan queue; and the operator's approval.
  */
+
+export type { StoredPlan, StoredPlanStatus } from '../model/plan.js';
 export { actOnPlans, PLAN_EXPIRED_REASON } from './advance.js';
 export { approvePlan } from './approve.js';
 export { type Due, workDue } from './due.js';
-export { PlanApprovalError, PlanExpiredError, PlanNotPendingError, UnknownPlanError } from './errors.js';
+export {
+  ExpiredPlanApprovalError,
+  PlanApprovalError,
+  PlanNotPendingError,
+  UnknownPlanError,
+} from './errors.js';
 export { inspectPlans, type PlanStep } from './inspect.js';
 export { LIVE_STATUSES, livePlansInIndex } from './livePlans.js';
-export { getPlan, PLAN_RETENTION_DAYS, plansWithStatus } from './planItems.js';
-export { migrationIdFor, recordsOfPlan } from './planRecords.js';
+export { migrationIdFor } from './planRecords.js';
 export { DETECTOR_LEASE, DETECTOR_LEASE_TTL_MS, reconcile } from './reconcile.js';
 export { runTriggered, type TriggeredRun } from './run.js';
 export { DETECTOR_STATE_ID, type DetectorState, readDetectorState, type TrackedPlan } from './state.js';
@@ -22,5 +28,5 @@ export {
   PLAN_APPROVED,
   parseTrigger,
 } from './trigger.js';
-export type { DetectorDeps, DetectorLogger, ReconcileResult, StoredPlan, StoredPlanStatus } from './types.js';
+export type { DetectorDeps, DetectorLogger, ReconcileResult } from './types.js';
 export { type WaveGate, waveGate } from './waveGate.js';

@@ -3,9 +3,8 @@
  * without taking the lease: a plan past its expiry is expired; a plan pending approval costs one
  * status read (approved since?); an approved plan one records query (a wave due, or all ended?).
  */
-import type { MigrationRecordItem } from '../workflow/recordItem.js';
-import { liveInOrder, planStatus } from './livePlans.js';
-import { recordsOfPlan } from './planRecords.js';
+import type { MigrationRecordItem } from '../model/migration.js';
+import { liveInOrder } from './livePlans.js';
 import type { TrackedPlan } from './state.js';
 import type { DetectorDeps } from './types.js';
 import { waveGate } from './waveGate.js';
@@ -52,7 +51,7 @@ async function inspectPlan(
   }
   if (tracked.status === 'recommended') return { ...step, kind: 'leave', work: false, blocks: false };
   if (tracked.status === 'pending_approval') {
-    const status = await planStatus(deps.store.ctx, id);
+    const status = await deps.store.plans.status(id);
     if (status === 'pending_approval') {
       const waiting = `plan ${id} waits for approval (placid approve ${id})`;
       return { ...step, kind: 'leave', work: false, blocks: true, waiting };
@@ -62,7 +61,7 @@ async function inspectPlan(
   }
   const plan: TrackedPlan = { ...tracked, status: 'approved' };
   const seenApproved = tracked.status !== 'approved';
-  const records = await recordsOfPlan(deps.store.ctx, id);
+  const records = await deps.store.migrations.ofPlan(id);
   const approved = { plan_id: id, plan, records, changed: seenApproved };
   if (records.length < plan.moved) {
     // The index lags the writes: finishing now would complete a plan that never ran.

@@ -1,15 +1,11 @@
 /**
  * The plans that may still change, as the detector state tracks them (state.ts `live_plans`):
  * what a run needs to know about each without reading its body, the one-attribute status read
- * that tells an approval, and the rebuild from the byStatus index.
+ * that tells an approval (PlanRepository.status), and the rebuild from the byStatus index.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Plan } from '../rebalance/planTypes.js';
-import type { StoreContext } from '../store/context.js';
-import { allItems } from '../store/paginate.js';
-import { PLANS_BY_STATUS } from '../store/tables.js';
+import type { Plan } from '../model/plan.js';
+import type { PlanRepository } from '../store/plans.js';
 import type { DetectorState, TrackedPlan } from './state.js';
-import type { StoredPlanStatus } from './types.js';
 
 /** The statuses that may still change; `approved` and `pending_approval` block new planning. */
 export const LIVE_STATUSES: readonly TrackedPlan['status'][] = [
@@ -63,61 +59,24 @@ export function withChanges(state: DetectorState, changes: LiveChanges): Record<
   return live;
 }
 
-/** A plan's current status (one strongly consistent read of that attribute only), undefined when gone. */
-export async function planStatus(ctx: StoreContext, planId: string): Promise<StoredPlanStatus | undefined> {
-  const { Item } = await ctx.doc.send(
-    new GetCommand({
-      TableName: ctx.tables.plans,
-      Key: { plan_id: planId },
-      ProjectionExpression: '#st',
-      ExpressionAttributeNames: { '#st': 'status' },
-      ConsistentRead: true,
-    }),
-  );
-  return typeof Item?.status === 'string' ? (Item.status as StoredPlanStatus) : undefined;
-}
-
 /**
  * The plans with one of `statuses` as the detector state tracks them, without their bodies (the
  * byStatus index: eventually consistent, so a plan stored a moment ago may be missing).
  */
 export async function livePlansInIndex(
-  ctx: StoreContext,
+  plans: Pick<PlanRepository, 'headersWithStatus'>,
   statuses: readonly TrackedPlan['status'][] = LIVE_STATUSES,
 ): Promise<Record<string, TrackedPlan>> {
-  const lists = await Promise.all(statuses.map((status) => indexed(ctx, status)));
-  return Object.fromEntries(lists.flat());
-}
-
-async function indexed(ctx: StoreContext, status: TrackedPlan['status']): Promise<[string, TrackedPlan][]> {
-  const items = await allItems((startKey) =>
-    ctx.doc.send(
-      new QueryCommand({
-        TableName: ctx.tables.plans,
-        IndexName: PLANS_BY_STATUS,
-        KeyConditionExpression: '#status = :status',
-        ProjectionExpression: '#id, #created, #expires, #summary.#moved',
-        ExpressionAttributeNames: {
-          '#id': 'plan_id',
-          '#status': 'status',
-          '#created': 'created_at',
-          '#expires': 'plan_expires_at',
-          '#summary': 'summary',
-          '#moved': 'moved',
-        },
-        ExpressionAttributeValues: { ':status': status },
-        ExclusiveStartKey: startKey,
-      }),
-    ),
+  const lists = await Promise.all(statuses.map((status) => plans.headersWithStatus(status)));
+  return Object.fromEntries(
+    lists.flat().map(({ plan_id, status, created_at, plan_expires_at, moved }) => {
+      const entry: TrackedPlan = {
+        status: status as TrackedPlan['status'],
+        created_at,
+        plan_expires_at,
+        moved,
+      };
+      return [plan_id, entry];
+    }),
   );
-  return items.map((item) => {
-    const moved = (item.summary as { moved?: unknown } | undefined)?.moved;
-    const entry: TrackedPlan = {
-      status,
-      created_at: String(item.created_at),
-      plan_expires_at: String(item.plan_expires_at),
-      moved: Number(moved ?? 0),
-    };
-    return [String(item.plan_id), entry] as [string, TrackedPlan];
-  });
 }

@@ -4,16 +4,15 @@
  * hysteresis, plan, store the plan and its records, and in auto mode send wave 1 at once.
  */
 import { createHash } from 'node:crypto';
+import type { Plan } from '../model/plan.js';
 import { detect } from '../rebalance/detect.js';
 import { hostObservation } from '../rebalance/fleetInput.js';
 import { planRebalance } from '../rebalance/planner.js';
-import type { Plan } from '../rebalance/planTypes.js';
 import type { StoredInstance } from '../store/instances.js';
 import { type AdvanceResult, advanceApproved } from './advance.js';
 import { readFleet } from './fleetRead.js';
 import { candidateVms, moveHistory } from './history.js';
-import { putPlan } from './planItems.js';
-import { plannedRecord, putPlannedRecords } from './planRecords.js';
+import { plannedRecord } from './planRecords.js';
 import { type DetectorState, writeDetectorState } from './state.js';
 import type { DetectorDeps, ReconcileResult } from './types.js';
 
@@ -83,7 +82,7 @@ export async function planIfNeeded(
     return { ...idle('nothing suffering'), suffering };
   }
   const history = await moveHistory(
-    ctx,
+    deps.store.migrations,
     candidateVms(detection, fleet.instances),
     now,
     deps.settings,
@@ -114,8 +113,8 @@ export async function planIfNeeded(
   const instances = new Map(fleet.instances.map((vm) => [vm.uuid, vm as StoredInstance]));
   const records = plan.migrations.map((m) => plannedRecord(plan, m, instances.get(m.instance_uuid)));
   // Records first: a plan that is visible (and may be approved) always has its records.
-  await putPlannedRecords(ctx, records);
-  await putPlan(ctx, plan);
+  await deps.store.migrations.putPlanned(records);
+  await deps.store.plans.put(plan);
   deps.logger?.info('plan made', { plan_id: plan.plan_id, status: plan.status, migrations: records.length });
   const sent: AdvanceResult = { sent: [], expired: [], completed: [], ended: [] };
   if (plan.status === 'approved') await advanceApproved(deps, plan, now, sent, records);

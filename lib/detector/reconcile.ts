@@ -7,7 +7,7 @@
  * twice; every state write is version-checked.
  */
 import { randomUUID } from 'node:crypto';
-import type { MigrationInput } from '../workflow/input.js';
+import type { MigrationInput } from '../model/migration.js';
 import { actOnPlans } from './advance.js';
 import { type Due, detectionDue, workDue } from './due.js';
 import { inspectPlans, type PlanStep } from './inspect.js';
@@ -93,7 +93,7 @@ async function trackIndexed(
   state: DetectorState,
   now: Date,
 ): Promise<{ state: DetectorState; steps: PlanStep[] }> {
-  const indexed = await livePlansInIndex(deps.store.ctx);
+  const indexed = await livePlansInIndex(deps.store.plans);
   const tracked = state.live_plans ?? {};
   const add = Object.fromEntries(Object.entries(indexed).filter(([id]) => !tracked[id]));
   if (Object.keys(add).length === 0 && state.live_plans !== null) return { state, steps: [] };

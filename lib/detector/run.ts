@@ -1,9 +1,11 @@
 /** One invocation of the detector: approve first when the event is an approval, then reconcile. */
+
+import type { StoredPlan } from '../model/plan.js';
 import { approvePlan } from './approve.js';
 import { PlanNotPendingError } from './errors.js';
 import { reconcile } from './reconcile.js';
 import type { DetectTrigger } from './trigger.js';
-import type { DetectorDeps, ReconcileResult, StoredPlan } from './types.js';
+import type { DetectorDeps, ReconcileResult } from './types.js';
 
 export interface TriggeredRun {
   trigger: DetectTrigger;

@@ -8,7 +8,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PlacidError } from '../model/errors.js';
-import type { Plan } from '../rebalance/planTypes.js';
+import type { Plan } from '../model/plan.js';
 import type { StoreContext } from '../store/context.js';
 import { isConditionFailed } from '../store/retry.js';
 

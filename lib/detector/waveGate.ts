@@ -7,9 +7,10 @@
  * longer than estimated, which is when the network is already busy. A wave whose predecessors end
  * early starts early, except inside a blackout window (no migration starts there).
  */
+
+import { type MigrationRecordItem, TERMINAL_RECORD_STATUSES } from '../model/migration.js';
 import { blackoutAt } from '../rebalance/blackout.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
-import { type MigrationRecordItem, TERMINAL_RECORD_STATUSES } from '../workflow/recordItem.js';
 
 export type WaveGate =
   | { kind: 'finished' }

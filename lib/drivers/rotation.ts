@@ -7,9 +7,11 @@
  *
  * Not Powertools Parameters' `getSecret({ maxAge })`: it covers Secrets Manager only, while the
  * same drivers read their secrets from the environment or a file on an agent host and in the CLI
- * (credentials.ts), and it could not tell a rejected credential from any other failure. The cache
- * here sits above every SecretsProvider and adds the re-read on rejection; it is one more
- * dependency fewer.
+ * (credentials.ts), and it could not tell a rejected credential from any other failure. Above all,
+ * it caches the secret's text, while what lives long is the client built from it (its Keystone
+ * token, its connections): a fresh secret helps only if the client is rebuilt, which is what the
+ * age here decides. The cache sits above every SecretsProvider and adds the re-read on rejection;
+ * it is one more dependency fewer.
  */
 import { createHash } from 'node:crypto';
 import { type Clock, systemClock } from '../model/clock.js';
@@ -101,4 +103,28 @@ function fingerprintOf(secret: Secret): string {
   return createHash('sha256')
     .update(JSON.stringify({ ...secret }))
     .digest('hex');
+}
+
+/**
+ * For a process that builds several clients from several secrets at once (the collector Lambda):
+ * the result of `connect` is reused until it is `maxAgeMs` old, then made again, so a rotated
+ * secret is read within that age; a failed `connect` is not kept, so the next call tries again.
+ */
+export function reconnectingAfter<T>(
+  connect: () => Promise<T>,
+  options: RotationOptions = {},
+): () => Promise<T> {
+  const maxAgeMs = options.maxAgeMs ?? DEFAULT_SECRET_MAX_AGE_MS;
+  const clock = options.clock ?? systemClock;
+  let current: { value: Promise<T>; madeAtMs: number } | undefined;
+  return () => {
+    if (current === undefined || clock.now() - current.madeAtMs >= maxAgeMs) {
+      const made = { value: connect(), madeAtMs: clock.now() };
+      made.value.catch(() => {
+        if (current === made) current = undefined;
+      });
+      current = made;
+    }
+    return current.value;
+  };
 }

@@ -10,7 +10,7 @@ import { serviceIsUp } from '../model/liveness.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StoredHost } from '../store/hostItems.js';
-import { hostSteal, type StealReading } from './steal.js';
+import { readHostSteal, type StealReading } from './steal.js';
 
 export interface Capacity {
   used: number;
@@ -71,7 +71,7 @@ export async function readFleetView(store: FleetStore, options: FleetViewOptions
   }
   const views = await mapLimit(hosts, 16, async (stored) => {
     const vms = vmsByNode.get(nodeKey(stored.state)) ?? [];
-    const steal = await hostSteal(store, stored.state, vms, window);
+    const steal = await readHostSteal(store, stored.state, vms, window);
     return hostView(stored, vms.length, steal, at, config);
   });
   return {

@@ -37,7 +37,7 @@ const mean = (xs: readonly number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** Steal of one host, falling back to the samples of its VMs (`vmUuids`) taken on it. */
-export async function hostSteal(
+export async function readHostSteal(
   store: Pick<FleetStore, 'nodeWindow'>,
   host: { host: string; nodename: string },
   vmUuids: readonly string[],

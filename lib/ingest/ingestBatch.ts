@@ -6,8 +6,8 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../model/clock.js';
 import { ValidationError } from '../model/errors.js';
+import { isPermanentFailure } from '../model/failure.js';
 import { parseReportMessage, type ReportMessage } from '../model/reports.js';
-import { isPermanentFailure } from '../queue/failure.js';
 import type { MessageQueue } from '../queue/port.js';
 import { type BatchLogger, type BatchOutcome, processSqsBatch } from '../queue/processBatch.js';
 import type { FleetStore } from '../store/fleetStore.js';

@@ -5,7 +5,6 @@
  * answer is cached for the life of the Lambda container; a negative one never is (the node's
  * first report may be the next message).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { LRUCache } from 'lru-cache';
 import type { Issue } from '../model/errors.js';
 import type { ReportMessage } from '../model/reports.js';
@@ -36,22 +35,10 @@ export class KnownHosts {
 
   /**
    * Looks nodes up with consistent reads of the hosts table (a node reported a moment ago by another
-   * Lambda counts). Only the key is read: a host item can be tens of KiB.
+   * Lambda counts; FleetStore.hasNode).
    */
-  static inStore(store: FleetStore): KnownHosts {
-    const { doc, tables } = store.ctx;
-    return new KnownHosts(async (host, nodename) => {
-      const { Item } = await doc.send(
-        new GetCommand({
-          TableName: tables.hosts,
-          Key: { host, nodename },
-          ProjectionExpression: '#host',
-          ExpressionAttributeNames: { '#host': 'host' },
-          ConsistentRead: true,
-        }),
-      );
-      return Item !== undefined;
-    });
+  static inStore(store: Pick<FleetStore, 'hasNode'>): KnownHosts {
+    return new KnownHosts((host, nodename) => store.hasNode(host, nodename));
   }
 
   /** Records nodes whose reports were just stored, so later messages need no lookup. */

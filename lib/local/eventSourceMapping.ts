@@ -31,7 +31,7 @@ export interface DrainOptions {
   waitForInvisible?: boolean;
 }
 
-export interface DrainResult {
+export interface QueueDrainResult {
   batches: number;
   /** Why it stopped: nothing left, only invisible messages left, or the iteration guard. */
   stoppedBy: 'empty' | 'invisible' | 'max-iterations';
@@ -96,7 +96,7 @@ export class EventSourceMapping {
    * Polls until the queue is empty or only invisible messages remain (or waits for them; see
    * options), with up to `maxConcurrency` invocations in flight.
    */
-  async drain(options: DrainOptions = {}): Promise<DrainResult> {
+  async drain(options: DrainOptions = {}): Promise<QueueDrainResult> {
     let budget = options.maxIterations ?? 10_000;
     const handlerErrors: unknown[] = [];
     let batches = 0;

@@ -2,7 +2,7 @@
 import { ConfigError } from '../model/errors.js';
 import { DEAD_LETTER_ATTRIBUTE } from '../queue/poison.js';
 import type { OutgoingMessage } from '../queue/port.js';
-import { INGEST_STAGE, type IngestStage, type IngestTally } from './ingestStage.js';
+import { INGEST_STAGE, type IngestPipelineStage, type IngestTally } from './ingestPipelineStage.js';
 import type { LocalPipeline } from './pipeline.js';
 
 export interface RejectedMessage {
@@ -30,9 +30,11 @@ export async function runIngest(
   pipeline: LocalPipeline,
   messages: readonly (string | OutgoingMessage)[],
 ): Promise<IngestReport> {
-  const stage = pipeline.stage(INGEST_STAGE) as Partial<IngestStage>;
+  const stage = pipeline.stage(INGEST_STAGE) as Partial<IngestPipelineStage>;
   if (typeof stage.tally !== 'function') {
-    throw new ConfigError(`the pipeline's ${INGEST_STAGE} stage keeps no tally; build it with ingestStage()`);
+    throw new ConfigError(
+      `the pipeline's ${INGEST_STAGE} stage keeps no tally; build it with ingestPipelineStage()`,
+    );
   }
   const { queue, deadLetter } = pipeline.queues(INGEST_STAGE);
   const before = { ...stage.tally() };

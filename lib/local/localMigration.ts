@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
+import type { MigrationInput } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StepRequest } from '../workflow/dispatch.js';
-import type { MigrationInput } from '../workflow/input.js';
 import type { StepDeps } from '../workflow/ports.js';
 
 export interface LocalMigrationOptions {
@@ -83,7 +83,7 @@ export async function localStepDeps(
     settings,
     clock,
     leases: store,
-    records: workflow.storeRecorder(store.ctx, settings.record_retention_days),
+    records: workflow.storeRecorder(store, settings.record_retention_days),
     steal: workflow.storeStealReader(store),
     placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, clock),
     ...drivers,

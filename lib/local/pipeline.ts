@@ -12,8 +12,8 @@ import type { StoreOptions } from '../store/context.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { LocalDynamo } from './dynalite.js';
 import { FastForwardClock } from './fastForwardClock.js';
+import { ingestPipelineStage } from './ingestPipelineStage.js';
 import { type IngestReport, runIngest } from './ingestRun.js';
-import { ingestStage } from './ingestStage.js';
 import { type LocalStore, openLocalStore } from './localStore.js';
 import type { PipelineResources, PipelineStage, StageQueues } from './pipelineStage.js';
 import { LocalSqsQueue } from './sqsQueue.js';
@@ -77,7 +77,7 @@ export class LocalPipeline {
       dynaliteThread: options.dynaliteThread,
     });
     const pipeline = new LocalPipeline(local, wallClock, options.clock ?? new FastForwardClock());
-    for (const stage of options.stages ?? [ingestStage()]) pipeline.add(stage);
+    for (const stage of options.stages ?? [ingestPipelineStage()]) pipeline.add(stage);
     return pipeline;
   }
 

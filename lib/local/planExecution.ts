@@ -7,9 +7,8 @@
  */
 
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
+import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
 import type { StepRequest } from '../workflow/dispatch.js';
-import type { MigrationInput } from '../workflow/input.js';
-import type { MigrationStatus } from '../workflow/state.js';
 import type { LocalDynamo } from './dynalite.js';
 import type { LocalMigrationOptions } from './localMigration.js';
 
@@ -25,7 +24,7 @@ export interface ExecutedMigration {
   instance_uuid: string;
   source_host: string;
   dest_host: string;
-  status: MigrationStatus;
+  status: MigrationOutcomeStatus;
   final_host: string | null;
   /** Error name and cause, unless it succeeded. */
   error?: string;
@@ -86,7 +85,7 @@ async function executeOne(
     return { ...base, status: 'failed', final_host: null, error: run.error, cause: run.cause };
   }
   const rollback = run.output?.rollback as
-    | { status?: MigrationStatus; final_host?: string | null }
+    | { status?: MigrationOutcomeStatus; final_host?: string | null }
     | undefined;
   if (rollback) {
     const failure = run.output?.failure as { Error?: string; Cause?: string } | undefined;

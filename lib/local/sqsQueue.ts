@@ -14,9 +14,9 @@ import {
 } from '../queue/port.js';
 import {
   type DrainOptions,
-  type DrainResult,
   EventSourceMapping,
   type EventSourceOptions,
+  type QueueDrainResult,
   type SqsBatchHandler,
 } from './eventSourceMapping.js';
 import { type LocalQueueOptions, type QueueSettings, resolveQueueOptions } from './queueSettings.js';
@@ -66,7 +66,8 @@ export class LocalSqsQueue implements MessageQueue {
 
   async send(body: string, attributes?: MessageAttributes): Promise<SendResult> {
     const violation = checkMessage({ body, attributes }, this.settings.maxMessageBytes);
-    if (violation) throw new QueueSendError(violation.code, `${this.name}: ${violation.message}`, true);
+    if (violation)
+      throw new QueueSendError(violation.code, `${this.name}: ${violation.message}`, { retryable: false });
     return { messageId: this.enqueue({ body, attributes }) };
   }
 
@@ -75,7 +76,7 @@ export class LocalSqsQueue implements MessageQueue {
     messages.forEach((raw, index) => {
       const message = toOutgoing(raw);
       const violation = checkMessage(message, this.settings.maxMessageBytes);
-      if (violation) result.failed.push({ index, ...violation, senderFault: true });
+      if (violation) result.failed.push({ index, ...violation, retryable: false });
       else result.sent.push({ index, messageId: this.enqueue(message) });
     });
     return result;
@@ -128,7 +129,7 @@ export class LocalSqsQueue implements MessageQueue {
   }
 
   /** Delivers batches to the attached handler until nothing is visible (see `DrainOptions`). */
-  async drain(options?: DrainOptions): Promise<DrainResult> {
+  async drain(options?: DrainOptions): Promise<QueueDrainResult> {
     if (!this.mapping) throw new ConfigError(`queue ${this.name} has no handler attached`);
     return this.mapping.drain(options);
   }

@@ -1,13 +1,17 @@
 import { PlacidError } from '../model/errors.js';
 
-/** A message that the queue refused or that could not be enqueued; `code` is SQS's error code. */
+/**
+ * A message that the queue refused or that could not be enqueued; `code` is SQS's error code.
+ * `retryable`: false when SQS blamed the sender (the message itself is wrong), true otherwise.
+ */
 export class QueueSendError extends PlacidError {
+  readonly retryable: boolean;
   constructor(
     readonly code: string,
     message: string,
-    readonly senderFault: boolean,
-    options?: { cause?: unknown },
+    options: { retryable: boolean; cause?: unknown },
   ) {
     super(message, options);
+    this.retryable = options.retryable;
   }
 }

@@ -1,7 +1,6 @@
-export { backoffDelay, DEFAULT_RETRY_TIMING, type RetryTiming } from './backoff.js';
+export { classifyFailure, type FailureKind, isPermanentFailure, isRetryable } from '../model/failure.js';
 export { chunkForBatch, type IndexedMessage } from './batching.js';
 export { QueueSendError } from './errors.js';
-export { classifyFailure, type FailureKind, isPermanentFailure, isTransientFailure } from './failure.js';
 export { parseJsonBody } from './jsonBody.js';
 export {
   checkMessage,

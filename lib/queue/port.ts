@@ -17,12 +17,15 @@ export interface SentEntry {
   messageId: string;
 }
 
-/** An entry that was not enqueued after every retry; `senderFault` means retrying cannot help. */
+/**
+ * An entry that was not enqueued after every retry. `retryable`: false when SQS blamed the sender
+ * (its SenderFault) or refused the call as a client error, so sending it again cannot help.
+ */
 export interface FailedEntry {
   index: number;
   code: string;
   message: string;
-  senderFault: boolean;
+  retryable: boolean;
 }
 
 /** Per-entry outcome of `sendBatch`: every input index appears in exactly one list. */

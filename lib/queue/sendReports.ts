@@ -6,7 +6,7 @@
 import { parseReportMessage } from '../model/reports.js';
 import type { MessageQueue } from './port.js';
 
-export interface ReportMessage {
+export interface ReportBody {
   body: string;
   /** Names the message in errors, e.g. a file name or `message 3`. */
   where: string;
@@ -22,7 +22,7 @@ export interface ReportSend {
 
 export async function sendReportMessages(
   queue: MessageQueue,
-  messages: readonly ReportMessage[],
+  messages: readonly ReportBody[],
   now = new Date(),
 ): Promise<ReportSend> {
   const rejected: ReportSend['rejected'] = [];

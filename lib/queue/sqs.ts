@@ -5,7 +5,9 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { backoffDelay, DEFAULT_RETRY_TIMING, type RetryTiming } from './backoff.js';
+import { backoffDelay, type RetryPolicy } from '../model/backoff.js';
+import { systemClock } from '../model/clock.js';
+import { classifyFailure } from '../model/failure.js';
 import { chunkForBatch, type IndexedMessage } from './batching.js';
 import { QueueSendError } from './errors.js';
 import { checkMessage, SQS_LIMITS } from './limits.js';
@@ -19,16 +21,25 @@ import {
   toOutgoing,
 } from './port.js';
 
+/** Retries of batch entries SQS failed on its side (the SDK already retries whole failed calls). */
+export const DEFAULT_SEND_RETRY: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 50,
+  maxDelayMs: 2_000,
+  sleep: systemClock.sleep,
+  random: Math.random,
+};
+
 export interface SqsQueueOptions {
   /** The queue's MaximumMessageSize; 256 KiB unless the queue was created with more. */
   maxMessageBytes?: number;
   /** Retries of entries SQS failed on its side (the SDK already retries whole failed calls). */
-  retry?: Partial<RetryTiming>;
+  retry?: Partial<RetryPolicy>;
 }
 
 /** `MessageQueue` over Amazon SQS: SendMessage, and SendMessageBatch in calls of ≤10 entries / ≤256 KiB. */
 export class SqsQueue implements MessageQueue {
-  private readonly retry: RetryTiming;
+  private readonly retry: RetryPolicy;
   private readonly maxMessageBytes: number;
 
   constructor(
@@ -36,7 +47,7 @@ export class SqsQueue implements MessageQueue {
     readonly queueUrl: string,
     options: SqsQueueOptions = {},
   ) {
-    this.retry = { ...DEFAULT_RETRY_TIMING, ...options.retry };
+    this.retry = { ...DEFAULT_SEND_RETRY, ...options.retry };
     this.maxMessageBytes = options.maxMessageBytes ?? SQS_LIMITS.messageBytes;
   }
 
@@ -48,7 +59,10 @@ export class SqsQueue implements MessageQueue {
 
   async send(body: string, attributes?: MessageAttributes): Promise<SendResult> {
     const violation = checkMessage({ body, attributes }, this.maxMessageBytes);
-    if (violation) throw new QueueSendError(violation.code, `${this.queueUrl}: ${violation.message}`, true);
+    if (violation)
+      throw new QueueSendError(violation.code, `${this.queueUrl}: ${violation.message}`, {
+        retryable: false,
+      });
     const out = await this.client.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
@@ -56,7 +70,8 @@ export class SqsQueue implements MessageQueue {
         MessageAttributes: toSqsAttributes(attributes),
       }),
     );
-    if (!out.MessageId) throw new QueueSendError('MissingMessageId', `${this.queueUrl}: no MessageId`, false);
+    if (!out.MessageId)
+      throw new QueueSendError('MissingMessageId', `${this.queueUrl}: no MessageId`, { retryable: true });
     return { messageId: out.MessageId };
   }
 
@@ -66,7 +81,7 @@ export class SqsQueue implements MessageQueue {
     messages.forEach((raw, index) => {
       const message = toOutgoing(raw);
       const violation = checkMessage(message, this.maxMessageBytes);
-      if (violation) result.failed.push({ index, ...violation, senderFault: true });
+      if (violation) result.failed.push({ index, ...violation, retryable: false });
       else acceptable.push({ index, message });
     });
     for (const chunk of chunkForBatch(acceptable, SQS_LIMITS.batchEntries, this.maxMessageBytes)) {
@@ -86,7 +101,7 @@ export class SqsQueue implements MessageQueue {
       const lastAttempt = attempt + 1 >= this.retry.maxAttempts;
       const retryable = new Set<number>();
       for (const failure of failures) {
-        if (failure.senderFault || lastAttempt) result.failed.push(failure);
+        if (!failure.retryable || lastAttempt) result.failed.push(failure);
         else retryable.add(failure.index);
       }
       pending = pending.filter((entry) => retryable.has(entry.index));
@@ -111,13 +126,13 @@ export class SqsQueue implements MessageQueue {
         index: Number(bad.Id),
         code: bad.Code ?? 'Unknown',
         message: bad.Message ?? '',
-        senderFault: bad.SenderFault ?? false,
+        retryable: !(bad.SenderFault ?? false),
       };
     });
     // An entry SQS neither accepted nor refused is treated as not sent, so it is retried.
     for (const { index } of pending) {
       if (!answered.has(index)) {
-        failures.push({ index, code: 'NoResult', message: 'SQS returned no result', senderFault: false });
+        failures.push({ index, code: 'NoResult', message: 'SQS returned no result', retryable: true });
       }
     }
     return failures;
@@ -146,12 +161,15 @@ function toSqsAttributes(attributes?: MessageAttributes): Record<string, Message
   );
 }
 
-/** A whole call that failed after the SDK's own retries; a client fault will not get better by retrying. */
+/**
+ * A whole call that failed after the SDK's own retries; a client fault will not get better by
+ * retrying, and a failure nobody named is tried again (lib/model/failure.ts).
+ */
 function describeCallError(error: unknown): Omit<FailedEntry, 'index'> {
-  const e = error as { name?: string; message?: string; $fault?: string };
+  const e = error as { name?: string; message?: string };
   return {
     code: e?.name ?? 'Error',
     message: e?.message ?? String(error),
-    senderFault: e?.$fault === 'client',
+    retryable: classifyFailure(error) !== 'permanent',
   };
 }

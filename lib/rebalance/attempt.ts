@@ -2,12 +2,13 @@
  * Plans one move: the engine's choice of destination (then its alternates), kept when the move
  * is worth it (min_benefit_percent) and has room in a wave before the plan expires.
  */
+
+import type { Skip } from '../model/plan.js';
 import type { Candidate } from './candidates.js';
 import { pingPongReason, recentSources } from './cooldown.js';
 import { findDestinations } from './destination.js';
 import { describeMove, type MovePurpose } from './moveReason.js';
 import type { PlanRun } from './planRun.js';
-import type { Skip } from './planTypes.js';
 import { hostSteal, stealAfterAdding, stealAfterRemoving } from './stealModel.js';
 import { guestSteal } from './vmSteal.js';
 

@@ -13,10 +13,11 @@
  * The planner takes the first pick, plans it, and selects again with what is left, so a VM that
  * cannot move is replaced by the next best.
  */
+
+import type { Skip } from '../model/plan.js';
 import type { InstanceReport } from '../model/reports.js';
 import type { Cooldown } from './cooldown.js';
 import type { MigrationCost } from './cost.js';
-import type { Skip } from './planTypes.js';
 import type { VmDetection } from './types.js';
 import type { VmShare } from './vmSteal.js';
 

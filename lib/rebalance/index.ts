@@ -1,4 +1,6 @@
 /** The rebalancer's public surface: options, detection, steal model, migration cost and the planner. */
+
+export type * from '../model/plan.js';
 export {
   type BlackoutWindow,
   blackoutAt,
@@ -42,7 +44,6 @@ export { PREDICTED_STEAL_WEIGHT_MULTIPLIER, PredictedStealWeigher } from './Pred
 export { planId } from './plan.js';
 export { type PlannerInput, planRebalance } from './planner.js';
 export { createPlannerScheduler, plannerConfig } from './plannerScheduler.js';
-export type * from './planTypes.js';
 export { readWindow, type WindowReading, type WindowSettings } from './samples.js';
 export { defaultRebalanceSettings, parseRebalanceSettings, type RebalanceSettings } from './settings.js';
 export {

@@ -1,7 +1,8 @@
 /** A planned migration as the plan shows it, with the sentence that explains it. */
+
+import type { PlannedMigration } from '../model/plan.js';
 import type { Candidate } from './candidates.js';
 import { clock, pct, round1 } from './format.js';
-import type { PlannedMigration } from './planTypes.js';
 
 export interface MovePurpose {
   kind: 'victim' | 'noisy_neighbour';

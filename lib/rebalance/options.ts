@@ -10,8 +10,7 @@
 import type { OptionSpec } from '../config/options.js';
 import type { ConfigOf } from '../config/table.js';
 
-export const REBALANCE_MODES = ['recommend', 'approve', 'auto'] as const;
-export type RebalanceMode = (typeof REBALANCE_MODES)[number];
+export { REBALANCE_MODES, type RebalanceMode } from '../model/plan.js';
 
 export const REBALANCE_OPTIONS = {
   rebalance: {

@@ -7,9 +7,9 @@
  * fleet at the same time must give the same plan id, so storing and queueing it is idempotent.
  */
 import { createHash } from 'node:crypto';
+import type { Plan, PlannedMigration, PlanStatus, PlanWave, SkippedVm } from '../model/plan.js';
 import type { RebalanceMode } from './options.js';
 import type { Outcome } from './outcome.js';
-import type { Plan, PlannedMigration, PlanStatus, PlanWave, SkippedVm } from './planTypes.js';
 import type { RebalanceSettings } from './settings.js';
 import type { DetectionReport } from './types.js';
 

@@ -5,6 +5,7 @@
  */
 import { defaultConfig } from '../config/options.js';
 import type { Scheduler } from '../engine/scheduler.js';
+import type { PlannedMigration, Skip } from '../model/plan.js';
 import type { InstanceReport } from '../model/reports.js';
 import { type Candidate, ineligibility } from './candidates.js';
 import { cooldownOf } from './cooldown.js';
@@ -17,7 +18,6 @@ import type { HostBound } from './lowerBound.js';
 import type { PlannerInput } from './planner.js';
 import { createPlannerScheduler } from './plannerScheduler.js';
 import { PlanState } from './planState.js';
-import type { PlannedMigration, Skip } from './planTypes.js';
 import type { RebalanceSettings } from './settings.js';
 import type { DetectionReport, HostDetection, MigrationRecord, VmDetection } from './types.js';
 import { vmShare } from './vmSteal.js';

@@ -7,11 +7,11 @@
  */
 import type { SchedulerConfig } from '../config/options.js';
 import type { Plugins } from '../engine/registry.js';
+import type { Plan, PlannedMigration } from '../model/plan.js';
 import type { FleetInput } from './fleetInput.js';
 import { type Outcome, predictOutcome } from './outcome.js';
 import { buildPlan, type PlanLowerBound } from './plan.js';
 import { PlanRun } from './planRun.js';
-import type { Plan, PlannedMigration } from './planTypes.js';
 import { finalSkips } from './recovery.js';
 import { relieveHost } from './relief.js';
 import type { RebalanceSettings } from './settings.js';

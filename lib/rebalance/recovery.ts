@@ -4,10 +4,11 @@
  * host); one that still suffers keeps the reason its own move was not planned. Considered VMs that
  * were not suffering (noisy neighbours the engine could not place) keep theirs.
  */
+
+import type { PlannedMigration, SkippedVm } from '../model/plan.js';
 import { gibibytes, pct } from './format.js';
 import type { Outcome } from './outcome.js';
 import type { PlanRun } from './planRun.js';
-import type { PlannedMigration, SkippedVm } from './planTypes.js';
 
 export function finalSkips(p: PlanRun, outcome: Outcome): SkippedVm[] {
   const leaving = new Map<string, PlannedMigration[]>();

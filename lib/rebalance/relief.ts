@@ -15,13 +15,14 @@
  *    the next best. Past the plan's search budget, the greedy of candidates.ts picks instead.
  * 3. Each host also adds its lower bound (lowerBound.ts) to the plan's.
  */
+
+import type { Skip } from '../model/plan.js';
 import { attemptMove } from './attempt.js';
 import { type Candidate, demandOf, RELIEF_EPSILON, selectForRelief } from './candidates.js';
 import { pct, vcpus } from './format.js';
 import { hostLowerBound } from './lowerBound.js';
 import type { MovePurpose } from './moveReason.js';
 import type { PlanRun } from './planRun.js';
-import type { Skip } from './planTypes.js';
 import { cheapestRelief, type ReliefSet } from './reliefSet.js';
 import { excessDemand, type HostLoad, hostSteal, withDemand } from './stealModel.js';
 import type { HostDetection } from './types.js';

@@ -1,5 +1,5 @@
 /** Readable names for the planner's skip codes, shared by `placid plan` and the simulation report. */
-import type { SkipCode } from './planTypes.js';
+import type { SkipCode } from '../model/plan.js';
 
 export const SKIP_TITLES: Readonly<Record<SkipCode, string>> = {
   recovers_without_moving: 'Recovers without moving',

@@ -13,9 +13,10 @@
  * no wave may start once the plan has expired (a later plan, on fresher data, takes over): a move
  * that would need such a wave is refused, for `blackout` when a window pushed it out, else `budget`.
  */
+
+import type { PlanWave, Skip } from '../model/plan.js';
 import { blackoutAt, nextAllowedStart } from './blackout.js';
 import { migrationRateMbps } from './cost.js';
-import type { PlanWave, Skip } from './planTypes.js';
 import type { RebalanceSettings } from './settings.js';
 
 export type WaveSettings = Pick<

@@ -181,7 +181,7 @@ export async function adviseRequest(
   explain = false,
 ): Promise<AdvisoryOutcome> {
   await deps.snapshot.refresh();
-  const now = deps.store.ctx.clock();
+  const now = deps.store.now();
   const { answer, engine } = await adviseAmong(
     // The fleet's own (interned) host objects, so the candidates' fleet copies nothing.
     fleetLookup(deps.snapshot.fleet),

@@ -18,8 +18,17 @@ import {
 } from './record.js';
 import type { FleetSnapshot, RefreshStats } from './snapshot.js';
 
+/**
+ * What scheduling needs of the store: claims, the decision record, and the store's clock (which
+ * stamps the claims and the record).
+ */
+export type ScheduleStore = Pick<
+  FleetStore,
+  'claimResources' | 'releaseClaim' | 'putDecision' | 'getDecision' | 'now'
+>;
+
 export interface ScheduleDeps {
-  store: FleetStore;
+  store: ScheduleStore;
   /** Module-scope in a Lambda, so it stays warm between invocations. */
   snapshot: FleetSnapshot;
   scheduler: Scheduler;
@@ -84,7 +93,7 @@ export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Pr
 async function decide(spec: RequestSpec, deps: ScheduleDeps, hash: string) {
   const refresh = await deps.snapshot.refresh();
   const tracked = storeClaim(deps.store, deps.scheduler.config);
-  const now = deps.store.ctx.clock();
+  const now = deps.store.now();
   let engine: ScheduleDecision;
   try {
     engine = await deps.scheduler.schedule(deps.snapshot.fleet, spec, {
@@ -128,7 +137,7 @@ function outcome(requestId: string, record: RecordedDecision, replay: boolean): 
 
 /** Gives back each claim of this attempt that the recorded decision does not hold. */
 async function releaseUnheld(
-  store: FleetStore,
+  store: Pick<ScheduleStore, 'releaseClaim'>,
   made: readonly ClaimedHost[],
   held: readonly ClaimedHost[],
 ): Promise<void> {

@@ -10,7 +10,7 @@ export {
   type Verdict,
 } from './advisory.js';
 export { type ClaimedHost, claimRequestFor, storeClaim, type TrackedClaim } from './claims.js';
-export { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from './core.js';
+export { type ScheduleDeps, type ScheduleOutcome, type ScheduleStore, scheduleRequest } from './core.js';
 export { RequestIdConflictError } from './errors.js';
 export {
   DECISION_LIST_LIMIT,
@@ -35,4 +35,3 @@ export {
   type SnapshotOptions,
   type SnapshotSource,
 } from './snapshot.js';
-export { isTransient } from './transient.js';

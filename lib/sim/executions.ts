@@ -8,7 +8,7 @@
  */
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { WorkflowRun } from '../local/workflowRunner.js';
-import type { MigrationInput } from '../workflow/input.js';
+import type { MigrationInput } from '../model/migration.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { Executions } from '../workflow/starter.js';
 import { stream } from './random.js';

@@ -10,7 +10,7 @@
  * back in service); `failed` (ended before changing anything: deferred for a busy slot, an expired
  * plan, a blackout or a destination that no longer fits, or failed before the drain).
  */
-import type { Plan } from '../rebalance/planTypes.js';
+import type { Plan } from '../model/plan.js';
 import type { MigrationOutcome } from '../workflow/ports.js';
 import type { ExecutionRecord } from './executions.js';
 import type { Layout } from './layout.js';

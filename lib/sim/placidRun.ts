@@ -4,7 +4,7 @@
  * sample, the migration executions run through the minute on the simulated clock; every
  * `report_interval_minutes` the agents' reports go through the ingest stage into dynalite; the
  * detector (reconcile) runs; its plan messages go through the plan queue to the real plan starter,
- * which starts executions of the real state machine on the simulated drivers (placidStack.ts).
+ * which starts executions of the real state machine on the simulated drivers (simulatedPlacid.ts).
  * After the last minute, running executions may finish (up to WIND_DOWN_MINUTES, not measured), so
  * their outcome is known and nothing is left cordoned or locked.
  */
@@ -15,11 +15,11 @@ import { ConstraintChecker } from './constraints.js';
 import type { RunMeasurements } from './metrics.js';
 import { MigrationLog } from './migrationLog.js';
 import type { PhaseTimer } from './phaseTimer.js';
-import { openPlacidStack, type StackOptions } from './placidStack.js';
 import { PLAN_STAGE } from './planStage.js';
 import type { DecisionLog, MigrationEvent, RunMetrics } from './result.js';
 import { simSchedulerConfig } from './schedulerConfig.js';
 import { type SimSetup, startRun } from './setup.js';
+import { openSimulatedPlacid, type StackOptions } from './simulatedPlacid.js';
 import { hostUsage } from './usage.js';
 
 export const WIND_DOWN_MINUTES = 180;
@@ -49,7 +49,7 @@ export async function runWithPlacid(
   const { scenario, layout } = setup;
   const start = scenario.start.getTime();
   const { world, recorder } = startRun(setup);
-  const stack = await openPlacidStack(setup, timer, stackOptions);
+  const stack = await openSimulatedPlacid(setup, timer, stackOptions);
   const { clock, fleet, pipeline, executions } = stack;
   const checker = new ConstraintChecker(layout, scenario);
   let peakBandwidth = 0;

@@ -6,10 +6,10 @@ import { performance } from 'node:perf_hooks';
 import type { RunMeasurements } from './metrics.js';
 import { PhaseTimer } from './phaseTimer.js';
 import { type PlacidRun, runWithPlacid } from './placidRun.js';
-import type { StackOptions } from './placidStack.js';
 import type { RunMetrics, SimulationResult, Violation } from './result.js';
 import type { Scenario } from './scenario.js';
 import { prepareSimulation, runWithoutPlacid, type SimSetup } from './setup.js';
+import type { StackOptions } from './simulatedPlacid.js';
 
 export interface SimulationProgress {
   run: 'baseline' | 'placid';

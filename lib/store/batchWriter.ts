@@ -1,8 +1,10 @@
 /** BatchWriteItem with DynamoDB's rules handled: 25 items a call, unprocessed items and throttling retried. */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { backoffDelay } from '../model/backoff.js';
+import { isThrottling } from '../model/failure.js';
 import { mapLimit } from './concurrency.js';
 import { BatchWriteError } from './errors.js';
-import { backoffDelay, DEFAULT_RETRY, isThrottling, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { TableDefinition } from './tables.js';
 
 /** DynamoDB's cap on requests in one BatchWriteItem call. */

@@ -1,7 +1,7 @@
 /** Scheduling decisions, one per request id; the first one recorded wins, so redelivery cannot rewrite it. */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, type StoreContext } from './context.js';
-import { isConditionFailed } from './retry.js';
+import { putIfAbsent } from './putIfAbsent.js';
 
 export interface DecisionRecord<D = unknown> {
   request_id: string;
@@ -14,25 +14,13 @@ export interface DecisionRecord<D = unknown> {
 /** Records a decision; false when one is already recorded for this request id (that one stays). */
 export async function putDecision(ctx: StoreContext, requestId: string, decision: unknown): Promise<boolean> {
   const now = ctx.clock();
-  try {
-    await ctx.doc.send(
-      new PutCommand({
-        TableName: ctx.tables.decisions,
-        Item: {
-          request_id: requestId,
-          decided_at: now.toISOString(),
-          decision: JSON.stringify(decision),
-          expires_at: epochSeconds(now.getTime()) + ctx.decisionRetentionSeconds,
-        },
-        ConditionExpression: 'attribute_not_exists(#request_id)',
-        ExpressionAttributeNames: { '#request_id': 'request_id' },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  const item = {
+    request_id: requestId,
+    decided_at: now.toISOString(),
+    decision: JSON.stringify(decision),
+    expires_at: epochSeconds(now.getTime()) + ctx.decisionRetentionSeconds,
+  };
+  return putIfAbsent(ctx, ctx.tables.decisions, item, 'request_id');
 }
 
 export async function getDecision<D = unknown>(

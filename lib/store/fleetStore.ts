@@ -1,6 +1,8 @@
 /**
  * The fleet store: every read and write the stages need, bound to one client, one set of table
- * names and one clock. Each method is a thin call into a small module, so each stays testable alone.
+ * names and one clock. Each method is a thin call into a small module, so each stays testable alone;
+ * plans and migration records have their own repositories (`plans`, `migrations`). No module outside
+ * lib/store sends DynamoDB commands: consumers take the narrow slice of this class they use.
  */
 
 import type { HypervisorReport, InstanceReport, ReportMessage } from '../model/reports.js';
@@ -9,12 +11,15 @@ import { mapLimit } from './concurrency.js';
 import { checkHeartbeats, type StoreContext, type StoreOptions, storeContext } from './context.js';
 import { type DecisionRecord, getDecision, putDecision } from './decisions.js';
 import type { StoredHost } from './hostItems.js';
-import { getHost, type HostChanges, hostsChangedSince, listHosts } from './hostReads.js';
+import { getHost, type HostChanges, hasNode, hostsChangedSince, listHosts } from './hostReads.js';
 import { type HostWriteOutcome, putHostReport } from './hostWrites.js';
 import { ingestWatermark, noteIngested } from './ingestWatermark.js';
 import { getInstance, instancesByHost, listInstances, type StoredInstance } from './instances.js';
 import { type InstanceWriteOutcome, putInstanceReport } from './instanceWrites.js';
-import { acquireLease, type Lease, releaseLease } from './leases.js';
+import { acquireLease, heldLeases, type Lease, releaseLease } from './leases.js';
+import { markMigrated } from './markMigrated.js';
+import { MigrationRecordRepository } from './migrationRecords.js';
+import { PlanRepository } from './plans.js';
 import { releaseClaim } from './releaseClaim.js';
 import { messagePages, type PageWrite } from './samplePages.js';
 import { type NodeWindow, nodeWindow, type SampleEntity, type StoredSample, samplesFor } from './samples.js';
@@ -42,6 +47,8 @@ export interface IngestOutcome {
 
 export class FleetStore {
   readonly ctx: StoreContext;
+  readonly plans: PlanRepository;
+  readonly migrations: MigrationRecordRepository;
   /** States this store wrote, per warm container: unchanged ones are not rewritten. */
   private readonly instanceMemo: StateWriteMemo;
   private readonly hostMemo: StateWriteMemo;
@@ -51,6 +58,13 @@ export class FleetStore {
     checkHeartbeats(this.ctx);
     this.instanceMemo = new StateWriteMemo(this.ctx.instanceHeartbeatMs);
     this.hostMemo = new StateWriteMemo(this.ctx.hostHeartbeatMs, HOST_MEMO_SIZE);
+    this.plans = new PlanRepository(this.ctx);
+    this.migrations = new MigrationRecordRepository(this.ctx);
+  }
+
+  /** The store's clock: what stamps its writes and judges expiry. */
+  now(): Date {
+    return this.ctx.clock();
   }
 
   /**
@@ -113,6 +127,10 @@ export class FleetStore {
   hostsChangedSince(cursor?: string): Promise<HostChanges> {
     return hostsChangedSince(this.ctx, cursor);
   }
+  /** Whether the store holds this compute node (a consistent read of its key only). */
+  hasNode(host: string, nodename: string): Promise<boolean> {
+    return hasNode(this.ctx, host, nodename);
+  }
 
   getInstance(uuid: string): Promise<StoredInstance | undefined> {
     return getInstance(this.ctx, uuid);
@@ -122,6 +140,10 @@ export class FleetStore {
   }
   listInstances(): Promise<StoredInstance[]> {
     return listInstances(this.ctx);
+  }
+  /** Records a VM's move (`last_migrated_at`, and its new host when given) on its instance item. */
+  markMigrated(uuid: string, at: string, host?: string): Promise<void> {
+    return markMigrated(this.ctx, uuid, at, host);
   }
 
   /** A host's samples, or an instance's on the node(s) named, with `from <= ts <= to`, oldest first. */
@@ -160,6 +182,10 @@ export class FleetStore {
   }
   releaseLease(name: string, owner: string): Promise<boolean> {
     return releaseLease(this.ctx, name, owner);
+  }
+  /** The names of the leases held now, sorted. */
+  heldLeases(): Promise<string[]> {
+    return heldLeases(this.ctx);
   }
 
   private async count<R>(

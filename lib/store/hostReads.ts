@@ -1,9 +1,9 @@
 /** Reading host states: one host, the whole fleet, or only what changed since a cursor. */
-import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreContext } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { hostFromItem, type StoredHost } from './hostItems.js';
-import { allItems } from './paginate.js';
+import { queryAll, scanAll } from './paginate.js';
 import { HOST_CHANGE_SHARDS, HOSTS_BY_CHANGE } from './tables.js';
 
 type Item = Record<string, unknown>;
@@ -27,13 +27,26 @@ export async function getHost(
   return Item ? hostFromItem(Item) : undefined;
 }
 
+/**
+ * Whether the store holds node (`host`, `nodename`): a consistent read, so a node reported a moment
+ * ago by another Lambda counts; of the key only, since a host item can be tens of KiB.
+ */
+export async function hasNode(ctx: StoreContext, host: string, nodename: string): Promise<boolean> {
+  const { Item } = await ctx.doc.send(
+    new GetCommand({
+      TableName: ctx.tables.hosts,
+      Key: { host, nodename },
+      ProjectionExpression: '#host',
+      ExpressionAttributeNames: { '#host': 'host' },
+      ConsistentRead: true,
+    }),
+  );
+  return Item !== undefined;
+}
+
 /** Every stored host, read page by page (`pageSize` items per Scan call). */
 export async function listHosts(ctx: StoreContext, pageSize = 500): Promise<StoredHost[]> {
-  const items = await allItems((startKey) =>
-    ctx.doc.send(
-      new ScanCommand({ TableName: ctx.tables.hosts, Limit: pageSize, ExclusiveStartKey: startKey }),
-    ),
-  );
+  const items = await scanAll(ctx, { TableName: ctx.tables.hosts, Limit: pageSize });
   return items.map((item) => hostFromItem(item));
 }
 
@@ -55,17 +68,11 @@ export async function hostsChangedSince(ctx: StoreContext, cursor?: string): Pro
 }
 
 async function queryShard(ctx: StoreContext, shard: string, from: number): Promise<Item[]> {
-  const items = await allItems((startKey) =>
-    ctx.doc.send(
-      new QueryCommand({
-        TableName: ctx.tables.hosts,
-        IndexName: HOSTS_BY_CHANGE,
-        KeyConditionExpression: '#shard = :shard AND #updated_at > :from',
-        ExpressionAttributeNames: { '#shard': 'change_shard', '#updated_at': 'updated_at' },
-        ExpressionAttributeValues: { ':shard': shard, ':from': from },
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-  );
-  return items;
+  return queryAll(ctx, {
+    TableName: ctx.tables.hosts,
+    IndexName: HOSTS_BY_CHANGE,
+    KeyConditionExpression: '#shard = :shard AND #updated_at > :from',
+    ExpressionAttributeNames: { '#shard': 'change_shard', '#updated_at': 'updated_at' },
+    ExpressionAttributeValues: { ':shard': shard, ':from': from },
+  });
 }

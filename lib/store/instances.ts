@@ -2,10 +2,10 @@
  * Instance state items: the latest report per instance, found by uuid or by host. Written by
  * instanceWrites.ts.
  */
-import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { InstanceReport } from '../model/reports.js';
 import { epochSeconds, type StoreContext } from './context.js';
-import { allItems } from './paginate.js';
+import { queryAll, scanAll } from './paginate.js';
 import { INSTANCES_BY_HOST } from './tables.js';
 
 type Item = Record<string, unknown>;
@@ -22,38 +22,26 @@ export async function getInstance(ctx: StoreContext, uuid: string): Promise<Stor
 
 /** The instances whose latest report puts them on `host`, expired ones left out. */
 export async function instancesByHost(ctx: StoreContext, host: string): Promise<StoredInstance[]> {
-  return readAll((startKey) =>
-    ctx.doc.send(
-      new QueryCommand({
-        TableName: ctx.tables.instances,
-        IndexName: INSTANCES_BY_HOST,
-        KeyConditionExpression: '#host = :host',
-        FilterExpression: '#expires_at > :now',
-        ExpressionAttributeNames: { '#host': 'host', '#expires_at': 'expires_at' },
-        ExpressionAttributeValues: { ':host': host, ':now': epochSeconds(ctx.clock().getTime()) },
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-  );
+  const items = await queryAll(ctx, {
+    TableName: ctx.tables.instances,
+    IndexName: INSTANCES_BY_HOST,
+    KeyConditionExpression: '#host = :host',
+    FilterExpression: '#expires_at > :now',
+    ExpressionAttributeNames: { '#host': 'host', '#expires_at': 'expires_at' },
+    ExpressionAttributeValues: { ':host': host, ':now': epochSeconds(ctx.clock().getTime()) },
+  });
+  return items.map(instanceFromItem);
 }
 
 /** Every unexpired instance (a Scan; for the fleet view, not for hot paths). */
 export async function listInstances(ctx: StoreContext): Promise<StoredInstance[]> {
-  return readAll((startKey) =>
-    ctx.doc.send(
-      new ScanCommand({
-        TableName: ctx.tables.instances,
-        FilterExpression: '#expires_at > :now',
-        ExpressionAttributeNames: { '#expires_at': 'expires_at' },
-        ExpressionAttributeValues: { ':now': epochSeconds(ctx.clock().getTime()) },
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-  );
-}
-
-async function readAll(read: Parameters<typeof allItems>[0]): Promise<StoredInstance[]> {
-  return (await allItems(read)).map((item) => instanceFromItem(item));
+  const items = await scanAll(ctx, {
+    TableName: ctx.tables.instances,
+    FilterExpression: '#expires_at > :now',
+    ExpressionAttributeNames: { '#expires_at': 'expires_at' },
+    ExpressionAttributeValues: { ':now': epochSeconds(ctx.clock().getTime()) },
+  });
+  return items.map(instanceFromItem);
 }
 
 // DynamoDB deletes expired items up to days late, and dynalite never does: readers check themselves.

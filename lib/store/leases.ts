@@ -5,6 +5,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, type StoreContext } from './context.js';
+import { scanAll } from './paginate.js';
 import { isConditionFailed } from './retry.js';
 
 export interface Lease {
@@ -80,4 +81,14 @@ export async function releaseLease(ctx: StoreContext, name: string, owner: strin
     if (isConditionFailed(error)) return false;
     throw error;
   }
+}
+
+/** The names of the leases held at `ctx.clock()`, sorted (a Scan: for reports and tests, not hot paths). */
+export async function heldLeases(ctx: StoreContext): Promise<string[]> {
+  const now = ctx.clock().getTime();
+  const items = await scanAll(ctx, { TableName: ctx.tables.leases });
+  return items
+    .filter((item) => Number(item.lease_until) > now)
+    .map((item) => String(item.name))
+    .sort();
 }

@@ -1,25 +1,35 @@
-/** Reading every page of a DynamoDB Query or Scan. */
+/** Reading every page of a DynamoDB Query or Scan, through the SDK's own paginators. */
+import {
+  paginateQuery,
+  paginateScan,
+  type QueryCommandInput,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { StoreContext } from './context.js';
 
 export type Item = Record<string, unknown>;
 
-interface Page {
-  Items?: object[];
-  LastEvaluatedKey?: Item;
+/**
+ * Every item a Query returns, page after page until DynamoDB stops returning a LastEvaluatedKey.
+ * The caller knows the item shape of its table; DynamoDB returns plain attribute maps.
+ */
+export async function queryAll<T = Item>(
+  ctx: Pick<StoreContext, 'doc'>,
+  input: QueryCommandInput,
+): Promise<T[]> {
+  const items: T[] = [];
+  for await (const page of paginateQuery({ client: ctx.doc }, input))
+    items.push(...((page.Items ?? []) as T[]));
+  return items;
 }
 
-/**
- * Every item of a paginated read: `read(startKey)` sends one page's request, starting after
- * `startKey` (undefined for the first page), until DynamoDB stops returning a LastEvaluatedKey.
- * @example const items = await allItems((startKey) => doc.send(new ScanCommand({ TableName, ExclusiveStartKey: startKey })));
- */
-export async function allItems<T = Item>(read: (startKey: Item | undefined) => Promise<Page>): Promise<T[]> {
+/** Every item a Scan returns (`Limit` in `input` sets the page size). */
+export async function scanAll<T = Item>(
+  ctx: Pick<StoreContext, 'doc'>,
+  input: ScanCommandInput,
+): Promise<T[]> {
   const items: T[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await read(startKey);
-    // The caller knows the item shape of its table; DynamoDB returns plain attribute maps.
-    if (page.Items) items.push(...(page.Items as T[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for await (const page of paginateScan({ client: ctx.doc }, input))
+    items.push(...((page.Items ?? []) as T[]));
   return items;
 }

@@ -3,10 +3,9 @@
  * a node's time window is one paginated Query. An instance's samples live on the pages of the
  * node it was reported on, so reading them needs that node.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HostSample, InstanceSample } from '../model/reports.js';
 import { epochSeconds, type StoreContext } from './context.js';
-import { allItems } from './paginate.js';
+import { queryAll } from './paginate.js';
 import { MAX_PAGE_SPAN_MS, type NodeRef, nodeEntityKey, pageContent } from './samplePages.js';
 
 export type SampleEntity =
@@ -83,31 +82,25 @@ async function queryPages(
   to: Date,
 ): Promise<Record<string, unknown>[]> {
   if (from.getTime() > to.getTime()) return [];
-  const items = await allItems((startKey) =>
-    ctx.doc.send(
-      new QueryCommand({
-        TableName: ctx.tables.samples,
-        KeyConditionExpression: '#entity = :entity AND #ts BETWEEN :low AND :high',
-        FilterExpression: '#expires_at > :now AND #first_ts <= :to',
-        ExpressionAttributeNames: {
-          '#entity': 'entity',
-          '#ts': 'ts',
-          '#expires_at': 'expires_at',
-          '#first_ts': 'first_ts',
-        },
-        ExpressionAttributeValues: {
-          ':entity': nodeEntityKey(node),
-          ':low': from.toISOString(),
-          // Sort keys are `<ts>#<hash>`: this bound admits every hash of the last instant.
-          ':high': `${new Date(to.getTime() + MAX_PAGE_SPAN_MS).toISOString()}#\uffff`,
-          ':to': to.toISOString(),
-          ':now': epochSeconds(ctx.clock().getTime()),
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-  );
-  return items;
+  return queryAll(ctx, {
+    TableName: ctx.tables.samples,
+    KeyConditionExpression: '#entity = :entity AND #ts BETWEEN :low AND :high',
+    FilterExpression: '#expires_at > :now AND #first_ts <= :to',
+    ExpressionAttributeNames: {
+      '#entity': 'entity',
+      '#ts': 'ts',
+      '#expires_at': 'expires_at',
+      '#first_ts': 'first_ts',
+    },
+    ExpressionAttributeValues: {
+      ':entity': nodeEntityKey(node),
+      ':low': from.toISOString(),
+      // Sort keys are `<ts>#<hash>`: this bound admits every hash of the last instant.
+      ':high': `${new Date(to.getTime() + MAX_PAGE_SPAN_MS).toISOString()}#\uffff`,
+      ':to': to.toISOString(),
+      ':now': epochSeconds(ctx.clock().getTime()),
+    },
+  });
 }
 
 function byTime<S extends { ts: string }>(byTs: Map<string, S>): S[] {

@@ -5,12 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '../model/errors.js';
+import { type MigrationInput, parseMigrationInput } from '../model/migration.js';
 import type { InstanceReport } from '../model/reports.js';
 import { migrationCost } from '../rebalance/cost.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StoredInstance } from '../store/instances.js';
-import { type MigrationInput, parseMigrationInput } from './input.js';
 
 /** How long an ad-hoc plan stays valid: long enough to get leases, short enough to mean "now". */
 const AD_HOC_PLAN_TTL_MS = 30 * 60_000;

@@ -1,4 +1,6 @@
 /** The migration workflow: step cores, their ports, errors, input and settings. */
+
+export { type MigrationInput, migrationInputSchema, parseMigrationInput } from '../model/migration.js';
 export { type AdHocMigration, adHocMigration } from './adHoc.js';
 export {
   AGENT_STEP_NAMES,
@@ -15,22 +17,15 @@ export {
 } from './dispatch.js';
 export { DEFAULT_SECRET_NAMES, type DriverDeps, type DriverSecretNames, lazyDrivers } from './drivers.js';
 export * from './errors.js';
-export {
-  executionNameFor,
-  type MigrationInput,
-  migrationInputSchema,
-  parseMigrationInput,
-  requireMigrationInput,
-} from './input.js';
+export { executionNameFor, requireMigrationInput } from './input.js';
 export { budgetSlots, candidateLeases, hostSlots, vmLease } from './leaseNames.js';
 export { enginePlacementChecker, trustThePlan } from './placementCheck.js';
 export type * from './ports.js';
 export { maintenanceReason } from './reasons.js';
 export {
-  type MigrationRecordItem,
-  markMigrated,
-  migrationRecords,
+  markMigrationRunning,
   putMigrationRecord,
+  type RecordStore,
   storeRecorder,
   storeStealReader,
 } from './records.js';

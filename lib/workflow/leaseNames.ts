@@ -4,7 +4,7 @@
  * `max_concurrent_migrations` slots of the fleet-wide budget. A slot is a plain lease, so taking
  * one is a single conditional write and an expired holder's slot is simply taken over.
  */
-import type { MigrationInput } from './input.js';
+import type { MigrationInput } from '../model/migration.js';
 import type { WorkflowSettings } from './settings.js';
 
 const PREFIX = 'migration';

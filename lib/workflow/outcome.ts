@@ -1,9 +1,11 @@
 /** Builds a migration's record from the execution state: shared by the success and rollback paths. */
+
+import type { MigrationOutcomeStatus } from '../model/migration.js';
 import type { MigrationOutcome } from './ports.js';
-import type { CaughtFailure, MigrationStatus, WorkflowState } from './state.js';
+import type { CaughtFailure, WorkflowState } from './state.js';
 
 export interface OutcomeDetails {
-  status: MigrationStatus;
+  status: MigrationOutcomeStatus;
   finalHost: string | null;
   novaMigrationId?: number | null;
   cleanupProblems?: string[];

@@ -5,10 +5,10 @@
  */
 import type { Scheduler } from '../engine/scheduler.js';
 import type { Clock } from '../model/clock.js';
+import type { MigrationInput } from '../model/migration.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { FleetSnapshot } from '../schedule/snapshot.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { MigrationInput } from './input.js';
 import type { PlacementChecker, PlacementVerdict } from './ports.js';
 
 export interface EngineCheckDeps {

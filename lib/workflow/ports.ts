@@ -7,9 +7,8 @@ import type { MaintenanceSwitch } from '../drivers/consul/types.js';
 import type { NodeDrainer } from '../drivers/kubernetes/types.js';
 import type { NovaClient } from '../drivers/openstack/nova.js';
 import type { Clock } from '../model/clock.js';
-import type { MigrationInput } from './input.js';
+import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
 import type { WorkflowSettings } from './settings.js';
-import type { MigrationStatus } from './state.js';
 
 /** The Nova calls a live migration makes (NovaClient has exactly these). */
 export type ComputeApi = Pick<
@@ -34,7 +33,7 @@ export interface MigrationOutcome {
   migration: MigrationInput;
   started_at: string;
   finished_at: string;
-  status: MigrationStatus;
+  status: MigrationOutcomeStatus;
   /** The whole execution, drain and undrain included. */
   duration_seconds: number;
   /** From os-migrateLive to the server verified on the destination; null when it never got there. */
@@ -57,7 +56,7 @@ export interface MigrationRecorder {
   record(outcome: MigrationOutcome): Promise<void>;
   /** The VM's last move, for its cooldown; with `host`, the VM is now there. */
   markMigrated(instanceUuid: string, at: string, host?: string): Promise<void>;
-  /** The migration's record goes to `running` (recordItem.ts); optional for test doubles. */
+  /** The migration's record goes to `running` (lib/model/migration.ts); optional for test doubles. */
   markRunning?(migration: MigrationInput, executionStartedAt: string): Promise<void>;
 }
 

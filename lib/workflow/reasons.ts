@@ -1,5 +1,5 @@
 /** Texts the workflow leaves on other systems, built in one place so they can be recognised again. */
-import type { MigrationInput } from './input.js';
+import type { MigrationInput } from '../model/migration.js';
 
 /**
  * The Consul maintenance reason. Consul keeps the first reason given, so finding exactly this one

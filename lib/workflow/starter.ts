@@ -8,10 +8,11 @@
 import type { SQSEvent } from 'aws-lambda';
 import type { Clock } from '../model/clock.js';
 import { PlacidError } from '../model/errors.js';
+import { type MigrationInput, parseMigrationInput } from '../model/migration.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
 import type { MessageQueue } from '../queue/port.js';
 import { type BatchLogger, type BatchOutcome, processSqsBatch } from '../queue/processBatch.js';
-import { executionNameFor, type MigrationInput, parseMigrationInput } from './input.js';
+import { executionNameFor } from './input.js';
 
 /** The Step Functions calls the starter makes (see sfnExecutions.ts for the SDK adapter). */
 export interface Executions {

@@ -3,7 +3,7 @@
  * `migration`, and each step's result under its own key (the task's ResultPath). Every step gets
  * the whole document, so a retried or rolled-back step sees what earlier steps did.
  */
-import type { MigrationInput } from './input.js';
+import type { MigrationInput } from '../model/migration.js';
 
 export interface LeaseGrant {
   /** Every lease holds this owner: the migration id. */
@@ -115,5 +115,3 @@ export interface WorkflowState {
   /** Set when the on-premises cleanup gave up (its retries or its agents ran out). */
   cleanup_failure?: CaughtFailure;
 }
-
-export type MigrationStatus = 'succeeded' | 'failed' | 'deferred';

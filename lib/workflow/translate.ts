@@ -11,7 +11,7 @@ import {
   UnknownKubernetesClusterError,
 } from '../drivers/kubernetes/errors.js';
 import { NovaConflictError, OpenStackError, OpenStackForbiddenError } from '../drivers/openstack/errors.js';
-import { isThrottling } from '../store/retry.js';
+import { isRetryable } from '../model/failure.js';
 import {
   ConsulRefusedError,
   ConsulUnavailableError,
@@ -27,7 +27,6 @@ import {
   WorkflowError,
 } from './errors.js';
 
-const retryable = (error: unknown): boolean => (error as { retryable?: unknown })?.retryable === true;
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Runs a driver call as `what`, translating its failure. Workflow errors pass through as they are. */
@@ -48,7 +47,7 @@ export function translate(what: string, error: unknown): unknown {
     return new NovaPermissionError(`${message} (${NOVA_POLICY_HINT})`, options);
   }
   if (error instanceof OpenStackError) {
-    return retryable(error)
+    return error.retryable
       ? new NovaUnavailableError(message, options)
       : new NovaRequestError(message, options);
   }
@@ -57,28 +56,20 @@ export function translate(what: string, error: unknown): unknown {
     return new DrainBlockedError(message, options);
   }
   if (error instanceof KubernetesError) {
-    return retryable(error)
+    return error.retryable
       ? new KubernetesUnavailableError(message, options)
       : new DrainRefusedError(message, options);
   }
   if (error instanceof ConsulError) {
-    return retryable(error)
+    return error.retryable
       ? new ConsulUnavailableError(message, options)
       : new ConsulRefusedError(message, options);
   }
-  if (isStoreTransient(error)) return new StoreUnavailableError(message, options);
+  // What is left comes from the store (the AWS SDK): throttling, server faults, the network.
+  if (isRetryable(error)) return new StoreUnavailableError(message, options);
   return error;
 }
 
 /** Where an operator learns what to grant; the message says it so the alarm does too. */
 export const NOVA_POLICY_HINT =
   'the OpenStack credentials need the admin role or the Nova policy in docs/deploy.md "Permissions"';
-
-const DYNAMO_SERVER_ERRORS = new Set(['InternalServerError', 'ServiceUnavailable', 'RequestLimitExceeded']);
-
-function isStoreTransient(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (isThrottling(error) || DYNAMO_SERVER_ERRORS.has(error.name)) return true;
-  // The SDK marks network failures and 5xx it gave up on as retryable.
-  return (error as { $retryable?: unknown }).$retryable !== undefined || retryable(error);
-}

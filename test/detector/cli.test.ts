@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { putPlan } from '../../lib/detector/planItems.js';
 import { newestReportAt } from '../../lib/ingest/index.js';
 import { openLocalStore } from '../../lib/local/localStore.js';
-import type { Plan } from '../../lib/rebalance/planTypes.js';
+import type { Plan } from '../../lib/model/plan.js';
 import { generateFleet } from '../../lib/sim/fleet.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 import { SHAPE } from './harness.js';
@@ -44,7 +43,7 @@ beforeAll(async () => {
       waves: [],
       summary: { moved: 0, waves: 0 },
     };
-    await putPlan(local.store.ctx, stale as unknown as Plan);
+    await local.store.plans.put(stale as unknown as Plan);
   } finally {
     await local.close();
   }

@@ -6,14 +6,13 @@ import { defaultConfig } from '../../lib/config/options.js';
 import type { DetectorDeps } from '../../lib/detector/index.js';
 import { newestReportAt } from '../../lib/ingest/index.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
+import type { MigrationInput, MigrationOutcomeStatus } from '../../lib/model/migration.js';
 import type { RebalanceMode } from '../../lib/rebalance/options.js';
 import { defaultRebalanceSettings, type RebalanceSettings } from '../../lib/rebalance/settings.js';
 import { type FleetShape, generateFleet } from '../../lib/sim/fleet.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
-import type { MigrationInput } from '../../lib/workflow/input.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
-import { markMigrated, markMigrationRunning, putMigrationRecord } from '../../lib/workflow/records.js';
-import type { MigrationStatus } from '../../lib/workflow/state.js';
+import { markMigrationRunning, putMigrationRecord } from '../../lib/workflow/records.js';
 import { type StoreHarness, startStore, storeWithOwnTables } from '../store/fixtures.js';
 
 export type { StoreHarness } from '../store/fixtures.js';
@@ -64,11 +63,11 @@ export async function openHarness(
       return queue.messages().map((m) => JSON.parse(m.body) as MigrationInput);
     },
     /** What the workflow writes for these migrations: running, the outcome, and a success's last-migrated time. */
-    async finish(messages: readonly MigrationInput[], status: MigrationStatus = 'succeeded') {
+    async finish(messages: readonly MigrationInput[], status: MigrationOutcomeStatus = 'succeeded') {
       for (const m of messages) {
-        await markMigrationRunning(store.ctx, m, now.toISOString(), 30);
-        await putMigrationRecord(store.ctx, outcome(m, now, status), 30);
-        if (status === 'succeeded') await markMigrated(store.ctx, m.instance_uuid, now.toISOString());
+        await markMigrationRunning(store, m, now.toISOString(), 30);
+        await putMigrationRecord(store, outcome(m, now, status), 30);
+        if (status === 'succeeded') await store.markMigrated(m.instance_uuid, now.toISOString());
       }
     },
   };
@@ -80,7 +79,7 @@ async function ingested(store: FleetStore, fleet: ReturnType<typeof generateFlee
   await store.noteIngested(newestReportAt(fleet));
 }
 
-function outcome(migration: MigrationInput, now: Date, status: MigrationStatus): MigrationOutcome {
+function outcome(migration: MigrationInput, now: Date, status: MigrationOutcomeStatus): MigrationOutcome {
   return {
     migration,
     started_at: new Date(now.getTime() - 60_000).toISOString(),

@@ -44,7 +44,7 @@ describe('moveHistory', () => {
     const moved = vms.filter((vm) => vm.last_migrated_at && Date.parse(vm.last_migrated_at) >= lookbackStart);
     const counted = countedStore(dynamo, h);
     // Act
-    const history = await moveHistory(counted.deps.store.ctx, vms, h.now(), LOOKBACK, 4);
+    const history = await moveHistory(counted.deps.store.migrations, vms, h.now(), LOOKBACK, 4);
     counted.close();
     // Assess
     expect(history.map((r) => [r.instance_uuid, r.source_host, r.dest_host]).sort()).toEqual(

@@ -4,11 +4,8 @@ import {
   approvePlan,
   DETECTOR_LEASE,
   DETECTOR_STATE_ID,
-  getPlan,
-  plansWithStatus,
   readDetectorState,
   reconcile,
-  recordsOfPlan,
 } from '../../lib/detector/index.js';
 import { updateDetectorState } from '../../lib/detector/state.js';
 import { type Harness, openHarness, SHAPE, type StoreHarness, startDynamo } from './harness.js';
@@ -137,8 +134,8 @@ describe('work that is due without a new report', () => {
     const result = await reconcile(h.deps);
     // Assess
     expect(result.expired).toEqual([plan!.plan_id]);
-    expect((await getPlan(h.store.ctx, plan!.plan_id))?.status).toBe('expired');
-    const records = await recordsOfPlan(h.store.ctx, plan!.plan_id);
+    expect((await h.store.plans.get(plan!.plan_id))?.status).toBe('expired');
+    const records = await h.store.migrations.ofPlan(plan!.plan_id);
     expect(records.every((r) => r.status === 'skipped')).toBe(true);
   });
 
@@ -190,7 +187,7 @@ describe('concurrent runs', () => {
     expect(first.plan).not.toBeNull();
     expect(second.plan).toBeNull();
     expect(second.idle).toContain(first.plan!.plan_id);
-    expect(await plansWithStatus(h.store.ctx, 'approved')).toHaveLength(1);
+    expect(await h.store.plans.withStatus('approved')).toHaveLength(1);
     expect(h.queue.stats().sent).toBe(first.sent.length);
   });
 });

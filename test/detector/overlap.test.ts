@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdvanceResult, advanceApproved } from '../../lib/detector/advance.js';
 import {
   approvePlan,
-  PlanExpiredError,
+  ExpiredPlanApprovalError,
   PlanNotPendingError,
   readDetectorState,
   reconcile,
   UnknownPlanError,
 } from '../../lib/detector/index.js';
-import { getPlan } from '../../lib/detector/planItems.js';
 import { detect } from '../../lib/rebalance/detect.js';
 import { hostObservation } from '../../lib/rebalance/fleetInput.js';
 import { openHarness, type StoreHarness, startDynamo } from './harness.js';
@@ -105,8 +104,10 @@ describe('approvePlan', () => {
     const { plan } = await reconcile(h.deps);
     h.advance(16);
     // Act / Assess
-    await expect(approvePlan(h.deps.store, plan!.plan_id, h.now())).rejects.toBeInstanceOf(PlanExpiredError);
-    expect((await getPlan(h.deps.store.ctx, plan!.plan_id))?.status).toBe('pending_approval');
+    await expect(approvePlan(h.deps.store, plan!.plan_id, h.now())).rejects.toBeInstanceOf(
+      ExpiredPlanApprovalError,
+    );
+    expect((await h.deps.store.plans.get(plan!.plan_id))?.status).toBe('pending_approval');
   });
 
   it('refuses a recommendation: only approve-mode plans wait for approval', async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvePlan, getPlan, reconcile, recordsOfPlan } from '../../lib/detector/index.js';
-import { migrationRecords } from '../../lib/workflow/records.js';
+import { approvePlan, reconcile } from '../../lib/detector/index.js';
 import { type Harness, openHarness, type StoreHarness, startDynamo } from './harness.js';
 
 let dynamo: StoreHarness;
@@ -27,7 +26,7 @@ describe('reconcile in auto mode', () => {
     const wave1 = plan.migrations.filter((m) => m.wave === 1);
     expect(ids(result.sent)).toEqual(ids(wave1));
     expect(ids(h.sentMessages())).toEqual(ids(wave1));
-    const records = await recordsOfPlan(h.deps.store.ctx, plan.plan_id);
+    const records = await h.deps.store.migrations.ofPlan(plan.plan_id);
     expect(records.filter((r) => r.status === 'queued')).toHaveLength(wave1.length);
     expect(records.filter((r) => r.status === 'planned')).toHaveLength(plan.migrations.length - wave1.length);
   });
@@ -86,7 +85,7 @@ describe('reconcile in auto mode', () => {
     // Act
     await h.finish(sent);
     // Assess
-    const records = await migrationRecords(h.deps.store.ctx, sent[0].instance_uuid);
+    const records = await h.deps.store.migrations.forInstance(sent[0].instance_uuid);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
       status: 'succeeded',
@@ -111,7 +110,7 @@ describe('reconcile in auto mode', () => {
     }
     // Assess
     expect(completed).toEqual([plan!.plan_id]);
-    expect((await getPlan(h.deps.store.ctx, plan!.plan_id))?.status).toBe('completed');
+    expect((await h.deps.store.plans.get(plan!.plan_id))?.status).toBe('completed');
     expect(h.sentMessages()).toHaveLength(plan!.migrations.length);
   });
 
@@ -178,7 +177,7 @@ describe('reconcile in recommend mode', () => {
     const second = await reconcile(h.deps);
     // Assess
     expect(first.plan?.status).toBe('recommended');
-    expect((await getPlan(h.deps.store.ctx, first.plan!.plan_id))?.status).toBe('recommended');
+    expect((await h.deps.store.plans.get(first.plan!.plan_id))?.status).toBe('recommended');
     expect(second.plan).toBeNull();
     expect(second.idle).toContain(`plan ${first.plan!.plan_id} stands`);
     expect(h.queue.stats().sent).toBe(0);
@@ -195,8 +194,8 @@ describe('plan expiry', () => {
     const result = await reconcile(h.deps);
     // Assess
     expect(result.expired).toEqual([plan!.plan_id]);
-    expect((await getPlan(h.deps.store.ctx, plan!.plan_id))?.status).toBe('expired');
-    const records = await recordsOfPlan(h.deps.store.ctx, plan!.plan_id);
+    expect((await h.deps.store.plans.get(plan!.plan_id))?.status).toBe('expired');
+    const records = await h.deps.store.migrations.ofPlan(plan!.plan_id);
     expect(records.map((r) => [r.status, r.skip_reason])).toEqual(
       records.map(() => ['skipped', 'plan expired']),
     );
@@ -211,7 +210,7 @@ describe('plan expiry', () => {
     // Act
     await reconcile(h.deps);
     // Assess
-    const records = await recordsOfPlan(h.deps.store.ctx, plan!.plan_id);
+    const records = await h.deps.store.migrations.ofPlan(plan!.plan_id);
     expect(records.filter((r) => r.status === 'queued')).toHaveLength(sent.length);
     expect(records.filter((r) => r.status === 'skipped')).toHaveLength(plan!.migrations.length - sent.length);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { waveGate } from '../../lib/detector/waveGate.js';
-import type { MigrationRecordItem, MigrationRecordStatus } from '../../lib/workflow/recordItem.js';
+import type { MigrationRecordItem, MigrationRecordStatus } from '../../lib/model/migration.js';
 
 const settings = { blackout_windows: [], timezone: 'UTC' };
 const now = new Date('2026-12-03T12:00:00Z');

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConsulPermissionError } from '../../lib/drivers/consul/errors.js';
 import { envSecrets } from '../../lib/drivers/credentials.js';
 import { KeystoneAuthError } from '../../lib/drivers/openstack/errors.js';
+import { reconnectingAfter } from '../../lib/drivers/rotation.js';
 import { FakeConsul } from '../../lib/local/fakes/consul/server.js';
 import {
   FAKE_ADMIN,
@@ -107,5 +108,41 @@ describe('rotated credentials', () => {
     await drivers.maintenance();
     // Assess
     expect([beforeMaxAge, reads]).toEqual([1, 2]);
+  });
+});
+
+describe('reconnectingAfter', () => {
+  it('reuses the connection until it is maxAge old, then connects again', async () => {
+    // Prepare
+    let clock = 0;
+    let made = 0;
+    const get = reconnectingAfter(async () => ++made, { maxAgeMs: 1_000, clock: { now: () => clock } });
+    // Act
+    const early = [await get(), await get()];
+    clock = 999;
+    const justBefore = await get();
+    clock = 1_000;
+    const after = await get();
+    // Assess
+    expect([...early, justBefore, after]).toEqual([1, 1, 1, 2]);
+  });
+
+  it('keeps no failed connection: the next call connects again', async () => {
+    // Prepare
+    let calls = 0;
+    const get = reconnectingAfter(
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('secret not there yet');
+        return 'connected';
+      },
+      { clock: { now: () => 0 } },
+    );
+    // Act
+    const first = get();
+    await expect(first).rejects.toThrow('secret not there yet');
+    const second = await get();
+    // Assess
+    expect([second, calls]).toEqual(['connected', 2]);
   });
 });

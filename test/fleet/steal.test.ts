@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostSteal, LATEST_LOOKBACK_MS } from '../../lib/fleet/steal.js';
+import { LATEST_LOOKBACK_MS, readHostSteal } from '../../lib/fleet/steal.js';
 import {
   at,
   hypervisorDoc,
@@ -39,7 +39,7 @@ async function put(hosts: Record<string, unknown>[], vms: Record<string, unknown
   await h.store.putReports(message(hosts, vms));
 }
 
-describe('hostSteal', () => {
+describe('readHostSteal', () => {
   it('reads a host by its own samples: the latest for now, the window’s for the mean', async () => {
     // Prepare
     await put([
@@ -50,7 +50,7 @@ describe('hostSteal', () => {
       }),
     ]);
     // Act
-    const steal = await hostSteal(h.store, { host: 's1', nodename: 's1' }, [], window);
+    const steal = await readHostSteal(h.store, { host: 's1', nodename: 's1' }, [], window);
     // Assess
     expect(steal).toEqual({ now: 4, now_at: at(-1), window_mean: 3, window_samples: 2, source: 'host' });
   });
@@ -62,7 +62,7 @@ describe('hostSteal', () => {
       [vm('s2-a', 's2', [vmSample(-4, 10), vmSample(-2, 20)]), vm('s2-b', 's2', [vmSample(-3, 30)])],
     );
     // Act
-    const steal = await hostSteal(h.store, { host: 's2', nodename: 's2' }, ['s2-a', 's2-b'], window);
+    const steal = await readHostSteal(h.store, { host: 's2', nodename: 's2' }, ['s2-a', 's2-b'], window);
     // Assess: now is the mean of each VM's latest (20 and 30), dated by the older of them
     expect(steal).toEqual({ now: 25, now_at: at(-3), window_mean: 20, window_samples: 3, source: 'vms' });
   });
@@ -71,7 +71,7 @@ describe('hostSteal', () => {
     // Prepare
     await put([], [vm('s3-stays', 's3', [vmSample(-2, 10)]), vm('s3-left', 's3', [vmSample(-2, 90)])]);
     // Act
-    const steal = await hostSteal(h.store, { host: 's3', nodename: 's3' }, ['s3-stays'], window);
+    const steal = await readHostSteal(h.store, { host: 's3', nodename: 's3' }, ['s3-stays'], window);
     // Assess
     expect([steal.now, steal.window_mean]).toEqual([10, 10]);
   });
@@ -80,7 +80,7 @@ describe('hostSteal', () => {
     // Prepare
     await put([hypervisorDoc({ host: 's4', nodename: 's4', samples: [hostSample(-40, 6)] })]);
     // Act
-    const steal = await hostSteal(h.store, { host: 's4', nodename: 's4' }, [], window);
+    const steal = await readHostSteal(h.store, { host: 's4', nodename: 's4' }, [], window);
     // Assess
     expect(steal).toEqual({ now: 6, now_at: at(-40), window_mean: null, window_samples: 0, source: 'host' });
   });
@@ -90,7 +90,7 @@ describe('hostSteal', () => {
     const tooOld = -10 - LATEST_LOOKBACK_MS / 60_000 - 1;
     await put([hypervisorDoc({ host: 's5', nodename: 's5', samples: [hostSample(tooOld, 6)] })]);
     // Act
-    const steal = await hostSteal(h.store, { host: 's5', nodename: 's5' }, [], window);
+    const steal = await readHostSteal(h.store, { host: 's5', nodename: 's5' }, [], window);
     // Assess
     expect([steal.now, steal.source]).toEqual([null, null]);
   });

@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { type IngestStage, ingestStage } from '../../lib/local/ingestStage.js';
+import { type IngestPipelineStage, ingestPipelineStage } from '../../lib/local/ingestPipelineStage.js';
 import type { LocalPipeline, PipelineStage } from '../../lib/local/pipeline.js';
 import { type Injector, injectFaults, isCall, partialBatch, throttle } from './faults.js';
 import {
@@ -118,7 +118,7 @@ describe('ingest stage: a Lambda crash mid-batch, then redelivery', () => {
     crashes: Error[];
     arm(p: LocalPipeline): Injector;
   } {
-    const base: IngestStage = ingestStage();
+    const base: IngestPipelineStage = ingestPipelineStage();
     const crashes: Error[] = [];
     let dead = false;
     return {

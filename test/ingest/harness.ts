@@ -1,6 +1,6 @@
 /** A local pipeline on in-memory dynalite whose clock is pinned at NOW, and report documents for it. */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { type IngestStageOptions, ingestStage } from '../../lib/local/ingestStage.js';
+import { type IngestPipelineStageOptions, ingestPipelineStage } from '../../lib/local/ingestPipelineStage.js';
 import { LocalPipeline, type LocalPipelineOptions, type PipelineStage } from '../../lib/local/pipeline.js';
 import { ManualClock } from '../../lib/model/clock.js';
 import { pageContent } from '../../lib/store/samplePages.js';
@@ -11,13 +11,13 @@ export { at, hypervisorDoc, instanceDoc, messageDoc, NOW } from '../store/fixtur
 type Doc = Record<string, unknown>;
 
 export function startPipeline(
-  options: LocalPipelineOptions & { ingest?: IngestStageOptions; stage?: PipelineStage } = {},
+  options: LocalPipelineOptions & { ingest?: IngestPipelineStageOptions; stage?: PipelineStage } = {},
 ): Promise<LocalPipeline> {
   return LocalPipeline.start({
     wallClock: new ManualClock(NOW),
     ...options,
     store: { retry: { sleep: async () => {} }, ...options.store },
-    stages: options.stages ?? [options.stage ?? ingestStage(options.ingest)],
+    stages: options.stages ?? [options.stage ?? ingestPipelineStage(options.ingest)],
   });
 }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ingestStage } from '../../lib/local/ingestStage.js';
+import { ingestPipelineStage } from '../../lib/local/ingestPipelineStage.js';
 import { LocalPipeline, type PipelineStage } from '../../lib/local/pipeline.js';
 import { ConfigError } from '../../lib/model/errors.js';
 import { nodeMessage, startPipeline } from './harness.js';
@@ -73,7 +73,7 @@ describe('LocalPipeline', () => {
     const pipeline = await startPipeline();
     try {
       // Act
-      const act = () => pipeline.add(ingestStage());
+      const act = () => pipeline.add(ingestPipelineStage());
       // Assess
       expect(act).toThrow(new ConfigError('pipeline already has a stage named ingest'));
     } finally {
@@ -101,7 +101,7 @@ describe('LocalPipeline', () => {
       // Act
       const run = pipeline.ingest([nodeMessage('x')]);
       // Assess
-      await expect(run).rejects.toThrow(/ingest stage keeps no tally; build it with ingestStage\(\)/);
+      await expect(run).rejects.toThrow(/ingest stage keeps no tally; build it with ingestPipelineStage\(\)/);
     } finally {
       await pipeline.close();
     }

@@ -51,7 +51,7 @@ describe('SqsQueue.send', () => {
   it('refuses a message over 256 KiB without calling SQS', async () => {
     const send = queue().send('x'.repeat(262_145));
     await expect(send).rejects.toThrow(QueueSendError);
-    await expect(send).rejects.toMatchObject({ code: 'MessageTooLong', senderFault: true });
+    await expect(send).rejects.toMatchObject({ code: 'MessageTooLong', retryable: false });
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
 });
@@ -112,7 +112,7 @@ describe('SqsQueue.sendBatch', () => {
     const result = await queue().sendBatch(['a', 'b']);
     expect(sqs).toHaveReceivedCommandTimes(SendMessageBatchCommand, 1);
     expect(result.failed).toEqual([
-      { index: 1, code: 'InvalidParameterValue', message: 'bad', senderFault: true },
+      { index: 1, code: 'InvalidParameterValue', message: 'bad', retryable: false },
     ]);
   });
 
@@ -139,9 +139,9 @@ describe('SqsQueue.sendBatch', () => {
       .rejects(Object.assign(new Error('denied'), { name: 'AccessDenied', $fault: 'client' }));
     const result = await queue().sendBatch(['a', 'b']);
     expect(sqs).toHaveReceivedCommandTimes(SendMessageBatchCommand, 1);
-    expect(result.failed.map((f) => [f.index, f.code, f.senderFault])).toEqual([
-      [0, 'AccessDenied', true],
-      [1, 'AccessDenied', true],
+    expect(result.failed.map((f) => [f.index, f.code, f.retryable])).toEqual([
+      [0, 'AccessDenied', false],
+      [1, 'AccessDenied', false],
     ]);
   });
 

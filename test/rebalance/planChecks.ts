@@ -6,12 +6,12 @@
  */
 import { expect } from 'vitest';
 import type { HostState } from '../../lib/model/hostState.js';
+import type { Plan, PlannedMigration } from '../../lib/model/plan.js';
 import { blackoutAt } from '../../lib/rebalance/blackout.js';
 import { cooldownOf, recentSources } from '../../lib/rebalance/cooldown.js';
 import { migrationRateMbps } from '../../lib/rebalance/cost.js';
 import { detect } from '../../lib/rebalance/detect.js';
 import { type FleetInput, hostObservation } from '../../lib/rebalance/fleetInput.js';
-import type { Plan, PlannedMigration } from '../../lib/rebalance/planTypes.js';
 import type { RebalanceSettings } from '../../lib/rebalance/settings.js';
 import { RESERVED_RAM_MB } from './planFixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Plan } from '../../lib/model/plan.js';
 import { planRebalance } from '../../lib/rebalance/planner.js';
 import { PlanRun } from '../../lib/rebalance/planRun.js';
-import type { Plan } from '../../lib/rebalance/planTypes.js';
 import { relieveHost } from '../../lib/rebalance/relief.js';
 import type { RebalanceSettings } from '../../lib/rebalance/settings.js';
 import { minutesAgo, NOW, settingsWith } from './fixtures.js';

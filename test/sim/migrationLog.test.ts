@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../lib/rebalance/planTypes.js';
+import type { Plan } from '../../lib/model/plan.js';
 import { MigrationLog } from '../../lib/sim/migrationLog.js';
 
 /** A plan that moved nothing: every considered VM skipped with `code`. */

@@ -3,10 +3,10 @@ import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
+import { backoffDelay } from '../../lib/model/backoff.js';
 import { BATCH_WRITE_LIMIT, batchPut, batchPutSettled } from '../../lib/store/batchWriter.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { BatchWriteError } from '../../lib/store/errors.js';
-import { backoffDelay } from '../../lib/store/retry.js';
 import { TABLES } from '../../lib/store/tables.js';
 
 const sampleItems = (entity: string, n: number) =>

@@ -2,7 +2,6 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import { heartbeatPeriod } from '../../lib/store/writeMemo.js';
-import { markMigrated } from '../../lib/workflow/records.js';
 import { at, instanceDoc, message, NOW, type StoreHarness, startStore } from './fixtures.js';
 
 let h: StoreHarness;
@@ -106,7 +105,7 @@ describe('last_migrated_at', () => {
   it('keeps the workflow’s later last_migrated_at when an agent report without one is written', async () => {
     // Prepare
     await h.store.putInstanceReport(report('m-1', -10));
-    await markMigrated(h.store.ctx, 'm-1', at(-8));
+    await h.store.markMigrated('m-1', at(-8));
     // Act: a changed state, so it is written
     const outcome = await h.store.putInstanceReport(report('m-1', -5, { name: 'renamed' }));
     // Assess
@@ -117,7 +116,7 @@ describe('last_migrated_at', () => {
   it('keeps it through a heartbeat rewrite of an unchanged state', async () => {
     // Prepare
     await h.store.putInstanceReport(report('m-2', -10));
-    await markMigrated(h.store.ctx, 'm-2', at(-8));
+    await h.store.markMigrated('m-2', at(-8));
     h.setNow(new Date(NOW.getTime() + HEARTBEAT));
     // Act
     const outcome = await h.store.putInstanceReport(report('m-2', 14));
@@ -129,7 +128,7 @@ describe('last_migrated_at', () => {
   it('takes the report’s last_migrated_at when it is the later one', async () => {
     // Prepare
     await h.store.putInstanceReport(report('m-3', -10));
-    await markMigrated(h.store.ctx, 'm-3', at(-8));
+    await h.store.markMigrated('m-3', at(-8));
     // Act
     await h.store.putInstanceReport(report('m-3', -5, { last_migrated_at: at(-6) }));
     // Assess
@@ -140,7 +139,7 @@ describe('last_migrated_at', () => {
   it('still counts an older report as stale when the stored item also has a later last_migrated_at', async () => {
     // Prepare
     await h.store.putInstanceReport(report('m-4', -5));
-    await markMigrated(h.store.ctx, 'm-4', at(-4));
+    await h.store.markMigrated('m-4', at(-4));
     // Act
     const outcome = await h.store.putInstanceReport(report('m-4', -7, { name: 'older' }));
     // Assess

@@ -18,11 +18,11 @@ import { FakeKubernetesServer } from '../../lib/local/fakes/kubernetes/server.js
 import { FAKE_ADMIN, FAKE_MEMBER, FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
 import { runWorkflow, type WorkflowRun } from '../../lib/local/workflowRunner.js';
 import { ManualClock } from '../../lib/model/clock.js';
+import type { MigrationInput } from '../../lib/model/migration.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
-import type { MigrationInput } from '../../lib/workflow/input.js';
 import { candidateLeases } from '../../lib/workflow/leaseNames.js';
 import type { PlacementVerdict, StepDeps } from '../../lib/workflow/ports.js';
-import { migrationRecords, storeRecorder, storeStealReader } from '../../lib/workflow/records.js';
+import { storeRecorder, storeStealReader } from '../../lib/workflow/records.js';
 import { parseWorkflowSettings, type WorkflowSettingsInput } from '../../lib/workflow/settings.js';
 
 export const VM = '6f1e0b2a-5c1d-4d8e-9a51-0c7a2f3b9e11';
@@ -105,7 +105,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       settings,
       clock,
       leases: store,
-      records: storeRecorder(store.ctx, settings.record_retention_days),
+      records: storeRecorder(store, settings.record_retention_days),
       steal: storeStealReader(store),
       placement: { check: async () => h.placement },
       nova: async () => novaClient,
@@ -170,7 +170,7 @@ export async function expectCleanEnd(h: Harness, migration: MigrationInput): Pro
   expect(h.agent.inMaintenance).toBe(false);
   const held = await heldLeases(h, migration);
   expect(held).toEqual([]);
-  const records = await migrationRecords(h.store.ctx, migration.instance_uuid);
+  const records = await h.store.migrations.forInstance(migration.instance_uuid);
   expect(records.map((r) => r.migration_id)).toContain(migration.migration_id);
   expect(migrationsTo(h).length).toBeLessThanOrEqual(1);
 }
@@ -189,7 +189,7 @@ export async function heldLeases(h: Harness, migration: MigrationInput): Promise
 
 /** The migration's record. */
 export async function recordOf(h: Harness, migration: MigrationInput) {
-  const records = await migrationRecords(h.store.ctx, migration.instance_uuid);
+  const records = await h.store.migrations.forInstance(migration.instance_uuid);
   const record = records.find((r) => r.migration_id === migration.migration_id);
   if (!record) throw new Error(`no record of ${migration.migration_id}`);
   return record;

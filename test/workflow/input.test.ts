@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/model/errors.js';
-import { executionNameFor, parseMigrationInput } from '../../lib/workflow/input.js';
+import { parseMigrationInput } from '../../lib/model/migration.js';
+import { executionNameFor } from '../../lib/workflow/input.js';
 import {
   deadlineSeconds,
   leaseTtlMs,

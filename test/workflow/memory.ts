@@ -3,7 +3,7 @@
 import { SimulatedFleet, type SimulatedFleetOptions } from '../../lib/drivers/simulated/fleet.js';
 import { simulatedDrivers } from '../../lib/drivers/simulated/index.js';
 import { ManualClock } from '../../lib/model/clock.js';
-import type { MigrationInput } from '../../lib/workflow/input.js';
+import type { MigrationInput } from '../../lib/model/migration.js';
 import type { LeaseStore, MigrationOutcome, MigrationRecorder, StepDeps } from '../../lib/workflow/ports.js';
 import { parseWorkflowSettings, type WorkflowSettingsInput } from '../../lib/workflow/settings.js';
 import type { WorkflowState } from '../../lib/workflow/state.js';

@@ -2,12 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
-import {
-  markMigrated,
-  migrationRecords,
-  putMigrationRecord,
-  storeStealReader,
-} from '../../lib/workflow/records.js';
+import { putMigrationRecord, storeStealReader } from '../../lib/workflow/records.js';
 import { at, instanceDoc, message, NOW } from '../store/fixtures.js';
 import { migration } from './memory.js';
 
@@ -44,18 +39,18 @@ function outcome(overrides: Partial<MigrationOutcome> = {}): MigrationOutcome {
 
 describe('migration records', () => {
   it('stores one item per execution and overwrites it when the same migration writes again', async () => {
-    await putMigrationRecord(store.ctx, outcome({ status: 'failed' }), 90);
-    await putMigrationRecord(store.ctx, outcome({ status: 'succeeded' }), 90);
-    const records = await migrationRecords(store.ctx, UUID);
+    await putMigrationRecord(store, outcome({ status: 'failed' }), 90);
+    await putMigrationRecord(store, outcome({ status: 'succeeded' }), 90);
+    const records = await store.migrations.forInstance(UUID);
     expect(records.map((r) => [r.migration_id, r.status, r.plan_id])).toEqual([
       ['mig-1', 'succeeded', 'plan-1'],
     ]);
   });
 
   it('never overwrites the record of another migration with the same key', async () => {
-    await putMigrationRecord(store.ctx, outcome(), 90);
+    await putMigrationRecord(store, outcome(), 90);
     const other = outcome({ migration: migration({ instance_uuid: UUID, migration_id: 'mig-2' }) });
-    await expect(putMigrationRecord(store.ctx, other, 90)).rejects.toMatchObject({
+    await expect(putMigrationRecord(store, other, 90)).rejects.toMatchObject({
       name: 'ConditionalCheckFailedException',
     });
   });
@@ -64,18 +59,18 @@ describe('migration records', () => {
 describe('markMigrated', () => {
   it('sets last_migrated_at in the stored report, where the cooldown reads it', async () => {
     await store.putReports(message([], [instanceDoc()]));
-    await markMigrated(store.ctx, UUID, at(-1));
+    await store.markMigrated(UUID, at(-1));
     expect((await store.getInstance(UUID))?.last_migrated_at).toBe(at(-1));
   });
 
   it('never moves last_migrated_at back', async () => {
     await store.putReports(message([], [instanceDoc({ last_migrated_at: at(-2) })]));
-    await markMigrated(store.ctx, UUID, at(-30));
+    await store.markMigrated(UUID, at(-30));
     expect((await store.getInstance(UUID))?.last_migrated_at).toBe(at(-2));
   });
 
   it('leaves an instance with no stored report alone', async () => {
-    await markMigrated(store.ctx, 'unknown', at(-1));
+    await store.markMigrated('unknown', at(-1));
     expect(await store.getInstance('unknown')).toBeUndefined();
   });
 });

@@ -14,8 +14,8 @@ import { podDisposition } from './podPolicy.js';
 import {
   type CordonOutcome,
   type DrainOptions,
-  type DrainResult,
   type NodeDrainer,
+  type NodeDrainResult,
   type PodRef,
   podKey,
   type UncordonOutcome,
@@ -68,7 +68,7 @@ export class KubernetesNodeDrainer implements NodeDrainer {
    * Like kubectl, cordons first (so nothing new lands while pods leave) and leaves the node cordoned
    * when the drain fails: undoing it is the caller's rollback, which must uncordon anyway.
    */
-  async drain(node: string, options?: DrainOptions): Promise<DrainResult> {
+  async drain(node: string, options?: DrainOptions): Promise<NodeDrainResult> {
     const opts = resolveDrainOptions(options);
     const started = this.clock.now();
     const pacing: Pacing = { ...opts, clock: this.clock, deadline: started + opts.timeoutMs };
@@ -110,7 +110,7 @@ export class KubernetesNodeDrainer implements NodeDrainer {
 
 interface DrainPlan {
   evict: Array<PodRef & { uid?: string }>;
-  skipped: DrainResult['skipped'];
+  skipped: NodeDrainResult['skipped'];
   refused: PodRef[];
   warnings: string[];
 }

@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../../model/backoff.js';
 import type { Clock } from '../../model/clock.js';
 import type { KubernetesApi } from './KubernetesApi.js';
 import type { PodRef } from './types.js';
@@ -29,14 +30,14 @@ export async function evictUntilDeadline(
   gracePeriodSeconds?: number,
 ): Promise<EvictionOutcome> {
   const { clock, deadline } = pacing;
-  let delay = pacing.initialRetryDelayMs;
+  // No jitter: each eviction is its own loop, and the PDB frees up on the cluster's schedule.
+  const backoff = { baseDelayMs: pacing.initialRetryDelayMs, maxDelayMs: pacing.maxRetryDelayMs };
   for (let attempt = 1; ; attempt++) {
     const response = await api.evictPod(pod.namespace, pod.name, gracePeriodSeconds);
     if (response.outcome !== 'blocked') return response;
     const now = clock.now();
     if (now >= deadline) return { outcome: 'blocked', attempts: attempt, reason: response.reason };
-    await clock.sleep(Math.min(delay, deadline - now));
-    delay = Math.min(delay * 2, pacing.maxRetryDelayMs);
+    await clock.sleep(Math.min(backoffCeiling(attempt - 1, backoff), deadline - now));
   }
 }
 

@@ -15,8 +15,8 @@ export { type DrainerDependencies, KubernetesNodeDrainer } from './KubernetesNod
 export type {
   CordonOutcome,
   DrainOptions,
-  DrainResult,
   NodeDrainer,
+  NodeDrainResult,
   PodRef,
   SkipReason,
   UncordonOutcome,

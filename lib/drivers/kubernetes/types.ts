@@ -29,7 +29,7 @@ export interface DrainOptions {
   pollIntervalMs?: number;
 }
 
-export interface DrainResult {
+export interface NodeDrainResult {
   node: string;
   /** Pods evicted by this drain and confirmed gone. */
   evicted: PodRef[];
@@ -51,7 +51,7 @@ export interface NodeDrainer {
   /** Marks the node unschedulable. */
   cordon(node: string): Promise<CordonOutcome>;
   /** Cordons the node, evicts its pods through the Eviction API and waits until they are gone. */
-  drain(node: string, options?: DrainOptions): Promise<DrainResult>;
+  drain(node: string, options?: DrainOptions): Promise<NodeDrainResult>;
   /** Marks the node schedulable again. */
   uncordon(node: string): Promise<UncordonOutcome>;
   isCordoned(node: string): Promise<boolean>;

@@ -4,6 +4,7 @@
  * call but carries no credentials.
  */
 import type * as z from 'zod';
+import { parseRetryAfter } from '../../model/backoff.js';
 import { scrubSecrets } from '../redact.js';
 import {
   apiErrorFor,
@@ -134,10 +135,5 @@ export function scrub(message: string, secrets: readonly string[]): string {
 }
 
 function retryAfterMs(headers: Headers): number | undefined {
-  const value = headers.get('retry-after');
-  if (value === null) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return parseRetryAfter(headers.get('retry-after'), Date.now());
 }

@@ -1,3 +1,4 @@
+export { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from '../retry.js';
 export type {
   ApplicationCredentialAuth,
   CloudCredentials,
@@ -46,6 +47,5 @@ export { KeystoneSession, type KeystoneSessionOptions, type TokenSource } from '
 export { NOVA_DEFAULT_MICROVERSION, NOVA_MIN_MICROVERSION } from './microversion.js';
 export { type LiveMigrateOptions, type MigrationFilter, NovaClient, type NovaClientOptions } from './nova.js';
 export { PLACEMENT_MICROVERSION, PlacementClient, type PlacementClientOptions } from './placement.js';
-export { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from './retry.js';
 export type { MigrationRecord, NovaServer, ServerMigration } from './schemas.js';
 export { type CloudTls, caBundle, fetchFor } from './tlsFetch.js';

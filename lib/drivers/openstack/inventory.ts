@@ -6,6 +6,7 @@
  * 2.87 is the last one whose os-hypervisors still reports usage (2.88 removed it).
  */
 import { ConfigError } from '../../model/errors.js';
+import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from '../retry.js';
 import type { EndpointInterface } from './auth.js';
 import { OpenStackResponseError } from './errors.js';
 import { type FetchLike, parseBody } from './http.js';
@@ -22,7 +23,6 @@ import {
 } from './inventorySchemas.js';
 import type { TokenSource } from './keystone.js';
 import { compareMicroversions } from './microversion.js';
-import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from './retry.js';
 import type { MigrationRecord } from './schemas.js';
 import { getFromService, type ServiceTarget } from './serviceCall.js';
 

@@ -5,13 +5,13 @@
  */
 
 import { RequestError } from '../../model/errors.js';
+import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from '../retry.js';
 import type { EndpointInterface } from './auth.js';
 import type { CallSite } from './errors.js';
 import { OpenStackForbiddenError } from './errors.js';
 import { type FetchLike, type HttpResponse, parseBody, scrub, sendRequest } from './http.js';
 import type { TokenSource } from './keystone.js';
 import { assertMicroversion, NOVA_DEFAULT_MICROVERSION } from './microversion.js';
-import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from './retry.js';
 import {
   type MigrationRecord,
   metadataSchema,

@@ -3,6 +3,8 @@
  * hypervisor's): inventories (totals, reserved, allocation ratios), usages, traits. Read-only, each
  * retried on retryable errors. Placement 1.6 is the first version with traits.
  */
+
+import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from '../retry.js';
 import type { EndpointInterface } from './auth.js';
 import { type FetchLike, parseBody } from './http.js';
 import {
@@ -12,7 +14,6 @@ import {
   providerUsagesSchema,
 } from './inventorySchemas.js';
 import type { TokenSource } from './keystone.js';
-import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from './retry.js';
 import { getFromService, type ServiceTarget } from './serviceCall.js';
 
 export const PLACEMENT_MICROVERSION = '1.6';

@@ -5,9 +5,10 @@
  * not dropped. Credentials live in private fields and are scrubbed from error messages.
  */
 import { inspect } from 'node:util';
+import { parseRetryAfter } from '../../model/backoff.js';
 import { ConfigError, RequestError } from '../../model/errors.js';
-import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from '../openstack/retry.js';
 import { basicAuthSecrets, scrubSecrets } from '../redact.js';
+import { DEFAULT_DRIVER_RETRY, type RetryPolicy, retryIdempotent } from '../retry.js';
 import { PrometheusError } from './errors.js';
 import { parseQueryResponse, type QueryResult } from './response.js';
 import { nodeTransport, type TlsOptions, type Transport } from './transport.js';
@@ -159,9 +160,5 @@ function seconds(date: Date): string {
 
 function retryAfterMs(headers: Record<string, string | string[] | undefined>): number | undefined {
   const value = headers['retry-after'];
-  if (typeof value !== 'string') return undefined;
-  const n = Number(value);
-  if (Number.isFinite(n) && n >= 0) return n * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return typeof value === 'string' ? parseRetryAfter(value, Date.now()) : undefined;
 }

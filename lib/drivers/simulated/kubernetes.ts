@@ -3,8 +3,8 @@ import { EvictionBlockedError, NodeNotFoundError } from '../kubernetes/errors.js
 import type {
   CordonOutcome,
   DrainOptions,
-  DrainResult,
   NodeDrainer,
+  NodeDrainResult,
   UncordonOutcome,
 } from '../kubernetes/types.js';
 import type { SimNode, SimulatedFleet } from './fleet.js';
@@ -30,7 +30,7 @@ export class SimulatedNodeDrainer implements NodeDrainer {
     return 'uncordoned';
   }
 
-  async drain(node: string, options: DrainOptions = {}): Promise<DrainResult> {
+  async drain(node: string, options: DrainOptions = {}): Promise<NodeDrainResult> {
     const started = this.fleet.clock.now();
     await this.cordon(node);
     const n = this.node(node);

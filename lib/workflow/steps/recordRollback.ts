@@ -4,14 +4,16 @@
  * why and the leases stay held until they expire, so nothing else starts on a VM whose node may
  * still be out of service; the state machine then ends in CleanupFailed.
  */
+
+import type { MigrationOutcomeStatus } from '../../model/migration.js';
 import { buildOutcome, causeText } from '../outcome.js';
 import type { CloudStepDeps } from '../ports.js';
-import type { MigrationStatus, WorkflowState } from '../state.js';
+import type { WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 import { releaseLeases } from './releaseLeases.js';
 
 export interface RollbackResult {
-  status: MigrationStatus;
+  status: MigrationOutcomeStatus;
   final_host: string | null;
   /** One line for the execution's failure cause (the Fail state's CausePath). */
   summary: string;
@@ -20,7 +22,7 @@ export interface RollbackResult {
 export async function recordRollback(
   state: WorkflowState,
   deps: CloudStepDeps,
-  status: Exclude<MigrationStatus, 'succeeded'> = 'failed',
+  status: Exclude<MigrationOutcomeStatus, 'succeeded'> = 'failed',
 ): Promise<RollbackResult> {
   const gaveUp = state.cleanup_failure;
   if (!gaveUp) await releaseLeases(state, deps);
@@ -28,7 +30,7 @@ export async function recordRollback(
   // Verified on the destination means the move happened: the failure was in the cleanup after it.
   // Or Nova finished it despite the abort (refused in post-migrating): the move happened.
   const landed = state.verify !== undefined || state.cleanup?.landed === true;
-  const recorded: MigrationStatus = landed ? 'succeeded' : status;
+  const recorded: MigrationOutcomeStatus = landed ? 'succeeded' : status;
   const outcome = buildOutcome(state, new Date(deps.clock.now()), {
     status: recorded,
     finalHost,

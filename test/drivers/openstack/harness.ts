@@ -2,7 +2,7 @@
 import type { CloudCredentials } from '../../../lib/drivers/openstack/auth.js';
 import { KeystoneSession, type KeystoneSessionOptions } from '../../../lib/drivers/openstack/keystone.js';
 import { NovaClient, type NovaClientOptions } from '../../../lib/drivers/openstack/nova.js';
-import type { RetryPolicy } from '../../../lib/drivers/openstack/retry.js';
+import type { RetryPolicy } from '../../../lib/drivers/retry.js';
 import { FakeOpenStack, type FakeOpenStackOptions } from '../../../lib/local/fakes/openstack/server.js';
 import { ManualClock } from '../../../lib/model/clock.js';
 

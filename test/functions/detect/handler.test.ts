@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detect } from '../../../functions/detect/handler.js';
-import { DetectorEventError, getPlan, parseTrigger, reconcile } from '../../../lib/detector/index.js';
+import { DetectorEventError, parseTrigger, reconcile } from '../../../lib/detector/index.js';
 import { openHarness, type StoreHarness, startDynamo } from '../../detector/harness.js';
 
 let dynamo: StoreHarness;
@@ -67,7 +67,7 @@ describe('the detector handler', () => {
     const result = await detect(approved(plan!.plan_id), h.deps);
     // Assess
     expect(result.approved).toBe(plan!.plan_id);
-    expect((await getPlan(h.deps.store.ctx, plan!.plan_id))?.status).toBe('approved');
+    expect((await h.deps.store.plans.get(plan!.plan_id))?.status).toBe('approved');
     expect(result.sent).toHaveLength(plan!.migrations.filter((m) => m.wave === 1).length);
   });
 

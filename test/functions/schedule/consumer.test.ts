@@ -138,7 +138,7 @@ describe('the schedule queue consumer', () => {
       replies: (queue) => ({
         send: (text, attributes) =>
           failures-- > 0
-            ? Promise.reject(new QueueSendError('InternalError', 'SQS had a moment', false))
+            ? Promise.reject(new QueueSendError('InternalError', 'SQS had a moment', { retryable: true }))
             : queue.send(text, attributes),
         sendBatch: (messages) => queue.sendBatch(messages),
       }),

@@ -14,12 +14,12 @@ export interface IngestTally extends ReportCounts {
   lastErrors: Map<string, unknown>;
 }
 
-export interface IngestStage extends PipelineStage {
+export interface IngestPipelineStage extends PipelineStage {
   /** What every batch handled so far added up to. */
   tally(): Readonly<IngestTally>;
 }
 
-export interface IngestStageOptions {
+export interface IngestPipelineStageOptions {
   /** Attempts before SQS moves a failing message to the dead-letter queue. Default 5. */
   maxReceiveCount?: number;
   batchSize?: number;
@@ -30,7 +30,7 @@ export interface IngestStageOptions {
   logger?: BatchLogger;
 }
 
-export function ingestStage(options: IngestStageOptions = {}): IngestStage {
+export function ingestPipelineStage(options: IngestPipelineStageOptions = {}): IngestPipelineStage {
   const tally: IngestTally = {
     stored: 0,
     unchanged: 0,

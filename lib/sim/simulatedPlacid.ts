@@ -5,14 +5,12 @@
  * steal), the engine's placement re-check over the stored fleet, and the simulated Nova,
  * Kubernetes and Consul drivers over the world's VMs.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SchedulerConfig } from '../config/options.js';
 import type { ReconcileResult } from '../detector/index.js';
 import type { LocalPipeline } from '../local/pipeline.js';
 import type { Clock } from '../model/clock.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import { allItems } from '../store/paginate.js';
 import type { MigrationOutcome, StepDeps } from '../workflow/ports.js';
 import { simulationDefinition } from './definitionCache.js';
 import { SimExecutions } from './executions.js';
@@ -46,7 +44,7 @@ export interface StackOptions {
   ingestConcurrency?: number;
 }
 
-export interface PlacidStack {
+export interface SimulatedPlacid {
   clock: SimClock;
   fleet: WorldFleet;
   pipeline: LocalPipeline;
@@ -63,18 +61,18 @@ export interface PlacidStack {
   close(): Promise<void>;
 }
 
-export async function openPlacidStack(
+export async function openSimulatedPlacid(
   setup: SimSetup,
   timer: PhaseTimer,
   options: StackOptions = {},
-): Promise<PlacidStack> {
+): Promise<SimulatedPlacid> {
   const { scenario, layout } = setup;
   const [pipelineModule, ingestModule, runner, detector, workflow, placement] = await timer.time(
     'setup',
     () =>
       Promise.all([
         import('../local/pipeline.js'),
-        import('../local/ingestStage.js'),
+        import('../local/ingestPipelineStage.js'),
         import('../local/workflowRunner.js'),
         import('../detector/index.js'),
         import('../workflow/index.js'),
@@ -88,7 +86,9 @@ export async function openPlacidStack(
     pipelineModule.LocalPipeline.start({
       wallClock: clock,
       clock,
-      stages: [ingestModule.ingestStage({ maxConcurrency: options.ingestConcurrency ?? INGEST_CONCURRENCY })],
+      stages: [
+        ingestModule.ingestPipelineStage({ maxConcurrency: options.ingestConcurrency ?? INGEST_CONCURRENCY }),
+      ],
       store: STORE_TUNING,
       // The store's server on another core: the handlers' requests no longer wait for this one.
       dynaliteThread: options.storeThread ?? true,
@@ -96,7 +96,7 @@ export async function openPlacidStack(
   );
   const { store } = pipeline;
   const outcomes = new Map<string, MigrationOutcome>();
-  const recorder = workflow.storeRecorder(store.ctx, scenario.workflow.record_retention_days);
+  const recorder = workflow.storeRecorder(store, scenario.workflow.record_retention_days);
   const deps: StepDeps = {
     settings: scenario.workflow,
     clock,
@@ -139,7 +139,7 @@ export async function openPlacidStack(
     },
     reconcile: (d) => detector.reconcile({ ...d, planQueue, clock, runId: 'simulation' }),
     leftovers: async () => ({
-      leases: await heldLeases(store, clock.now()),
+      leases: await store.heldLeases(),
       cordoned: [...fleet.nodes].filter(([, n]) => n.cordoned).map(([name]) => name),
       maintenance: [...fleet.maintenance].filter(([, reason]) => reason !== null).map(([node]) => node),
     }),
@@ -165,12 +165,4 @@ async function placementModules(reportIntervalMinutes: number) {
         clock,
       }),
   };
-}
-
-async function heldLeases(store: FleetStore, now: number): Promise<string[]> {
-  const items = await allItems((startKey) =>
-    store.ctx.doc.send(new ScanCommand({ TableName: store.ctx.tables.leases, ExclusiveStartKey: startKey })),
-  );
-  const held = items.filter((item) => Number(item.lease_until) > now).map((item) => String(item.name));
-  return held.sort();
 }

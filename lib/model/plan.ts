@@ -1,5 +1,11 @@
-/** The plan the planner returns: what `placid plan --json` prints and the detector stores. */
-import type { RebalanceMode } from './options.js';
+/**
+ * The plan the planner returns: what `placid plan --json` prints, the detector stores and the CLI
+ * shows; and the plan as the plans table holds it. A contract between rebalance, detector and store.
+ */
+
+/** recommend: a dry run; approve: waits for `placid approve PLAN_ID`; auto: approved as made. */
+export const REBALANCE_MODES = ['recommend', 'approve', 'auto'] as const;
+export type RebalanceMode = (typeof REBALANCE_MODES)[number];
 
 /** Why a considered VM is not moved; the human output groups skipped VMs by it. */
 export type SkipCode =
@@ -96,4 +102,28 @@ export interface Plan {
   skipped: SkippedVm[];
   waves: PlanWave[];
   summary: PlanSummary;
+}
+
+/**
+ * A plan's life in the plans table: `recommended` (a dry run, never sent), `pending_approval`
+ * (waits for `placid approve`), `approved` (its migrations are being sent wave by wave),
+ * `completed` (every migration ended) or `expired` (its time ran out first).
+ */
+export type StoredPlanStatus = Plan['status'] | 'completed' | 'expired';
+
+/** What the plans table holds for a plan: the plan itself plus its lifecycle. */
+export interface StoredPlan {
+  plan_id: string;
+  status: StoredPlanStatus;
+  mode: Plan['mode'];
+  created_at: string;
+  /** When the plan stops being executable (ISO-8601); `expires_at` on the item is the TTL. */
+  plan_expires_at: string;
+  approved_at?: string;
+  completed_at?: string;
+  expired_at?: string;
+  summary: PlanSummary;
+  waves: PlanWave[];
+  /** The whole plan as the planner returned it (skipped VMs may be cut to fit an item). */
+  plan: Plan;
 }
