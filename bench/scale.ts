@@ -8,8 +8,11 @@
  * - `snapshot`: the schedule stage's FleetSnapshot, a full load after the first minute and an
  *   incremental refresh after the measured one;
  * - `detector_planning` / `detector_idle`: lib/detector's reconcile over a generated fleet
- *   (lib/sim/fleet.ts: a 10-minute sample window, 10 % of hosts contended) stored through the
- *   store, first a run that detects and plans, then a minute later one with no new report.
+ *   (lib/sim/fleet.ts: a 10-minute sample window, 10 % of hosts contended) stored as ingest
+ *   stores it (a page per host and minute, window digests per batch of 10 hosts), first a run that
+ *   detects and plans from the digests, then a minute later one with no new report;
+ *   `detector_window_read` is its digest read alone, and `detector_planning_full_read` the same
+ *   detection reading one window per node (the reference; up to SCALE_FULL_READ_MAX_HOSTS).
  * DynamoDB requests, items and consumed capacity are counted by a client middleware, which also
  * asks for `ReturnConsumedCapacity: 'TOTAL'` (the store does not) so dynalite reports units.
  * CPU is this process's (the Lambda's share) and dynalite's (DynamoDB's) apart.
@@ -17,6 +20,7 @@
 import { readFileSync } from 'node:fs';
 import type { SQSEvent } from 'aws-lambda';
 import { defaultConfig } from '../lib/config/options.js';
+import { sampleWindow } from '../lib/detector/fleetRead.js';
 import { reconcile } from '../lib/detector/index.js';
 import type { DetectorDeps, ReconcileResult } from '../lib/detector/types.js';
 import { newestReportAt } from '../lib/ingest/batchWrites.js';
@@ -25,16 +29,23 @@ import { KnownHosts } from '../lib/ingest/knownHosts.js';
 import { openLocalStore } from '../lib/local/localStore.js';
 import { LocalSqsQueue } from '../lib/local/sqsQueue.js';
 import { toSqsRecord } from '../lib/local/sqsRecord.js';
+import { parseReportMessage } from '../lib/model/reports.js';
 import { defaultRebalanceSettings } from '../lib/rebalance/settings.js';
 import { FleetSnapshot, type RefreshStats } from '../lib/schedule/snapshot.js';
 import { generateFleet } from '../lib/sim/fleet.js';
 import type { FleetStore } from '../lib/store/fleetStore.js';
+import { markDigestsWritten } from '../lib/store/windowCoverage.js';
+import { digestWrites } from '../lib/store/windowDigest.js';
 import { childCpuMs, type DynaliteProcess, ownCpuMs, withDynalite } from './dynaliteProcess.js';
 import { countDynamo, type DynamoCounts } from './dynamoCounter.js';
 import { hypervisorReport, instanceReport, reportTimes, type VmShape } from './fleetReports.js';
+import { itemBytes } from './itemBytes.js';
+import { benchDetectorOffline } from './scaleOffline.js';
 import { mib, round, writeSection } from './stats.js';
 
 const VMS_PER_HOST = 20;
+/** The full-read reference detection is measured up to this size (SCALE_FULL_READ_MAX_HOSTS). */
+const FULL_READ_MAX_HOSTS = Number(process.env.SCALE_FULL_READ_MAX_HOSTS ?? 1000);
 const MINUTE = 60_000;
 const BASE = Date.parse('2026-12-01T12:00:00Z');
 /** Messages per ingest invocation: the stack's default `ingestBatchSize`. */
@@ -143,6 +154,24 @@ function ingestLambda(store: FleetStore, now: () => Date) {
   };
 }
 
+/**
+ * What one fleet-minute's bodies must store as samples (their pages, by DynamoDB's item size),
+ * and the window digests written beside them, in KiB: write units are judged against the pages.
+ */
+function storedKib(store: FleetStore, bodies: readonly string[], now: Date) {
+  let pages = 0;
+  let digests = 0;
+  for (let b = 0; b < bodies.length; b += SQS_BATCH) {
+    const batch = bodies
+      .slice(b, b + SQS_BATCH)
+      .flatMap((body) => store.samplePages(parseReportMessage(body, now, 'scale bench')));
+    for (const p of batch) pages += itemBytes(p.item as unknown as Record<string, unknown>);
+    for (const d of digestWrites(batch.map((p) => p.item)))
+      digests += itemBytes(d.item as unknown as Record<string, unknown>);
+  }
+  return { sample_pages_kib: round(pages / 1024, 1), window_digests_kib: round(digests / 1024, 1) };
+}
+
 const refreshStats = (s: RefreshStats) => ({
   kind: s.kind,
   read: s.read,
@@ -161,7 +190,10 @@ async function benchIngestAndSnapshot(hosts: number) {
       const minute = async (m: number) => {
         now = new Date(BASE + m * MINUTE + 5_000);
         const bodies = fleetMinuteBodies(hosts, m);
-        return measure(dynalite, counter, () => ingest(bodies));
+        return {
+          stored: storedKib(local.store, bodies, now),
+          ...(await measure(dynalite, counter, () => ingest(bodies))),
+        };
       };
       const first = await minute(0);
       const full = await measure(dynalite, counter, () => snapshot.refresh());
@@ -169,7 +201,11 @@ async function benchIngestAndSnapshot(hosts: number) {
       const incremental = await measure(dynalite, counter, () => snapshot.refresh());
       return {
         ingest_first_minute: { invocations: first.value, ...strip(first) },
-        ingest_minute: { invocations: second.value, ...strip(second) },
+        ingest_minute: {
+          invocations: second.value,
+          ...strip(second),
+          wcu_per_kib_of_samples: round(second.dynamo.wcu / second.stored.sample_pages_kib, 2),
+        },
         snapshot_full_load: { ...refreshStats(full.value), ...strip(full) },
         snapshot_incremental_refresh: { ...refreshStats(incremental.value), ...strip(incremental) },
       };
@@ -185,7 +221,30 @@ const summary = (r: ReconcileResult) => ({
   planned_migrations: r.plan?.migrations.length ?? r.considered?.migrations.length ?? 0,
 });
 
-async function benchDetector(hosts: number) {
+/** The window as ingest leaves it: per minute, batches of SQS_BATCH hosts' pages (and their digests). */
+async function seedWindow(store: FleetStore, fleet: ReturnType<typeof generateFleet>): Promise<void> {
+  const byHost = new Map<string, typeof fleet.instances>();
+  for (const i of fleet.instances) byHost.set(i.host, [...(byHost.get(i.host) ?? []), i]);
+  // States once per host (the newest report), as the last minute's ingest left them.
+  for (const h of fleet.hypervisors)
+    await store.putStates({ hypervisors: [h], instances: byHost.get(h.host) ?? [] });
+  const minutes = fleet.instances[0]?.samples.length ?? 0;
+  for (let m = 0; m < minutes; m++) {
+    for (let b = 0; b < fleet.hypervisors.length; b += SQS_BATCH) {
+      const pages = fleet.hypervisors.slice(b, b + SQS_BATCH).flatMap((h) =>
+        store.samplePages({
+          hypervisors: [{ ...h, samples: h.samples.slice(m, m + 1) }],
+          instances: (byHost.get(h.host) ?? []).map((i) => ({ ...i, samples: i.samples.slice(m, m + 1) })),
+        }),
+      );
+      const written = await store.putSamplePages(pages);
+      if (written.failures.length > 0) throw new Error('scale bench: window pages not written');
+    }
+  }
+  await store.noteIngested(newestReportAt(fleet));
+}
+
+async function benchDetector(hosts: number, withFullRead: boolean) {
   return withDynalite(async (dynalite) => {
     const fleet = generateFleet({
       hosts,
@@ -194,28 +253,36 @@ async function benchDetector(hosts: number) {
       seed: 17,
       contendedShare: 0.1,
     });
-    let now = fleet.now;
+    // Ingest has written window digests since an hour before (the detector trusts them from then).
+    let now = new Date(fleet.now.getTime() - 3_600_000);
     const local = await openLocalStore({ endpoint: dynalite.endpoint, store: { clock: () => now } });
     try {
       const counter = countDynamo(local.store.ctx.doc);
-      // The window as ingest leaves it, one hypervisor's message at a time (setup, counted apart).
-      const byHost = new Map<string, typeof fleet.instances>();
-      for (const i of fleet.instances) byHost.set(i.host, [...(byHost.get(i.host) ?? []), i]);
-      const seed = await measure(dynalite, counter, async () => {
-        for (const h of fleet.hypervisors)
-          await local.store.putReports({ hypervisors: [h], instances: byHost.get(h.host) ?? [] });
-        await local.store.noteIngested(newestReportAt(fleet));
-      });
-      const deps: DetectorDeps = {
+      await markDigestsWritten(local.store.ctx);
+      now = fleet.now;
+      // Setup, counted apart.
+      const seed = await measure(dynalite, counter, () => seedWindow(local.store, fleet));
+      const deps = (fullRead: boolean): DetectorDeps => ({
         store: local.store,
         planQueue: new LocalSqsQueue({ name: 'plans' }),
         settings: { ...defaultRebalanceSettings(), mode: 'recommend' },
         config: defaultConfig(),
         clock: { now: () => now.getTime() },
-      };
-      const planning = await measure(dynalite, counter, () => reconcile(deps));
+        fullRead,
+      });
+      const windows = await measure(dynalite, counter, () => {
+        const { from, to } = sampleWindow(now, deps(false).settings);
+        return local.store.fleetWindows(from, to);
+      });
+      const planning = await measure(dynalite, counter, () => reconcile(deps(false)));
       now = new Date(now.getTime() + MINUTE);
-      const idle = await measure(dynalite, counter, () => reconcile(deps));
+      const idle = await measure(dynalite, counter, () => reconcile(deps(false)));
+      // The reference: the same detection reading one window per node (a new minute, so it detects again).
+      let full: Awaited<ReturnType<typeof measure<ReconcileResult>>> | undefined;
+      if (withFullRead) {
+        await local.store.noteIngested(new Date(now.getTime() + 1).toISOString());
+        full = await measure(dynalite, counter, () => reconcile(deps(true)));
+      }
       const samplesPerVm = fleet.instances[0]?.samples.length ?? 0;
       return {
         fleet: {
@@ -225,8 +292,12 @@ async function benchDetector(hosts: number) {
           contended_share: 0.1,
         },
         window_seed: strip(seed),
+        detector_window_read: { ...windows.value.stats, ...strip(windows) },
         detector_planning: { ...summary(planning.value), ...strip(planning) },
         detector_idle: { ...summary(idle.value), ...strip(idle) },
+        ...(full
+          ? { detector_planning_full_read: { ...summary(full.value), ...strip(full) } }
+          : { detector_planning_full_read: 'not measured at this size (one Query per node)' }),
       };
     } finally {
       await local.close();
@@ -244,7 +315,7 @@ async function benchHosts(hosts: number, withDetector: boolean) {
     return { vms_per_host: VMS_PER_HOST, ...ingest, detector: skipped };
   }
   log(`${hosts} hosts: detector`);
-  const detector = await benchDetector(hosts);
+  const detector = await benchDetector(hosts, hosts <= FULL_READ_MAX_HOSTS);
   log(`${hosts} hosts: planning ${JSON.stringify(detector.detector_planning)}`);
   log(`${hosts} hosts: idle ${JSON.stringify(detector.detector_idle)}`);
   return { vms_per_host: VMS_PER_HOST, ...ingest, ...detector };
@@ -252,14 +323,29 @@ async function benchHosts(hosts: number, withDetector: boolean) {
 
 /**
  * `SCALE_HOSTS=1000,10000 npm run bench scale`; 1,000 by default (10,000 takes long on 2 shared
- * cores). The detector runs only up to `SCALE_DETECTOR_MAX_HOSTS` hosts (default: every size).
+ * cores). `SCALE_OFFLINE_HOSTS=10000` adds the detector's work past reading at that size, in
+ * memory (`SCALE_HOSTS= SCALE_OFFLINE_HOSTS=10000` for that alone; give Node a 4 GB heap). The detector runs only up to `SCALE_DETECTOR_MAX_HOSTS` hosts (default: every size).
  * Sizes not run keep their figures from the last run that measured them.
  */
 export async function benchScale(): Promise<Record<string, unknown>> {
-  const sizes = (process.env.SCALE_HOSTS ?? '1000').split(',').map((s) => Number.parseInt(s, 10));
+  const sizes = (process.env.SCALE_HOSTS ?? '1000')
+    .split(',')
+    .map((s) => Number.parseInt(s, 10))
+    .filter(Number.isFinite);
+  // The detector's Lambda-side work past reading, in memory (bench/scaleOffline.ts).
+  const offline = (process.env.SCALE_OFFLINE_HOSTS ?? '')
+    .split(',')
+    .map((s) => Number.parseInt(s, 10))
+    .filter(Number.isFinite);
   const detectorMax = Number(process.env.SCALE_DETECTOR_MAX_HOSTS ?? Number.POSITIVE_INFINITY);
   const out: Record<string, unknown> = { ...previousScale() };
   for (const hosts of sizes) out[`hosts_${hosts}`] = await benchHosts(hosts, hosts <= detectorMax);
+  for (const hosts of offline) {
+    log(`${hosts} hosts: detector offline (merge, parse, detect, plan in memory)`);
+    const measured = await benchDetectorOffline(hosts, VMS_PER_HOST);
+    log(`${hosts} hosts: offline ${JSON.stringify(measured)}`);
+    out[`hosts_${hosts}`] = { ...((out[`hosts_${hosts}`] as object) ?? {}), detector_offline: measured };
+  }
   return out;
 }
 

@@ -1,8 +1,12 @@
 // Bundles the placid CLI into ESM so `npx placid` starts without transpiling TypeScript. Code
 // splitting keeps each command's dynamic imports (lib/cli/*.ts) in chunks of their own, so
 // `placid --help` loads only the command tree and a command loads only what it uses.
+// Then emits the migration state machine's definition (dist/workflow-definition.json), which the
+// local runner loads: CDK synthesizes it here, once per build, never at run time.
 import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { tsImport } from 'tsx/esm/api';
 
 await rm('dist', { recursive: true, force: true });
 await build({
@@ -19,3 +23,5 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+const { emitWorkflowDefinition } = await tsImport('../lib/infra/workflowAsl.ts', import.meta.url);
+emitWorkflowDefinition(fileURLToPath(new URL('..', import.meta.url)));

@@ -27,10 +27,7 @@ const { output: result } = await cruise(
   { tsConfig: extractTSConfig(config.options.tsConfig.fileName) },
 );
 
-// The engine files the config exempts for now (its TEMPORARY note) close a cycle through
-// rebalance; they are exempt here too, so the check stays red only for new cycles.
-const engineRule = config.forbidden.find((rule) => rule.name === 'engine-imports-model-config');
-const cycles = partCycles(result.modules, [engineRule.from.pathNot].flat());
+const cycles = partCycles(result.modules);
 const { output: report } = await format(result, { outputType: 'err' });
 const ruleErrors = result.summary.error;
 if (ruleErrors > 0) process.stdout.write(report);
@@ -56,12 +53,11 @@ function partOf(path) {
 }
 
 /** Strongly connected sets of more than one part (Tarjan), each with its shortest cycle as an example. */
-function partCycles(modules, exemptFrom) {
-  const exempt = exemptFrom.map((pattern) => new RegExp(pattern));
+function partCycles(modules) {
   const edges = new Map();
   for (const m of modules) {
     const from = partOf(m.source);
-    if (!from || exempt.some((re) => re.test(m.source))) continue;
+    if (!from) continue;
     for (const d of m.dependencies) {
       const to = d.resolved ? partOf(d.resolved) : undefined;
       if (!to || to === from) continue;

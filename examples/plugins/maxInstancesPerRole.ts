@@ -15,11 +15,18 @@ import {
   aggregateNumber,
   defineFilter,
   type HostState,
+  PASS,
   PASS_ALL,
+  reject,
   schedulerHint,
 } from '../../lib/engine/index.js';
 
 const LIMIT_KEY = 'max_instances_per_role';
+
+const ROLE_FULL = reject<string>(
+  (host, _spec, role) =>
+    `host already runs ${countRole(host, role)} instance(s) of role ${role} (limit ${limitOf(host)}, aggregate metadata ${LIMIT_KEY})`,
+);
 
 export const MaxInstancesPerRoleFilter = defineFilter<string>({
   name: 'MaxInstancesPerRoleFilter',
@@ -27,10 +34,12 @@ export const MaxInstancesPerRoleFilter = defineFilter<string>({
     const role = schedulerHint(spec, 'role');
     return typeof role === 'string' && role !== '' ? role : PASS_ALL;
   },
-  hostPasses: (host, _spec, role) => countRole(host, role) < aggregateNumber(host, LIMIT_KEY, 1, 'int'),
-  explain: (host, _spec, role) =>
-    `host already runs ${countRole(host, role)} instance(s) of role ${role} (limit ${aggregateNumber(host, LIMIT_KEY, 1, 'int')}, aggregate metadata ${LIMIT_KEY})`,
+  check: (host, _spec, role) => (countRole(host, role) < limitOf(host) ? PASS : ROLE_FULL),
 });
+
+function limitOf(host: HostState): number {
+  return aggregateNumber(host, LIMIT_KEY, 1, 'int');
+}
 
 function countRole(host: HostState, role: string): number {
   let n = 0;

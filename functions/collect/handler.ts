@@ -35,7 +35,7 @@ export function mappedSecrets(
   return { loadSecret: (name) => store.loadSecret(ids[name] ?? name) };
 }
 
-async function setUp() {
+async function setUp(): Promise<{ env: CollectEnv; sources: CollectorSources }> {
   const env = readCollectEnv();
   const store = secretsManagerSecrets(fromSecretsManagerClient(new SecretsManagerClient({})));
   const sources = await connectSources(env.config, { secrets: mappedSecrets(env.secretIds, store) });

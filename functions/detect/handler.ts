@@ -11,19 +11,16 @@ import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
+import { lazily } from '../shared/coldStart.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger } from '../shared/powertools.js';
 import { readDetectEnv } from './env.js';
 import { recordRun } from './metrics.js';
 
-let deps: DetectorDeps | undefined;
-
-/** Built on first use and kept for the container's life (clients reuse their connections). */
-function detectorDeps(): DetectorDeps {
-  if (deps) return deps;
-  // Read at first use, not at import: a bad setting then fails the invocation with its name.
+// Kept for the container's life: the clients reuse their connections.
+const detectorDeps = lazily((): DetectorDeps => {
   const env = readDetectEnv();
-  deps = {
+  return {
     store: new FleetStore({
       doc: createDocumentClient({ endpoint: env.dynamoEndpoint }),
       tables: env.tables,
@@ -37,8 +34,7 @@ function detectorDeps(): DetectorDeps {
       warn: (msg, attrs) => logger.warn(msg, { ...attrs }),
     },
   };
-  return deps;
-}
+});
 
 /** The handler's logic with its dependencies passed in (tests use dynalite and a local queue). */
 export async function detect(event: unknown, d: DetectorDeps) {
@@ -57,4 +53,4 @@ export async function detect(event: unknown, d: DetectorDeps) {
   return { ...run.result, sent: run.result.sent.map((m) => m.migration_id), approved: run.approved?.plan_id };
 }
 
-export const handler = withPowertools(async (event: unknown) => detect(event, detectorDeps()));
+export const handler = withPowertools(async (event: unknown) => detect(event, await detectorDeps()));

@@ -11,18 +11,21 @@ import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
+import { lazily } from '../shared/coldStart.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger, metrics, recordBatchCounts } from '../shared/powertools.js';
 import { loadIngestConfig } from './config.js';
 
-const config = loadIngestConfig();
-const store = new FleetStore({
-  doc: createDocumentClient({ region: config.region, endpoint: config.dynamoEndpoint }),
-  tables: config.tables,
+const stage = lazily(() => {
+  const config = loadIngestConfig();
+  const store = new FleetStore({
+    doc: createDocumentClient({ region: config.region, endpoint: config.dynamoEndpoint }),
+    tables: config.tables,
+  });
+  const deadLetter = new SqsQueue(new SQSClient({ region: config.region }), config.deadLetterQueueUrl);
+  // Lives as long as the container, so a warm Lambda looks each node up once.
+  return { store, deadLetter, knownHosts: KnownHosts.inStore(store) };
 });
-const deadLetter = new SqsQueue(new SQSClient({ region: config.region }), config.deadLetterQueueUrl);
-// Lives as long as the container, so a warm Lambda looks each node up once.
-const knownHosts = KnownHosts.inStore(store);
 
 function recordIngestMetrics(result: IngestBatchResult): void {
   recordBatchCounts(result.counts);
@@ -35,7 +38,7 @@ function recordIngestMetrics(result: IngestBatchResult): void {
 }
 
 export const handler = withPowertools(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const result = await ingestBatch(event, { store, deadLetter, clock: systemClock, logger, knownHosts });
+  const result = await ingestBatch(event, { ...(await stage()), clock: systemClock, logger });
   recordIngestMetrics(result);
   return result.response;
 });

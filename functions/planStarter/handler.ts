@@ -10,19 +10,23 @@ import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { sfnExecutions } from '../../lib/workflow/sfnExecutions.js';
 import { startPlannedMigrations } from '../../lib/workflow/starter.js';
+import { lazily } from '../shared/coldStart.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger, recordBatchCounts } from '../shared/powertools.js';
 import { readPlanStarterEnv } from './env.js';
 
-const env = readPlanStarterEnv();
-const executions = sfnExecutions(new SFNClient({}), env.stateMachineArn);
-const deadLetter = new SqsQueue(new SQSClient({}), env.deadLetterQueueUrl);
+const stage = lazily(() => {
+  const env = readPlanStarterEnv();
+  return {
+    executions: sfnExecutions(new SFNClient({}), env.stateMachineArn),
+    maxConcurrent: env.maxConcurrent,
+    deadLetter: new SqsQueue(new SQSClient({}), env.deadLetterQueueUrl),
+  };
+});
 
 export const handler = withPowertools(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const outcome = await startPlannedMigrations(event, {
-    executions,
-    maxConcurrent: env.maxConcurrent,
-    deadLetter,
+    ...(await stage()),
     clock: systemClock,
     logger,
   });

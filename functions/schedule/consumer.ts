@@ -39,11 +39,13 @@ export interface ScheduleReply {
 export const isPoisonRequest = (error: unknown): boolean => isPermanentFailure(error);
 
 /**
- * The SQS-triggered handler over `stage` (use queueStageFromEnv for the real one).
- * @example export const handler = createQueueHandler(await queueStageFromEnv());
+ * The SQS-triggered handler over `stages`: the stage, or how to build it on first use (the
+ * Lambda's queueHandler.ts: `lazily(() => queueStageFromEnv())`).
+ * @example export const handler = createQueueHandler(lazily(() => queueStageFromEnv()));
  */
-export function createQueueHandler(stage: QueueStage) {
+export function createQueueHandler(stages: QueueStage | (() => Promise<QueueStage>)) {
   return withPowertools(async (event: SQSEvent) => {
+    const stage = typeof stages === 'function' ? await stages() : stages;
     const outcome = await processSqsBatch(event, {
       parse: (body, record) => parseDecisionBody(body, `schedule request ${record.messageId}`),
       handle: async ({ spec, candidates, explain }, record) => {

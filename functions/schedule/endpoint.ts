@@ -27,11 +27,13 @@ type Result = Exclude<LambdaFunctionURLResult, string>;
 export const RETRY_AFTER_SECONDS = 1;
 
 /**
- * The Function URL handler over `deps` (use urlStageFromEnv for the real one).
- * @example export const handler = createUrlHandler(await urlStageFromEnv());
+ * The Function URL handler over `stage`: the deps, or how to build them on first use (the Lambda's
+ * urlHandler.ts: `lazily(() => urlStageFromEnv())`).
+ * @example export const handler = createUrlHandler(lazily(() => urlStageFromEnv()));
  */
-export function createUrlHandler(deps: ScheduleDeps) {
+export function createUrlHandler(stage: ScheduleDeps | (() => Promise<ScheduleDeps>)) {
   return withPowertools(async (event: LambdaFunctionURLEvent): Promise<Result> => {
+    const deps = typeof stage === 'function' ? await stage() : stage;
     const method = event.requestContext?.http?.method;
     if (method !== 'POST') {
       return json(405, problem('MethodNotAllowed', `use POST with a JSON request spec, not ${method}`), {

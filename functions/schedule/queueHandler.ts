@@ -1,5 +1,6 @@
-/** Lambda entry: the schedule stage's SQS consumer. Settings are validated here, at module load. */
+/** Lambda entry: the schedule stage's SQS consumer, set up on first use (functions/shared/coldStart.ts). */
+import { lazily } from '../shared/coldStart.js';
 import { createQueueHandler } from './consumer.js';
 import { queueStageFromEnv } from './stage.js';
 
-export const handler = createQueueHandler(await queueStageFromEnv());
+export const handler = createQueueHandler(lazily(() => queueStageFromEnv()));

@@ -8,6 +8,7 @@ import { defaultConfig, type SchedulerConfig } from '../../lib/config/options.js
 import { createScheduler, loadPluginModules } from '../../lib/engine/registry.js';
 import type { MessageQueue } from '../../lib/queue/port.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
+import { withPlacidFilters } from '../../lib/rebalance/filters/index.js';
 import type { ScheduleDeps } from '../../lib/schedule/core.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
 import { createDocumentClient } from '../../lib/store/client.js';
@@ -28,7 +29,7 @@ export async function scheduleDeps(settings: ScheduleEnv, baseDir: string): Prom
   const configFile = settings.schedulerConfigFile && resolve(baseDir, settings.schedulerConfigFile);
   const config = await schedulerConfig(settings, configFile);
   const pluginDir = configFile ? dirname(configFile) : baseDir;
-  const scheduler = createScheduler(config, await loadPluginModules(config, pluginDir));
+  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, pluginDir)));
   const store = new FleetStore({
     doc: createDocumentClient({ endpoint: settings.dynamoEndpoint }),
     tables: settings.tables,

@@ -1,5 +1,6 @@
-/** Lambda entry: the schedule stage's Function URL. Settings are validated here, at module load. */
+/** Lambda entry: the schedule stage's Function URL, set up on first use (functions/shared/coldStart.ts). */
+import { lazily } from '../shared/coldStart.js';
 import { createUrlHandler } from './endpoint.js';
 import { urlStageFromEnv } from './stage.js';
 
-export const handler = createUrlHandler(await urlStageFromEnv());
+export const handler = createUrlHandler(lazily(() => urlStageFromEnv()));

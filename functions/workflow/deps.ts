@@ -3,6 +3,7 @@ import { parseJsonConfig, resolveConfig } from '../../lib/config/load.js';
 import { defaultConfig } from '../../lib/config/options.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { systemClock } from '../../lib/model/clock.js';
+import { withPlacidFilters } from '../../lib/rebalance/filters/index.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
@@ -31,7 +32,7 @@ export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
     placement: enginePlacementChecker({
       store,
       snapshot: new FleetSnapshot(store),
-      scheduler: createScheduler(config),
+      scheduler: createScheduler(config, withPlacidFilters()),
       clock: systemClock,
     }),
   };

@@ -7,12 +7,13 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { dispatchCloudStep } from '../../lib/workflow/cloudSteps.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
+import { lazily } from '../shared/coldStart.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger, metrics } from '../shared/powertools.js';
 import { workflowDeps } from './deps.js';
 import { readWorkflowEnv } from './env.js';
 
-const deps = workflowDeps(readWorkflowEnv());
+const deps = lazily(() => workflowDeps(readWorkflowEnv()));
 
 interface StepEvent {
   step?: string;
@@ -24,7 +25,7 @@ export const handler = withPowertools(async (event: StepEvent) => {
   if (migration?.correlation_id) logger.setCorrelationId(migration.correlation_id);
   logger.appendKeys({ step: event.step, migration_id: migration?.migration_id });
   try {
-    const result = await dispatchCloudStep(event, deps);
+    const result = await dispatchCloudStep(event, await deps());
     // The dashboard's "bytes moved" graph: only a recorded success moved anything.
     if (event.step === 'recordOutcome') {
       metrics.addMetric('BytesMoved', MetricUnit.Bytes, (result as MigrationOutcome).bytes);

@@ -9,6 +9,7 @@ import { createScheduler, loadPluginModules } from '../engine/registry.js';
 import { defaultDataDir } from '../local/dynalite.js';
 import { LocalPipeline } from '../local/pipeline.js';
 import type { HostState } from '../model/hostState.js';
+import { withPlacidFilters } from '../rebalance/filters/index.js';
 import { type AdvisoryAnswer, adviseAmong, adviseRequest } from '../schedule/advisory.js';
 import { type DecisionRequest, parseDecisionRequest } from '../schedule/request.js';
 import { FleetSnapshot } from '../schedule/snapshot.js';
@@ -49,7 +50,7 @@ function withRequestId(doc: unknown): unknown {
 async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Promise<AdvisoryAnswer> {
   if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');
   const { config, baseDir } = await readConfig(args.config);
-  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   const byKey = new Map<string, HostState>();
   for (const h of await readHosts(args.hosts)) byKey.set(`${h.host}\u0000${h.nodename}`, h);
   const lookup = (host: string, nodename: string) => byKey.get(`${host}\u0000${nodename}`);
@@ -59,7 +60,7 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
 async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Promise<AdvisoryAnswer> {
   if (args.hosts) throw new InputError('give either --hosts or --store, not both');
   const { config, baseDir } = await readConfig(args.config);
-  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   const pipeline = await LocalPipeline.start({ dataDir: args.dataDir ?? defaultDataDir(), stages: [] });
   try {
     const deps = { store: pipeline.store, snapshot: new FleetSnapshot(pipeline.store), scheduler };

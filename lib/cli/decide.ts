@@ -3,6 +3,7 @@ import type { ScheduleDecision } from '../engine/explain.js';
 import { createScheduler, loadPluginModules } from '../engine/registry.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
+import { withPlacidFilters } from '../rebalance/filters/index.js';
 import { readConfig, readHosts, readRequest } from './inputs.js';
 
 export interface DecisionInputs {
@@ -23,7 +24,7 @@ export async function decide(inputs: DecisionInputs): Promise<Decided> {
   const { config, baseDir } = await readConfig(inputs.config);
   const hosts = await readHosts(inputs.hosts);
   const spec = await readRequest(inputs.request);
-  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   const decision = await scheduler.schedule(hosts, spec, { explain: true });
   return { config, hosts, spec, decision };
 }

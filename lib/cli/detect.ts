@@ -23,6 +23,8 @@ export interface DetectArgs {
   endpoints?: string;
   settings?: string;
   template?: string;
+  /** Read one sample window per node instead of the window digests. */
+  fullRead?: boolean;
 }
 
 export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
@@ -45,6 +47,7 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
         endpoints: args.endpoints,
         settings: args.settings,
         template: args.template,
+        fullRead: args.fullRead,
       }),
     args.at ? now : undefined,
   );
@@ -99,9 +102,13 @@ export function addDetectCommand(program: Command, io: CliIO, done: (status: num
     .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
     .option(
       '--template <file>',
-      'a synthesized template (cdk.out/Placid.template.json) instead of synthesizing',
+      'a synthesized template (cdk.out/Placid.template.json) instead of the built-in definition',
     )
     .option('--json', 'print the run as JSON: plan, sent, executed, expired, completed, idle')
+    .option(
+      '--full-read',
+      "read every node's sample window (one query per node) instead of the window digests ingest writes: the reference the digests are checked against",
+    )
     .addHelpText('after', DETECTOR_EXIT_HELP)
     .action(async (opts) => done(await runDetect(opts, io)));
 }

@@ -29,8 +29,10 @@ export interface DetectRoundsOptions {
   endpoints?: string;
   /** Workflow settings JSON. */
   settings?: string;
-  /** A synthesized template instead of synthesizing. */
+  /** A synthesized template instead of the definition the build emitted. */
   template?: string;
+  /** Read every node's window instead of the window digests (the reference read). */
+  fullRead?: boolean;
 }
 
 export async function detectRounds(options: DetectRoundsOptions): Promise<Round[]> {
@@ -49,6 +51,7 @@ export async function detectRounds(options: DetectRoundsOptions): Promise<Round[
       config: plan.config,
       plugins: plan.plugins,
       clock,
+      fullRead: options.fullRead,
     });
     const executed =
       options.execute === false || result.sent.length === 0

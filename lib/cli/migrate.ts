@@ -1,6 +1,6 @@
 /**
  * `placid migrate --instance UUID --to HOST`: one live migration through the same state machine the
- * cloud runs (its definition synthesized from the CDK stack), locally. Drivers are simulated over
+ * cloud runs (the definition the build emits from the CDK stack), locally. Drivers are simulated over
  * the VM's stored report unless `--endpoints FILE` names real Nova/Kubernetes/Consul credentials.
  * Leases and the migration record live in the local store. `--dry-run` takes the leases, runs the
  * re-check and gives the leases back.
@@ -47,20 +47,24 @@ export async function runMigrateCommand(args: MigrateArgs, io: CliIO): Promise<n
   const context = await openLocalMigration(args);
   try {
     if (args.dryRun) return await dryRun(context, args, io);
-    const { runWorkflow, workflowDefinition } = await import('../local/workflowRunner.js');
-    await workflowDefinition(args.template).catch((error: unknown) => {
-      throw new InputError(
-        `cannot get the state machine definition (${(error as Error).message.split('\n')[0]}); ` +
-          'run `npx cdk synth` and pass --template cdk.out/Placid.template.json',
-      );
-    });
+    const [{ runWorkflow }, { workflowDefinition, WorkflowDefinitionError }] = await Promise.all([
+      import('../local/workflowRunner.js'),
+      import('../local/workflowDefinition.js'),
+    ]);
+    let definition: ReturnType<typeof workflowDefinition>;
+    try {
+      definition = workflowDefinition(args.template);
+    } catch (error) {
+      if (!(error instanceof WorkflowDefinitionError)) throw error;
+      throw new InputError(`cannot get the state machine definition: ${error.message}`);
+    }
     const run = await runWorkflow({
       deps: context.deps,
       input: context.migration,
       executionName: context.migration.migration_id,
       instant: context.simulated,
       beforeStep: context.beforeStep,
-      templatePath: args.template,
+      definition,
     });
     return report(run, context, args, io);
   } finally {
@@ -160,7 +164,7 @@ export function addMigrateCommand(program: Command, io: CliIO, done: (status: nu
     .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
     .option(
       '--template <file>',
-      'a synthesized template (cdk.out/Placid.template.json) instead of synthesizing',
+      'a synthesized template (cdk.out/Placid.template.json) instead of the built-in definition',
     )
     .option('--seed <n>', 'simulation: seed of the failure draws (default 1)', wholeNumber)
     .option(

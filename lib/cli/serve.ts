@@ -60,6 +60,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     { LocalPipeline },
     { FleetSnapshot },
     { readConfig },
+    { withPlacidFilters },
   ] = await Promise.all([
     import('../engine/registry.js'),
     import('../local/dynalite.js'),
@@ -67,9 +68,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     import('../local/pipeline.js'),
     import('../schedule/snapshot.js'),
     import('./inputs.js'),
+    import('../rebalance/filters/index.js'),
   ]);
   const { config, baseDir } = await readConfig(options.config);
-  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const { createUrlHandler } = await import('../../functions/schedule/endpoint.js');
@@ -87,6 +89,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const snapshot = new FleetSnapshot(pipeline.store, {
     maxAgeMs: SNAPSHOT_MAX_AGE_MS,
     revalidateInBackground: true,
+    quickOverlapMs: SNAPSHOT_MAX_AGE_MS,
   });
   // Stopped last (stops run in reverse): nothing may touch dynalite once it closes.
   const stops: { stop(): Promise<void> }[] = [{ stop: () => snapshot.settled() }, stopWhenWritten(writes)];
@@ -118,12 +121,18 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 /** How stale the fleet may get before a request starts a background read of the change feed. */
 export const SNAPSHOT_MAX_AGE_MS = 1000;
 
-/** Advisory records written after their answer went out; stopping waits for them. */
+/**
+ * Advisory records written after their answer went out; stopping waits for them. Each write starts
+ * on the next turn of the event loop (setImmediate), when the handler has handed its answer to the
+ * socket: started at once, the SDK's share of the write ran before the answer was sent. It is
+ * tracked from the moment it is handed over, so a stop right after the answer still waits for it.
+ */
 function pendingWrites(io: CliIO) {
   const pending = new Set<Promise<unknown>>();
   return {
-    add: (write: Promise<unknown>): void => {
-      const tracked = write
+    add: (write: () => Promise<unknown>): void => {
+      const tracked = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(write)
         .catch((error: unknown) => {
           io.stderr.write(
             terminalSafe(`placid serve: recording an advisory decision failed: ${String(error)}\n`),
@@ -257,11 +266,12 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
       'JSON with "openstack", "kubernetes" and "consul" credentials: migrations use the real drivers (default: simulated over the stored reports)',
     )
     .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
-    .option('--template <file>', 'a synthesized template instead of synthesizing the state machine')
+    .option('--template <file>', 'a synthesized template instead of the built-in state machine definition')
     .addHelpText(
       'after',
       '\nSame requests and answers as the Function URL (docs/schedule.md). Stops on SIGINT or SIGTERM\n' +
-        'after the requests in flight are answered and the detector run in progress has finished.\n' +
+        'after the requests in flight are answered, their advisory decisions recorded, and the\n' +
+        'detector run in progress has finished.\n' +
         'The detector runs as `placid detect` does: queued migrations execute through the local\n' +
         'state machine and their outcomes land in the store.',
     )

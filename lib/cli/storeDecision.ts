@@ -11,6 +11,7 @@ import { defaultDataDir } from '../local/dynalite.js';
 import { LocalPipeline } from '../local/pipeline.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
+import { withPlacidFilters } from '../rebalance/filters/index.js';
 import { type ScheduleOutcome, scheduleRequest } from '../schedule/core.js';
 import { FleetSnapshot } from '../schedule/snapshot.js';
 import type { Decided } from './decide.js';
@@ -38,7 +39,7 @@ export interface StoreDecided {
 export async function decideFromStore(inputs: StoreDecisionInputs): Promise<StoreDecided> {
   const { config, baseDir } = await readConfig(inputs.config);
   const spec = await readStoreRequest(inputs.request, inputs.claim ?? false);
-  const scheduler = createScheduler(config, await loadPluginModules(config, baseDir));
+  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   const dataDir = inputs.dataDir ?? defaultDataDir();
   // Like the other store commands: a mistyped --data-dir must not quietly become an empty store.
   if (!existsSync(dataDir)) {

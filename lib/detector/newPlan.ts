@@ -54,7 +54,9 @@ export async function planIfNeeded(
     settings: deps.settings,
     config: deps.config,
     concurrency,
+    full: deps.fullRead,
   });
+  deps.logger?.info('fleet read', { windows: fleet.windowSource, hosts: hosts.length });
   const detection = detect(
     {
       now,

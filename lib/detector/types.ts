@@ -23,6 +23,11 @@ export interface DetectorDeps {
   logger?: DetectorLogger;
   /** Node windows read at once (default 16). */
   readConcurrency?: number;
+  /**
+   * Read every node's sample window (one Query per node) instead of the window digests: the
+   * reference the digests are checked against (`placid detect --full`).
+   */
+  fullRead?: boolean;
   /** Names this run in the lease and logs (default: random). */
   runId?: string;
 }

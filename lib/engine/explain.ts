@@ -52,6 +52,11 @@ export interface ScheduleDecision {
    * weighed hosts and the first `limit` eliminations, with how many of each there are in all.
    */
   explainedTop?: (limit: number) => ExplainedTop;
+  /**
+   * The first instance's final weight per passing host, unranked (cheaper than `weighed` when only
+   * the weights are wanted); null when it never got to weighing. Absent on decisions built elsewhere.
+   */
+  weightsByHost?: () => ReadonlyMap<HostState, number> | null;
   error: { type: 'NoValidHost'; message: string } | null;
 }
 

@@ -7,17 +7,44 @@ import type { HostGrouping } from './hostGroups.js';
 export const PASS_ALL: unique symbol = Symbol.for('placid.PASS_ALL');
 export type PassAll = typeof PASS_ALL;
 
+/** A filter's answer for a host that can take the request (Kubernetes' nil Status). */
+export type Pass = true;
+// Annotated, so `() => PASS` keeps the type `true` instead of widening to boolean.
+export const PASS: Pass = true;
+
+/** Renders a rejection's words from what the filter saw: the host, the request, its state. */
+export type RejectionWords<S> = (host: HostState, spec: RequestSpec, state: S, ctx: EngineContext) => string;
+
 /**
- * A host filter: Nova's `host_passes(host_state, spec_obj)`, with an optional per-request `prepare`
- * that does the work shared by every host once (parse a hint, fetch instance metadata, build a
- * lookup), and an `explain` that tells an operator why a host failed.
+ * Why a filter removed a host. A filter builds each of its rejections once (a module constant) and
+ * returns one from `check`, so a removal allocates nothing; the words are rendered from the host
+ * only when someone reads them (an explained decision shows the host).
+ */
+export interface Rejection<S = unknown> {
+  /** The operator-facing reason for `host`, given the same arguments `check` got. */
+  message(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): string;
+}
+
+/** One rejection of a filter, built once; its words are rendered only when read. */
+export function reject<S = undefined>(words: RejectionWords<S>): Rejection<S> {
+  return { message: words };
+}
+
+/** What `check` answers for one host: PASS, or the rejection that says why not. */
+export type Verdict<S = unknown> = Pass | Rejection<S>;
+
+/**
+ * A host filter: Nova's `host_passes(host_state, spec_obj)` answering once, pass or a reason (the
+ * Kubernetes scheduler framework's Filter returning a Status), with an optional per-request
+ * `prepare` that does the work shared by every host once (parse a hint, fetch instance metadata,
+ * build a lookup).
  *
  * @example
- * export const myFilter: HostFilter = {
+ * const TOO_BUSY = reject((host) => `host has ${host.num_instances} instances (limit 10)`);
+ * export const myFilter = defineFilter({
  *   name: 'MyFilter',
- *   hostPasses: (host) => host.num_instances < 10,
- *   explain: (host) => `host has ${host.num_instances} instances (limit 10)`,
- * };
+ *   check: (host) => (host.num_instances < 10 ? PASS : TOO_BUSY),
+ * });
  */
 export interface HostFilter<S = unknown> {
   /** The name used in `enabled_filters`: Nova's class name for Nova's filters. */
@@ -28,20 +55,40 @@ export interface HostFilter<S = unknown> {
   readonly runOnRebuild?: boolean;
   /** Once per request (per instance); PASS_ALL skips the per-host loop. May be async (I/O). */
   prepare?(spec: RequestSpec, ctx: EngineContext): S | PassAll | Promise<S | PassAll>;
-  /** True when the host can take the request. Must be pure: no I/O, no shared mutation. */
-  hostPasses(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): boolean;
+  /**
+   * PASS when the host can take the request, else the rejection saying why. Must be pure (no I/O,
+   * no shared mutation): an explained decision asks again, for the hosts it shows, to get the words.
+   */
+  check(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): Verdict<S>;
   /**
    * Optional, for speed: the host values this request's verdict depends on (see hostGroups.ts), or
-   * null when it depends on more. The engine then calls `hostPasses` once per distinct value among a
+   * null when it depends on more. The engine then calls `check` once per distinct value among a
    * fleet's hosts instead of once per host, possibly on a host of the group that is not a candidate.
-   * Every host field `hostPasses` reads must be covered.
+   * Every host field `check` reads to decide pass or fail must be covered.
    */
   groupedBy?(state: S): HostGrouping | null;
-  /** Why the host failed, in words an operator can act on. Called only for eliminated hosts. */
-  explain?(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): string;
 }
 
-/** Identity helper that keeps a filter's state type checked across prepare/hostPasses/explain. */
+/** Identity helper that keeps a filter's state type checked across prepare/check/rejections. */
 export function defineFilter<S = undefined>(filter: HostFilter<S>): HostFilter<S> {
   return filter;
+}
+
+/**
+ * Why `filter` removes `host`, in words, or null when it passes: `check`, then the rejection's
+ * words. For explanations and tests; the engine's loops only compare with PASS.
+ */
+export function rejectionMessage<S>(
+  filter: HostFilter<S>,
+  host: HostState,
+  spec: RequestSpec,
+  state: S,
+  ctx: EngineContext,
+): string | null {
+  const verdict = filter.check(host, spec, state, ctx);
+  if (verdict === PASS) return null;
+  // A plug-in in plain JavaScript may answer false or anything else that is not a rejection.
+  if (typeof (verdict as Partial<Rejection<S>> | null)?.message !== 'function')
+    return `rejected by ${filter.name}`;
+  return verdict.message(host, spec, state, ctx);
 }

@@ -51,12 +51,12 @@ export async function prepareStages(
   return stages;
 }
 
-/** The filter with a `hostPasses` that raises `error` (a request it could not prepare). */
+/** The filter with a `check` that raises `error` (a request it could not prepare). */
 function raising(filter: HostFilter<unknown>, error: PlacidError): HostFilter<unknown> {
   return {
     ...filter,
     groupedBy: undefined,
-    hostPasses: () => {
+    check: () => {
       throw error;
     },
   };

@@ -14,8 +14,13 @@ export class Fleet {
   private constructor(readonly hosts: readonly HostState[]) {
     const keys = new Set<string>();
     const byName = new Map<string, HostState[]>();
+    // Interned hosts with one membership share one aggregates array: each array is read once.
+    const seen = new Set<readonly Aggregate[]>();
     for (const h of hosts) {
-      for (const a of h.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
+      if (!seen.has(h.aggregates)) {
+        seen.add(h.aggregates);
+        for (const a of h.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
+      }
       const list = byName.get(h.host);
       if (list) list.push(h);
       else byName.set(h.host, [h]);

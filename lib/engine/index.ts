@@ -1,12 +1,14 @@
 /**
  * Placid's public engine API: what a custom filter or weigher needs, and nothing that can change
  * under it (plugin modules import from here only), and `createScheduler` for services that embed
- * the engine. (service.ts loads the built-in plug-ins, which import this module: its export must
- * stay after the ones they use, which the sorted order keeps.)
+ * the engine. Placid's own filters live above the engine (lib/rebalance/filters, lib/plugins) and
+ * are passed in as built-ins: `createScheduler(config, withPlacidFilters())`.
  *
  * @example
  * // plugins/rackFilter.ts (listed in [filter_scheduler] available_filters)
- * import { defineFilter, PASS_ALL, schedulerHint } from '../lib/engine/index.js';
+ * import { defineFilter, PASS, PASS_ALL, reject, schedulerHint } from '../lib/engine/index.js';
+ *
+ * const OTHER_RACK = reject<string>((host, _spec, rack) => `host is in rack ${String(host.extra.rack)}, request asks for ${rack}`);
  *
  * export const RackFilter = defineFilter<string>({
  *   name: 'RackFilter',
@@ -14,8 +16,7 @@
  *     const rack = schedulerHint(spec, 'rack');
  *     return typeof rack === 'string' ? rack : PASS_ALL;
  *   },
- *   hostPasses: (host, _spec, rack) => host.extra.rack === rack,
- *   explain: (host, _spec, rack) => `host is in rack ${String(host.extra.rack)}, request asks for ${rack}`,
+ *   check: (host, _spec, rack) => (host.extra.rack === rack ? PASS : OTHER_RACK),
  * });
  */
 
@@ -27,7 +28,19 @@ export { aggregateMetadata, aggregateNumber, aggregateValues } from './aggregate
 export type { EngineContext } from './context.js';
 export type { DecisionJson } from './decisionJson.js';
 export { PluginError } from './errors.js';
-export { defineFilter, type HostFilter, PASS_ALL, type PassAll } from './filter.js';
+export {
+  defineFilter,
+  type HostFilter,
+  PASS,
+  PASS_ALL,
+  type Pass,
+  type PassAll,
+  type Rejection,
+  type RejectionWords,
+  reject,
+  rejectionMessage,
+  type Verdict,
+} from './filter.js';
 export { BY_AGGREGATES, type HostGrouping } from './hostGroups.js';
 export {
   createScheduler,

@@ -6,7 +6,7 @@ import type { HostWeigher } from './weigher.js';
 export function pendingFilter(name: string): HostFilter<unknown> {
   return {
     name,
-    hostPasses: () => {
+    check: () => {
       throw new PluginError(name, 'not implemented yet');
     },
   };

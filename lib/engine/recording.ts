@@ -2,6 +2,7 @@ import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 import type { Elimination, ExplainedTop, HostWeight, WeightPart } from './explain.js';
+import { rejectionMessage } from './filter.js';
 import type { Stage } from './filterHandler.js';
 import { NARROW_STAGES, narrowReason } from './narrow.js';
 import type { HostCheck } from './prefilter/hostCheck.js';
@@ -118,6 +119,20 @@ export class DecisionRecord {
     });
   }
 
+  /**
+   * The final weight of every host that passed the filters for the first instance, unranked and
+   * without breakdowns (what an advisory answer needs: ranking and breakdowns are most of
+   * weighedHosts' cost); null when the first instance never got to weighing.
+   */
+  weightsByHost(): Map<HostState, number> | null {
+    if (!this.weighedReached) return null;
+    const byHost = new Map<HostState, number>();
+    const w = this.weighing;
+    if (!w) return byHost;
+    for (let j = 0; j < w.weights.length; j++) byHost.set(w.hosts[w.positions[j]], w.weights[j]);
+    return byHost;
+  }
+
   /** Eliminations in decision order (pre-filter, narrowing, then each filter's), the first `limit`. */
   eliminations(limit = Number.POSITIVE_INFINITY): Elimination[] {
     const out: Elimination[] = [];
@@ -178,12 +193,14 @@ function elimination(host: HostState, filter: string, index: number, reason: str
   return { host: host.host, nodename: host.nodename, filter, reason, instance_index: index };
 }
 
-/** The filter's own words for a host it removed (or a plain note when it has none or they fail). */
+/**
+ * The filter's own words for a host it removed: its verdict asked again for this host (the run
+ * kept only which stage removed it) and the rejection rendered, or a plain note when that fails.
+ */
 function filterReason(stage: Stage, host: HostState, f: FilterRecord): string {
   const { filter, state } = stage;
-  if (!filter.explain) return `rejected by ${filter.name}`;
   try {
-    return filter.explain(host, f.spec, state, f.ctx);
+    return rejectionMessage(filter, host, f.spec, state, f.ctx) ?? `rejected by ${filter.name}`;
   } catch {
     return `rejected by ${filter.name}`;
   }

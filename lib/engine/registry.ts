@@ -5,7 +5,6 @@ import { didYouMean } from '../config/suggest.js';
 import { ConfigError } from '../model/errors.js';
 import type { HostFilter } from './filter.js';
 import { NOVA_FILTERS } from './filters/index.js';
-import { PLACID_FILTERS } from './filters/placid.js';
 import { Scheduler } from './scheduler.js';
 import type { HostWeigher } from './weigher.js';
 import { NOVA_WEIGHERS } from './weighers/index.js';
@@ -16,6 +15,12 @@ export const ALL_WEIGHERS = 'nova.scheduler.weights.all_weighers';
 /** Filters and weighers registered in code, in addition to Nova's (custom plugins). */
 export interface Plugins {
   filters?: readonly HostFilter<unknown>[];
+  /**
+   * Filters that ship with Placid but live above the engine (the planner's move filters, the
+   * compute-variant plug-in): available without being listed in `available_filters`, like
+   * Nova's under `all_filters`, and replaced by a custom filter of the same name.
+   */
+  builtins?: readonly HostFilter<unknown>[];
   weighers?: readonly HostWeigher<unknown>[];
   /** Weighers by the module path that exported them, for `weight_classes` entries that are paths. */
   weigherModules?: ReadonlyMap<string, readonly HostWeigher<unknown>[]>;
@@ -73,9 +78,13 @@ export async function loadPluginModules(config: SchedulerConfig, baseDir: string
     const exported = await importPlugins(path, baseDir);
     const modFilters = exported.filter(isFilter);
     const modWeighers = exported.filter(isWeigher);
+    for (const old of exported.filter(isOldFilter))
+      throw new ConfigError(
+        `plugin module ${path}: filter ${old.name} has hostPasses/explain, which Placid replaced by one check(host, spec, state, ctx) returning PASS or a rejection (see "Writing a custom filter" in the README)`,
+      );
     if (modFilters.length + modWeighers.length === 0) {
       throw new ConfigError(
-        `plugin module ${path} exports no filter or weigher (export objects with a name and hostPasses, or name, weigh and multiplier)`,
+        `plugin module ${path} exports no filter or weigher (export objects with a name and check, or name, weigh and multiplier)`,
       );
     }
     // The same object reached through two paths (or exported twice) is one plugin, not a clash.
@@ -117,7 +126,13 @@ function claimName(origins: Map<string, string>, kind: string, name: string, pat
 
 function isFilter(v: unknown): v is HostFilter<unknown> {
   const o = v as HostFilter<unknown> | null;
-  return typeof o?.name === 'string' && typeof o.hostPasses === 'function';
+  return typeof o?.name === 'string' && typeof o.check === 'function';
+}
+
+/** A filter written for the contract before `check` (a boolean hostPasses and an explain). */
+function isOldFilter(v: unknown): v is { name: string } {
+  const o = v as { name?: unknown; hostPasses?: unknown; check?: unknown } | null;
+  return typeof o?.name === 'string' && typeof o.hostPasses === 'function' && o.check === undefined;
 }
 
 function isWeigher(v: unknown): v is HostWeigher<unknown> {
@@ -128,18 +143,20 @@ function isWeigher(v: unknown): v is HostWeigher<unknown> {
 /**
  * Resolves `enabled_filters` (order kept, as Nova runs them) against what is available: the
  * entries of `available_filters` (Nova's filters, by `all_filters` or by name), custom plugins, and
- * Placid's own filters, which are always available. A plugin replaces a built-in of the same name.
+ * the built-ins passed in `plugins.builtins` (Placid's own), which are always available. A custom
+ * plugin replaces a built-in of the same name.
  */
 export function resolveFilters(config: SchedulerConfig, plugins: Plugins = {}): HostFilter<unknown>[] {
   const custom = new Map((plugins.filters ?? []).map((f) => [f.name, f]));
-  const available = new Map<string, HostFilter<unknown>>(Object.entries(PLACID_FILTERS));
-  const known = [...Object.keys(NOVA_FILTERS), ...Object.keys(PLACID_FILTERS), ...custom.keys()];
+  const builtins = new Map((plugins.builtins ?? []).map((f) => [f.name, f]));
+  const available = new Map<string, HostFilter<unknown>>(builtins);
+  const known = [...Object.keys(NOVA_FILTERS), ...builtins.keys(), ...custom.keys()];
   for (const entry of config.filter_scheduler.available_filters) {
     if (entry === ALL_FILTERS) for (const [n, f] of Object.entries(NOVA_FILTERS)) available.set(n, f);
     else if (isModulePath(entry)) continue;
     else {
       const name = entry.split('.').pop() ?? entry;
-      const f = custom.get(name) ?? PLACID_FILTERS[name] ?? NOVA_FILTERS[name];
+      const f = custom.get(name) ?? builtins.get(name) ?? NOVA_FILTERS[name];
       if (!f)
         throw new ConfigError(
           `[filter_scheduler] available_filters: unknown filter ${entry}${didYouMean(name, known)}`,

@@ -262,6 +262,7 @@ function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecis
     eliminated: (limit?: number) => (record ? record.eliminations(limit) : []),
     explainedTop: (limit: number) =>
       record ? record.top(limit) : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
+    weightsByHost: () => (record ? record.weightsByHost() : null),
     error: null,
     ...partial,
   };

@@ -2,7 +2,7 @@ import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { Candidates } from './candidates.js';
 import type { EngineContext } from './context.js';
-import { PASS_ALL } from './filter.js';
+import { PASS, PASS_ALL } from './filter.js';
 import { type FilterCount, prepareStages, type Stage, wrap } from './filterHandler.js';
 import type { HostGroups } from './hostGroups.js';
 
@@ -77,7 +77,7 @@ function groupsFor(stage: Stage, candidates: Candidates): HostGroups | null {
   } catch {
     // Only a speed hint: a filter that cannot say runs host by host, where its errors surface.
   }
-  return grouping ? candidates.index.groups(grouping) : null;
+  return grouping ? candidates.index.groups(grouping, stage.filter.name) : null;
 }
 
 /** Stages from `s` on that run host by host (no groups, not PASS_ALL), stopping at the next other. */
@@ -111,7 +111,7 @@ function sieveHostByHost(
       let passed = true;
       for (let k = 0; k < run.length; k++) {
         current = run[k];
-        if (!current.filter.hostPasses(host, spec, current.state, ctx)) {
+        if (current.filter.check(host, spec, current.state, ctx) !== PASS) {
           removedBy[current.position]++;
           if (record !== null) record[i] = current.position + 1;
           passed = false;
@@ -127,11 +127,11 @@ function sieveHostByHost(
 }
 
 const UNKNOWN = 0;
-const PASS = 1;
-const FAIL = 2;
+const PASSED = 1;
+const FAILED = 2;
 
 /**
- * One stage over grouped hosts: each group's verdict is `hostPasses` on one of its hosts. With few
+ * One stage over grouped hosts: each group's verdict is `check` on one of its hosts. With few
  * groups, every group is decided up front (on its first host in the fleet) and, when all pass, the
  * candidates are not even read; otherwise each candidate's verdict is a table read, and a group not
  * decided yet is decided on its first candidate met (so an error names the host it would name in
@@ -163,10 +163,10 @@ function sieveGrouped(
       const g = groupOf[i];
       let v = verdicts[g];
       if (v === UNKNOWN) {
-        v = stage.filter.hostPasses(hosts[i], spec, stage.state, ctx) ? PASS : FAIL;
+        v = stage.filter.check(hosts[i], spec, stage.state, ctx) === PASS ? PASSED : FAILED;
         verdicts[g] = v;
       }
-      if (v === PASS) positions[kept++] = i;
+      if (v === PASSED) positions[kept++] = i;
       else if (record !== null) record[i] = stage.position + 1;
     }
   } catch (err) {
@@ -196,12 +196,12 @@ function decideEveryGroup(
   for (let g = 0; g < groups.size; g++) {
     let v = UNKNOWN;
     try {
-      v = stage.filter.hostPasses(hosts[groups.first[g]], spec, stage.state, ctx) ? PASS : FAIL;
+      v = stage.filter.check(hosts[groups.first[g]], spec, stage.state, ctx) === PASS ? PASSED : FAILED;
     } catch {
       // left undecided (see above)
     }
     verdicts[g] = v;
-    if (v !== PASS) allPass = false;
+    if (v !== PASSED) allPass = false;
   }
   return allPass;
 }

@@ -4,7 +4,7 @@ import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 import { PluginError } from './errors.js';
-import { type HostFilter, PASS_ALL } from './filter.js';
+import { type HostFilter, PASS, PASS_ALL } from './filter.js';
 import { Fleet } from './fleet.js';
 import { buildGroups } from './hostGroups.js';
 
@@ -16,9 +16,9 @@ export interface GroupingCheck {
 }
 
 /**
- * For tests of a filter that declares `groupedBy`: asks `hostPasses` of every host and throws a
+ * For tests of a filter that declares `groupedBy`: asks `check` of every host and throws a
  * PluginError naming two hosts of one group that get different verdicts, which means the grouping
- * misses a host field `hostPasses` reads (the engine asks only one host per group, so such a
+ * misses a host field `check` reads (the engine asks only one host per group, so such a
  * filter would pass or fail hosts it should not). Passes when the filter passes every host
  * (PASS_ALL) or declares no grouping for the request.
  *
@@ -47,7 +47,7 @@ export async function verifyGrouping<S>(
   const verdicts = new Map<number, boolean>();
   fleet.hosts.forEach((host, i) => {
     const g = groupOf[i];
-    const passes = filter.hostPasses(host, spec, state as S, ctx);
+    const passes = filter.check(host, spec, state as S, ctx) === PASS;
     const seen = verdicts.get(g);
     if (seen === undefined) verdicts.set(g, passes);
     else if (seen !== passes) {
@@ -55,8 +55,8 @@ export async function verifyGrouping<S>(
       throw new PluginError(
         filter.name,
         `groupedBy '${grouping.id}' puts ${other.host}/${other.nodename} and ${host.host}/${host.nodename} in one group, ` +
-          `but hostPasses ${seen ? 'passes' : 'fails'} the first and ${passes ? 'passes' : 'fails'} the second: ` +
-          'the grouping misses a host field hostPasses reads',
+          `but check ${seen ? 'passes' : 'fails'} the first and ${passes ? 'passes' : 'fails'} the second: ` +
+          'the grouping misses a host field check reads',
       );
     }
   });

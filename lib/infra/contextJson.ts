@@ -5,6 +5,9 @@
  */
 import * as z from 'zod';
 import { type ConfigDocument, resolveConfig } from '../config/load.js';
+import type { SchedulerConfig } from '../config/options.js';
+import { createScheduler, isModulePath } from '../engine/registry.js';
+import { withPlacidFilters } from '../rebalance/filters/index.js';
 import { REBALANCE_OPTIONS } from '../rebalance/options.js';
 import { parseRebalanceSettings } from '../rebalance/settings.js';
 import { parseWorkflowSettings, type WorkflowSettingsInput } from '../workflow/settings.js';
@@ -44,11 +47,24 @@ function checkedDocument<T>(validate: (value: Record<string, unknown>) => T) {
   });
 }
 
-/** Nova option groups, `{"filter_scheduler": {...}}`, passed on as JSON text. */
+/**
+ * Nova option groups, `{"filter_scheduler": {...}}`, passed on as JSON text. The filter and weigher
+ * names are checked by building the scheduler as the CLI and the Lambdas do (createScheduler with
+ * Placid's own filters), so a misspelt one fails `cdk synth` with the CLI's message instead of
+ * every request after a deploy.
+ */
 export const schedulerConfigSetting = checkedDocument((groups) => {
-  resolveConfig(groups as ConfigDocument, SOURCE);
+  const config = resolveConfig(groups as ConfigDocument, SOURCE);
+  // Plugin modules are imported inside the Lambda (paths relative to its task root), never here:
+  // a config that names one has its names checked there, at cold start.
+  if (!namesPluginModule(config)) createScheduler(config, withPlacidFilters());
   return JSON.stringify(groups);
 });
+
+function namesPluginModule(config: SchedulerConfig): boolean {
+  const { available_filters, weight_classes } = config.filter_scheduler;
+  return [...available_filters, ...weight_classes].some(isModulePath);
+}
 
 /** The `[rebalance]` options as one object, `{"mode": "approve"}`, passed on as JSON text. */
 export const rebalanceSetting = checkedDocument((options) => {

@@ -23,11 +23,11 @@ export const DETECT_ENTRY = 'functions/detect/handler.ts';
 export const DETECTOR_SILENT_MINUTES = 5;
 
 /**
- * Exactly the calls lib/detector makes: lists hosts and instances (Scan), reads each node's sample
- * window (Query); reads past moves for cooldowns and a plan's records (Query, also by plan index);
+ * Exactly the calls lib/detector makes: lists hosts and instances (Scan), reads the sample window
+ * from the window digests, or node by node (Query); reads past moves for cooldowns and a plan's records (Query, also by plan index);
  * writes plans and the detector's state item (Get, Put, Update; Query by status) and migration
  * records (conditional Put, status Update); takes and releases its lease (Update) and reads the
- * ingest watermark (Get).
+ * ingest watermark and since when digests are written (Get).
  */
 export const DETECT_TABLE_ACCESS: TableAccess = {
   hosts: ['Scan'],

@@ -15,12 +15,12 @@ import type { TableAccess, Tables } from './tables.js';
 
 export const INGEST_ENTRY = 'functions/ingest/handler.ts';
 
-/** What storing a report does (lib/store): conditional state writes, batched immutable samples. */
+/** What storing a report does (lib/store): conditional state writes, batched immutable samples and their window digests. */
 export const INGEST_TABLE_ACCESS: TableAccess = {
   hosts: ['GetItem', 'UpdateItem'],
   instances: ['GetItem', 'PutItem'],
   samples: ['BatchWriteItem'],
-  /** The ingest watermark item (one conditional update per batch). */
+  /** The ingest watermark item (one conditional update per batch); when window digests began (once). */
   leases: ['UpdateItem'],
 };
 

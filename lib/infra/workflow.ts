@@ -36,7 +36,7 @@ import { ServiceFunction } from './serviceFunction.js';
 import { QUEUE_RETENTION, type ServiceQueue } from './serviceQueue.js';
 import type { TableAccess, Tables } from './tables.js';
 import { WorkflowAlarms } from './workflowAlarms.js';
-import { migrationDefinition, workflowTimeouts } from './workflowDefinition.js';
+import { migrationDefinition, WORKFLOW_COMMENT, workflowTimeouts } from './workflowDefinition.js';
 import { acknowledgeWorkflowFindings } from './workflowFindings.js';
 
 export const WORKFLOW_STEPS_ENTRY = 'functions/workflow/handler.ts';
@@ -118,7 +118,7 @@ export class MigrationWorkflow extends Construct {
     const executionLogs = new LogGroup(this, 'ExecutionLogs', { retention: logRetention });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.STANDARD,
-      comment: 'Placid live migration: leases, re-check, drain, live-migrate, verify, undrain, record',
+      comment: WORKFLOW_COMMENT,
       definitionBody: DefinitionBody.fromChainable(
         migrationDefinition(this, {
           stepsFunction: this.stepsFunction,

@@ -107,6 +107,10 @@ export const RETRY_POLICY: Record<Retried, RetryProps> = {
   'States.Timeout': backoff(60, 8, 1.5, 600),
 };
 
+/** The state machine's Comment (its definition's top-level `Comment`). */
+export const WORKFLOW_COMMENT =
+  'Placid live migration: leases, re-check, drain, live-migrate, verify, undrain, record';
+
 export const STATE = {
   start: 'Start',
   acquire: 'AcquireLeases',

@@ -1,6 +1,6 @@
 /**
  * Executes plan messages on one machine, as the plan starter and Step Functions do in the cloud:
- * each message runs through the synthesized state machine (lib/local/workflowRunner.ts) with the
+ * each message runs through the real state machine (lib/local/workflowRunner.ts) with the
  * local store for leases and records, and simulated drivers over the VM's stored report, or the
  * real ones when an endpoints file names credentials. The workflow writes the record's outcome
  * and moves the VM in the store, so the detector's next run sees the wave finished.
@@ -13,7 +13,7 @@ import type { LocalDynamo } from './dynalite.js';
 import type { LocalMigrationOptions } from './localMigration.js';
 
 export type LocalExecutionOptions = Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'> & {
-  /** A synthesized template instead of synthesizing the stack. */
+  /** A synthesized template instead of the definition the build emitted. */
   template?: string;
   /** Where simulated time starts. Default now. */
   at?: Date;

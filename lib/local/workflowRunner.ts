@@ -1,6 +1,7 @@
 /**
- * Runs the migration state machine locally: the REAL definition, synthesized from the CDK stack
- * (bundling skipped) or read from a synthesized template, executed by aws-local-stepfunctions.
+ * Runs the migration state machine locally: the REAL definition, the one the build emits from the
+ * CDK stack (workflowDefinition.ts) or read from a synthesized template, executed by
+ * aws-local-stepfunctions.
  * Lambda Tasks are bound to the dispatcher the workflow-steps Lambda runs; activity Tasks (the
  * on-premises steps) are scheduled on in-process activities (activities.ts) and run by the agent's
  * own code (lib/agent) through the same calls it makes against AWS: by default one inline agent
@@ -8,9 +9,6 @@
  * that); given `activities`, the caller's agents poll them (the fault tests: several agents, one
  * killed or partitioned). Waits and retry intervals can be zeroed so a migration runs in milliseconds.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   type ExecutionError,
   type RunOptions,
@@ -18,103 +16,12 @@ import {
   type StateMachineDefinition,
 } from 'aws-local-stepfunctions';
 import { Agent } from '../agent/agent.js';
-import { packageRoot } from '../config/packageRoot.js';
 import { dispatchCloudStep } from '../workflow/cloudSteps.js';
 import type { StepRequest } from '../workflow/dispatch.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { WorkflowState } from '../workflow/state.js';
 import { LocalActivities } from './activities.js';
-
-type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
-export type CfnTemplate = { Resources: Record<string, Resource> };
-type Token = { Ref?: string; 'Fn::GetAtt'?: [string, string] };
-
-const PSEUDO: Record<string, string> = {
-  'AWS::Partition': 'aws',
-  'AWS::Region': 'us-east-1',
-  'AWS::AccountId': '123456789012',
-  'AWS::URLSuffix': 'amazonaws.com',
-};
-
-/** The migration workflow's ASL from a synthesized template, with references turned into fake ARNs. */
-export function aslFromTemplate(template: CfnTemplate): StateMachineDefinition {
-  const machines = Object.entries(template.Resources).filter(
-    ([, r]) => r.Type === 'AWS::StepFunctions::StateMachine',
-  );
-  const [, machine] =
-    machines.find(([, r]) => String(r.Metadata?.['aws:cdk:path'] ?? '').includes('/Workflow/')) ??
-    machines[0] ??
-    [];
-  if (!machine) throw new Error('the template has no AWS::StepFunctions::StateMachine');
-  const body = machine.Properties?.DefinitionString as
-    | string
-    | { 'Fn::Join': [string, Array<string | Token>] };
-  if (typeof body === 'string') return JSON.parse(body);
-  const [separator, parts] = body['Fn::Join'];
-  const text = parts.map((p) => (typeof p === 'string' ? p : tokenValue(p, template))).join(separator);
-  return JSON.parse(text) as StateMachineDefinition;
-}
-
-function tokenValue(token: Token, template: CfnTemplate): string {
-  if (token.Ref && PSEUDO[token.Ref]) return PSEUDO[token.Ref];
-  const id = token['Fn::GetAtt']?.[0] ?? token.Ref ?? 'unknown';
-  // An activity's Ref is its ARN (the agents' tasks); a function is referenced by its Arn attribute.
-  if (template.Resources[id]?.Type === 'AWS::StepFunctions::Activity') {
-    return `arn:aws:states:us-east-1:123456789012:activity:${id}`;
-  }
-  return `arn:aws:lambda:us-east-1:123456789012:function:${id}`;
-}
-
-let synthesized: Promise<CfnTemplate> | undefined;
-let definition: StateMachineDefinition | undefined;
-
-/**
- * The Placid stack's template, synthesized once per process (synth takes seconds) with bundling
- * skipped: the definition only needs the functions' ARNs, not their code.
- */
-export function synthesizedTemplate(): Promise<CfnTemplate> {
-  synthesized ??= synthesizeTemplate().catch((error: unknown) => {
-    synthesized = undefined;
-    throw error;
-  });
-  return synthesized;
-}
-
-/**
- * The definition from the synthesized stack, or from a template file (`cdk synth` output) when one
- * is given: the bundled CLI cannot synthesize the stack itself.
- */
-export async function workflowDefinition(templatePath?: string): Promise<StateMachineDefinition> {
-  if (templatePath) return aslFromTemplate(JSON.parse(readFileSync(templatePath, 'utf8')));
-  definition ??= aslFromTemplate(await synthesizedTemplate());
-  return definition;
-}
-
-async function synthesizeTemplate(): Promise<CfnTemplate> {
-  const [{ App }, { PlacidStack }] = await Promise.all([
-    import('aws-cdk-lib'),
-    import('../infra/placidStack.js'),
-  ]);
-  const outdir = mkdtempSync(join(tmpdir(), 'placid-workflow-'));
-  try {
-    const app = new App({ outdir, context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
-    const stack = new PlacidStack(app, 'Placid', {
-      env: { account: PSEUDO['AWS::AccountId'], region: 'us-east-1' },
-    });
-    return app.synth().getStackArtifact(stack.artifactId).template as CfnTemplate;
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}
-
-// The feature flags pinned in cdk.json, so the definition is the one a deploy would produce.
-function cdkJsonContext(): Record<string, unknown> {
-  try {
-    return JSON.parse(readFileSync(join(packageRoot(), 'cdk.json'), 'utf8')).context ?? {};
-  } catch {
-    return {};
-  }
-}
+import { workflowDefinition } from './workflowDefinition.js';
 
 export interface WorkflowRunOptions {
   deps: StepDeps;
@@ -131,8 +38,9 @@ export interface WorkflowRunOptions {
    * machine retries or catches it): e.g. let simulated time pass for the retry interval zeroed here.
    */
   afterStep?: (step: { state: string; request: StepRequest; error?: unknown }) => void | Promise<void>;
+  /** A template `cdk synth` wrote, whose state machine to run instead of the emitted definition. */
   templatePath?: string;
-  /** The definition to run (e.g. one cached by the caller) instead of synthesizing or reading one. */
+  /** The definition to run (e.g. one the caller loaded) instead of loading one. */
   definition?: StateMachineDefinition;
   /**
    * Where the on-premises tasks go, for agents the caller runs; by default an inline agent over
@@ -154,7 +62,7 @@ export interface WorkflowRun {
 
 /** Runs one execution to its end. */
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
-  const asl = options.definition ?? (await workflowDefinition(options.templatePath));
+  const asl = options.definition ?? workflowDefinition(options.templatePath);
   const startedAt = options.startedAt ?? new Date(options.deps.clock.now());
   const steps: string[] = [];
   const onPremises = options.activities ? external(options.activities) : inlineAgent(options.deps);

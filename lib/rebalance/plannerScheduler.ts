@@ -14,6 +14,7 @@
 import type { SchedulerConfig } from '../config/options.js';
 import { ALL_FILTERS, createScheduler, type Plugins } from '../engine/registry.js';
 import type { Scheduler } from '../engine/scheduler.js';
+import { withPlacidFilters } from './filters/index.js';
 import { PredictedStealWeigher } from './PredictedStealWeigher.js';
 
 export const MOVE_FILTERS_FIRST = ['SameAvailabilityZoneFilter'];
@@ -48,12 +49,13 @@ export function plannerConfig(config: SchedulerConfig): SchedulerConfig {
 
 /**
  * A scheduler for planning moves, with the operator's plugins (custom filters named in its
- * config) and Placid's PredictedStealWeigher.
+ * config), Placid's own filters (the move filters beside this file among them) and Placid's
+ * PredictedStealWeigher.
  * @example const scheduler = createPlannerScheduler(config, await loadPluginModules(config, baseDir));
  */
 export function createPlannerScheduler(config: SchedulerConfig, plugins: Plugins = {}): Scheduler {
   return createScheduler(plannerConfig(config), {
-    ...plugins,
+    ...withPlacidFilters(plugins),
     weighers: [...(plugins.weighers ?? []), PredictedStealWeigher],
   });
 }

@@ -122,8 +122,7 @@ export async function adviseAmong(
 /** Each host's verdict for the first instance: weighed → passes; else (explained) its first elimination. */
 function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, explain: boolean): Verdict[] {
   // The first instance is weighed before anything is consumed: its hosts are the very input objects.
-  const weights = new Map<HostState, number>();
-  for (const w of engine.weighed ?? []) weights.set(w.host, w.weight);
+  const weights = engine.weightsByHost?.() ?? weightsOf(engine.weighed);
   const removals = new Map<string, { filter: string; reason: string }>();
   if (explain) {
     for (const e of engine.eliminated()) {
@@ -144,18 +143,38 @@ function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, expla
   });
 }
 
-/** Host states by `host\0nodename`, built once per fleet (the snapshot's Fleet lives until it changes). */
+function weightsOf(weighed: ScheduleDecision['weighed']): Map<HostState, number> {
+  const weights = new Map<HostState, number>();
+  for (const w of weighed ?? []) weights.set(w.host, w.weight);
+  return weights;
+}
+
+/** Host states by `host\0nodename`, for hosts with many nodes, built once per fleet. */
 const indexes = new WeakMap<Fleet, Map<string, HostState>>();
 
-/** A lookup over `fleet` for adviseAmong. */
+/** Nodes per host above which a keyed index beats scanning the host's nodes (ironic hosts have thousands). */
+const SCAN_LIMIT = 8;
+
+/**
+ * A lookup over `fleet` for adviseAmong. Through the fleet's own by-name map: the candidate's host
+ * string is used as it came (no `host\0nodename` key built and hashed per candidate, which was a
+ * tenth of an advisory request's CPU), and only a host with many nodes goes through a keyed index.
+ */
 export function fleetLookup(fleet: Fleet): (host: string, nodename: string) => HostState | undefined {
-  let index = indexes.get(fleet);
-  if (!index) {
-    index = new Map(fleet.hosts.map((h) => [key(h.host, h.nodename), h]));
-    indexes.set(fleet, index);
-  }
-  const byKey = index;
-  return (host, nodename) => byKey.get(key(host, nodename));
+  return (host, nodename) => {
+    const nodes = fleet.byName.get(host);
+    if (nodes === undefined) return undefined;
+    if (nodes.length <= SCAN_LIMIT) {
+      for (const h of nodes) if (h.nodename === nodename) return h;
+      return undefined;
+    }
+    let index = indexes.get(fleet);
+    if (!index) {
+      index = new Map(fleet.hosts.map((h) => [key(h.host, h.nodename), h]));
+      indexes.set(fleet, index);
+    }
+    return index.get(key(host, nodename));
+  };
 }
 
 /**
@@ -205,10 +224,10 @@ export async function adviseRequest(
       ADVISORY_LIST_LIMIT,
     ),
   };
-  const write = deps.store.putDecision(spec.request_id, record);
+  const write = () => deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
     deps.deferWrite(write);
     return { answer, recorded: 'deferred', engine };
   }
-  return { answer, recorded: await write, engine };
+  return { answer, recorded: await write(), engine };
 }

@@ -35,11 +35,12 @@ export interface ScheduleDeps {
   /** Cap on the recorded decision's JSON (it must fit a DynamoDB item and an SQS reply). */
   maxDecisionBytes?: number;
   /**
-   * Advisory decisions only: hand the record's write to this instead of waiting for it, so the
-   * answer goes out first (`placid serve`, which waits for such writes when it stops). A Lambda
-   * leaves it unset: it may be frozen as soon as it has answered.
+   * Advisory decisions only: hand the record's write to this, not started, instead of waiting for
+   * it, so the answer goes out first and the write's work (the SDK call, and a local store's own
+   * work in this process) comes after it (`placid serve`, which waits for such writes when it
+   * stops). A Lambda leaves it unset: it may be frozen as soon as it has answered.
    */
-  deferWrite?: (write: Promise<unknown>) => void;
+  deferWrite?: (write: () => Promise<unknown>) => void;
 }
 
 export interface ScheduleOutcome {

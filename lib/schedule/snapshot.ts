@@ -24,6 +24,15 @@ export interface SnapshotOptions {
    * (`placid serve`); a Lambda may be frozen mid-read, so it keeps the default, false.
    */
   revalidateInBackground?: boolean;
+  /**
+   * Incremental reads in between read back only this far behind the last one, instead of the
+   * store's changeOverlapMs (10 s); a read with the full overlap, from the last such read's cursor,
+   * still runs once per changeOverlapMs, so a write stamped late is seen at most that much later.
+   * Every read otherwise lists again every host written in the last 10 s: after a burst of writes
+   * (an ingest cold start rewriting every host) that is thousands of hosts each second, on the
+   * event loop that answers requests. Unset: every read uses the full overlap.
+   */
+  quickOverlapMs?: number;
 }
 
 export interface RefreshStats {
@@ -49,6 +58,9 @@ export class FleetSnapshot {
   private positions = new Map<string, number>();
   private current: Fleet = Fleet.from([]);
   private cursor: string | undefined;
+  /** The cursor of the last read with the full overlap (a full listing or a long incremental read). */
+  private longCursor: string | undefined;
+  private lastLongReadAt = 0;
   private loaded = false;
   private lastFullAt = 0;
   private lastReadAt = 0;
@@ -56,6 +68,7 @@ export class FleetSnapshot {
   private readonly fullRefreshMs: number;
   private readonly maxAgeMs: number;
   private readonly background: boolean;
+  private readonly quickOverlapMs: number | undefined;
   private failure: unknown;
 
   constructor(
@@ -65,6 +78,7 @@ export class FleetSnapshot {
     this.fullRefreshMs = options.fullRefreshMs ?? 5 * 60_000;
     this.maxAgeMs = options.maxAgeMs ?? 0;
     this.background = options.revalidateInBackground ?? false;
+    this.quickOverlapMs = options.quickOverlapMs;
   }
 
   /** Resolves when no read is in flight (before the store closes under a background read). */
@@ -141,7 +155,7 @@ export class FleetSnapshot {
     if (this.loaded && now - this.lastReadAt < this.maxAgeMs) return this.freshStats();
     const full = !this.loaded || now - this.lastFullAt >= this.fullRefreshMs;
     const started = performance.now();
-    const incoming = full ? await this.listAll(now) : await this.readChanges();
+    const incoming = full ? await this.listAll(now) : await this.readChanges(now);
     const readMs = performance.now() - started;
     this.lastReadAt = now;
     this.loaded = true;
@@ -167,13 +181,25 @@ export class FleetSnapshot {
     const cursor = encodeCursor(now);
     const hosts = await this.source.listHosts();
     this.cursor = cursor;
+    this.longCursor = cursor;
     this.lastFullAt = now;
+    this.lastLongReadAt = now;
     return hosts;
   }
 
-  private async readChanges(): Promise<StoredHost[]> {
-    const changes = await this.source.hostsChangedSince(this.cursor);
+  private async readChanges(now: number): Promise<StoredHost[]> {
+    const quick =
+      this.quickOverlapMs !== undefined && now - this.lastLongReadAt < this.source.ctx.changeOverlapMs;
+    if (quick) {
+      const changes = await this.source.hostsChangedSince(this.cursor, this.quickOverlapMs);
+      this.cursor = changes.cursor;
+      return changes.hosts;
+    }
+    // From the last long read's cursor: whatever the quick reads since then could have missed.
+    const changes = await this.source.hostsChangedSince(this.longCursor);
     this.cursor = changes.cursor;
+    this.longCursor = changes.cursor;
+    this.lastLongReadAt = now;
     return changes.hosts;
   }
 
@@ -228,5 +254,8 @@ export class FleetSnapshot {
       for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
     }
     this.current = Fleet.from(hosts);
+    // The stored entries keep the Fleet's interned copies, so the parsed originals can be collected:
+    // one copy of each host lives on, and a long-running server's heap (and each full GC) is smaller.
+    for (const k of changed) this.entries.get(k)!.state = this.current.hosts[this.positions.get(k)!];
   }
 }

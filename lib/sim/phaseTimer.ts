@@ -1,15 +1,7 @@
 /** Where a simulation's time goes: wall and CPU time (this process) per phase. */
 import { performance } from 'node:perf_hooks';
 
-export type Phase =
-  | 'setup'
-  | 'synth'
-  | 'baseline'
-  | 'world'
-  | 'ingest'
-  | 'detector'
-  | 'workflow'
-  | 'wind-down';
+export type Phase = 'setup' | 'baseline' | 'world' | 'ingest' | 'detector' | 'workflow' | 'wind-down';
 
 export interface PhaseTime {
   wallMs: number;

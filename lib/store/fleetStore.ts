@@ -10,6 +10,7 @@ import { type ClaimLimits, type ClaimRequest, claimResources } from './claims.js
 import { mapLimit } from './concurrency.js';
 import { checkHeartbeats, type StoreContext, type StoreOptions, storeContext } from './context.js';
 import { type DecisionRecord, getDecision, putDecision } from './decisions.js';
+import { type FleetWindows, fleetWindows } from './fleetWindows.js';
 import type { StoredHost } from './hostItems.js';
 import { getHost, type HostChanges, hasNode, hostsChangedSince, listHosts } from './hostReads.js';
 import { type HostWriteOutcome, putHostReport } from './hostWrites.js';
@@ -24,6 +25,7 @@ import { releaseClaim } from './releaseClaim.js';
 import { messagePages, type PageWrite } from './samplePages.js';
 import { type NodeWindow, nodeWindow, type SampleEntity, type StoredSample, samplesFor } from './samples.js';
 import { type PageWriteResult, putSamples, type SampleWriteStats, writePages } from './sampleWrites.js';
+import { digestsWrittenSince } from './windowCoverage.js';
 import { HOST_MEMO_SIZE, StateWriteMemo } from './writeMemo.js';
 
 export interface StateCounts {
@@ -124,8 +126,8 @@ export class FleetStore {
   listHosts(pageSize?: number): Promise<StoredHost[]> {
     return listHosts(this.ctx, pageSize);
   }
-  hostsChangedSince(cursor?: string): Promise<HostChanges> {
-    return hostsChangedSince(this.ctx, cursor);
+  hostsChangedSince(cursor?: string, overlapMs?: number): Promise<HostChanges> {
+    return hostsChangedSince(this.ctx, cursor, overlapMs);
   }
   /** Whether the store holds this compute node (a consistent read of its key only). */
   hasNode(host: string, nodename: string): Promise<boolean> {
@@ -153,6 +155,15 @@ export class FleetStore {
   /** Every sample reported on a node in `[from, to]` (its own and its VMs'), one Query. */
   nodeWindow(host: string, nodename: string, from: Date, to: Date): Promise<NodeWindow> {
     return nodeWindow(this.ctx, host, nodename, from, to);
+  }
+
+  /** Every node's samples in `[from, to]` from the window digests: a few Queries per minute, not one per node. */
+  fleetWindows(from: Date, to: Date): Promise<FleetWindows> {
+    return fleetWindows(this.ctx, from, to);
+  }
+  /** When ingest started writing window digests (ISO-8601), or null: windows before it need nodeWindow. */
+  digestsWrittenSince(): Promise<string | null> {
+    return digestsWrittenSince(this.ctx);
   }
 
   claimResources(

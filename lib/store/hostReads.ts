@@ -55,12 +55,18 @@ export async function listHosts(ctx: StoreContext, pageSize = 500): Promise<Stor
  * The cursor is the reader's clock when the read began. Each shard is read from
  * `since - changeOverlapMs`, because writers stamp `updated_at` with their own clocks and a write
  * can commit after a read that covered its stamp. The snapshot that calls this should still do a
- * full listHosts now and then (e.g. every few minutes) as a backstop.
+ * full listHosts now and then (e.g. every few minutes) as a backstop. A reader that also reads with
+ * the full overlap often enough may pass a shorter `overlapMs` in between (FleetSnapshot's
+ * quickOverlapMs).
  */
-export async function hostsChangedSince(ctx: StoreContext, cursor?: string): Promise<HostChanges> {
+export async function hostsChangedSince(
+  ctx: StoreContext,
+  cursor?: string,
+  overlapMs = ctx.changeOverlapMs,
+): Promise<HostChanges> {
   const since = decodeCursor(cursor);
   const readStart = ctx.clock().getTime();
-  const from = since > 0 ? since - ctx.changeOverlapMs : -1;
+  const from = since > 0 ? since - overlapMs : -1;
   const shards = Array.from({ length: HOST_CHANGE_SHARDS }, (_, i) => String(i));
   const pages = await Promise.all(shards.map((shard) => queryShard(ctx, shard, from)));
   // A host lives in exactly one shard, so the pages never overlap.

@@ -3,16 +3,13 @@
  * destination, and the same migration cannot run again. Simulated drivers, the synthesized state
  * machine, a dynalite store on disk.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLocalStore } from '../../lib/local/localStore.js';
-import { workflowDefinition } from '../../lib/local/workflowRunner.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import { hypervisorDoc, instanceDoc, messageDoc } from '../store/fixtures.js';
 import { runCli, tempFiles } from './runCli.js';
 
 const VM = '6f1e0b2a-5c1d-4d8e-9a51-0c7a2f3b9e11';
-
-beforeAll(() => workflowDefinition(), 240_000);
 
 /** A local store holding cmp1 and cmp2 and one VM on cmp1, reported just now. */
 async function storeWithVm(): Promise<string> {

@@ -111,6 +111,29 @@ describe('placid schedule --json', () => {
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'e', nodename: 'e' }]);
   });
+  it("resolves Placid's own filters by name, which live above the engine", async () => {
+    // Prepare: the move filters pass every host of a request that is not a planned move, and
+    // ComputeVariantFilter every host of a request that asks for no variant.
+    const f = files();
+    const names = [
+      'ComputeFilter',
+      'ComputeVariantFilter',
+      'SameAvailabilityZoneFilter',
+      'HostStealFilter',
+      'RoleSpreadFilter',
+    ];
+    const config = f.write('config.json', {
+      filter_scheduler: { enabled_filters: names, weight_classes: ['RAMWeigher'] },
+      placid: { placement_prefilter: false },
+    });
+    // Act
+    const run = await runCli(scheduleArgs({ ...f, config }, '--json'));
+    // Assess
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'e', nodename: 'e' }]);
+  });
+
   it("uses Nova's default configuration when --config is omitted", async () => {
     // Prepare
     const examples = exampleInputs();
@@ -215,7 +238,7 @@ describe('placid schedule errors', () => {
     const f = files();
     f.write(
       'broken.mjs',
-      "export const BrokenFilter = { name: 'BrokenFilter', hostPasses() { throw new Error('boom'); } };\n",
+      "export const BrokenFilter = { name: 'BrokenFilter', check() { throw new Error('boom'); } };\n",
     );
     const config = f.write(
       'plugin.conf',

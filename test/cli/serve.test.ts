@@ -76,6 +76,25 @@ describe('placid serve shutting down', () => {
     await expect(fetch(serve.url, { method: 'POST', body: body('s-late') })).rejects.toThrow();
   });
 
+  it('writes every advisory record it answered before the store closes', async () => {
+    // Prepare
+    const dataDir = await emptyStore();
+    const serve = await startServe({ dataDir, port: 0, io: silent });
+    const ids = ['w-1', 'w-2', 'w-3', 'w-4', 'w-5'];
+    // Act: the records are written after the answers; stop at once
+    const answers = await Promise.all(ids.map((id) => fetch(serve.url, { method: 'POST', body: body(id) })));
+    await serve.close();
+    // Assess
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const pipeline = await LocalPipeline.start({ dataDir, stages: [] });
+    try {
+      const records = await Promise.all(ids.map((id) => pipeline.store.getDecision(id)));
+      expect(records.map((r) => r?.request_id)).toEqual(ids);
+    } finally {
+      await pipeline.close();
+    }
+  });
+
   it('starts its extensions after the store opens and stops them before it closes', async () => {
     // Prepare
     const events: string[] = [];

@@ -5,16 +5,13 @@
  * so every command runs `--at` a time just after them, as the README's walkthrough does.
  */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../lib/config/packageRoot.js';
-import { workflowDefinition } from '../../lib/local/workflowRunner.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 
 const example = (name: string) => join(packageRoot(), 'examples', name);
 const dataDir = `${tempFiles('placid-example-').dir}/store`;
 const config = example('approve.json');
-
-beforeAll(() => workflowDefinition(), 240_000);
 
 describe('examples: detect -> approve -> migrate', () => {
   it('moves the suffering VMs of examples/reports/noisy.json off the contended host', async () => {

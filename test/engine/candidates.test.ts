@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { acquireBuffers, releaseBuffers } from '../../lib/engine/candidates.js';
-import { defineFilter } from '../../lib/engine/filter.js';
+import { defineFilter, PASS, reject } from '../../lib/engine/filter.js';
 import { Scheduler } from '../../lib/engine/scheduler.js';
 import { RAMWeigher } from '../../lib/engine/weighers/RAMWeigher.js';
 import { makeConfig, makeHost, makeSpec } from '../helpers/factories.js';
+
+const TOO_SMALL = reject<string>(() => 'too small for the big flavor');
 
 describe('decision buffers', () => {
   it('hands a released set to the next decision', () => {
@@ -50,7 +52,7 @@ describe('overlapping unexplained decisions', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         return spec.flavor.name;
       },
-      hostPasses: (host, _spec, flavor) => (flavor === 'big' ? host.free_ram_mb >= 8192 : true),
+      check: (host, _spec, flavor) => (flavor !== 'big' || host.free_ram_mb >= 8192 ? PASS : TOO_SMALL),
     });
     const config = makeConfig({ placid: { placement_prefilter: false } });
     const scheduler = new Scheduler(config, [yielding], [RAMWeigher]);

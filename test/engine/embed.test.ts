@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { PASS, reject } from '../../lib/engine/filter.js';
 import { ConfigError, createScheduler, defineFilter, ValidationError } from '../../lib/engine/index.js';
+import { withPlacidFilters } from '../../lib/rebalance/filters/index.js';
+
+const BIG = reject(() => 'the host is big');
 
 const HOSTS = [
   { host: 'small', free_ram_mb: 2048, total_usable_ram_mb: 4096, vcpus_total: 4, total_usable_disk_gb: 100 },
@@ -38,9 +42,20 @@ describe('createScheduler (embedding API)', () => {
     expect(fleet.hosts).toHaveLength(3);
   });
 
+  it("resolves Placid's own filters only when given them (they live above the engine)", async () => {
+    // Prepare
+    const config = { filter_scheduler: { enabled_filters: ['ComputeFilter', 'ComputeVariantFilter'] } };
+    // Act
+    const decision = await createScheduler(config, withPlacidFilters()).schedule(HOSTS, REQUEST);
+    // Assess
+    expect(decision.selected).toEqual([{ host: 'big', nodename: 'big' }]);
+    expect(() => createScheduler(config)).toThrow(ConfigError);
+    expect(() => createScheduler(config)).toThrow('unknown filter ComputeVariantFilter');
+  });
+
   it('runs plug-in filters given as objects', async () => {
     // Prepare
-    const NotBig = defineFilter({ name: 'NotBig', hostPasses: (h) => h.host !== 'big' });
+    const NotBig = defineFilter({ name: 'NotBig', check: (h) => (h.host !== 'big' ? PASS : BIG) });
     const scheduler = createScheduler(
       { filter_scheduler: { enabled_filters: ['NotBig'] } },
       { filters: [NotBig] },

@@ -2,13 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../lib/config/options.js';
 import type { ScheduleDecision } from '../../lib/engine/explain.js';
-import { defineFilter, type HostFilter } from '../../lib/engine/filter.js';
+import { defineFilter, type HostFilter, PASS, reject, type Verdict } from '../../lib/engine/filter.js';
 import { Fleet } from '../../lib/engine/fleet.js';
 import { BY_AGGREGATES } from '../../lib/engine/hostGroups.js';
 import { seededRandom } from '../../lib/engine/random.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import type { HostState } from '../../lib/model/hostState.js';
 import type { RequestSpec } from '../../lib/model/requestSpec.js';
+import { withPlacidFilters } from '../../lib/rebalance/filters/index.js';
 import type { MoveContext } from '../../lib/rebalance/moveContext.js';
 import { makeConfig, makeHost, makeSpec } from '../helpers/factories.js';
 
@@ -48,21 +49,22 @@ function fleetOf(n: number, seed: number): HostState[] {
   });
 }
 
+const MULTIPLE = reject<number>((host, _spec, n) => `rack ${rackOf(host)} is a multiple of ${n}`);
+
 /** A plug-in grouped by aggregate membership: racks whose number is a multiple of `every` fail. */
 function rackFilter(every: number): HostFilter<number> {
   return defineFilter<number>({
     name: 'RackFilter',
     prepare: () => every,
-    hostPasses: (host, _spec, n) => Number(rackOf(host)) % n !== 0,
+    check: (host, _spec, n) => (Number(rackOf(host)) % n !== 0 ? PASS : MULTIPLE),
     groupedBy: () => BY_AGGREGATES,
-    explain: (host, _spec, n) => `rack ${rackOf(host)} is a multiple of ${n}`,
   });
 }
 
-/** A plug-in read host by host, without an explanation of its own. */
+/** A plug-in read host by host, answering false (as a JavaScript plug-in might) instead of a rejection. */
 const BusyFilter = defineFilter<undefined>({
   name: 'BusyFilter',
-  hostPasses: (host) => host.num_instances < 25,
+  check: (host) => (host.num_instances < 25 ? PASS : (false as unknown as Verdict<undefined>)),
 });
 
 function rackOf(host: HostState): string {
@@ -120,7 +122,7 @@ async function decide(
   spec: RequestSpec,
   explain: boolean,
 ): Promise<ScheduleDecision> {
-  return createScheduler(config, { filters }).schedule(fleet, spec, {
+  return createScheduler(config, withPlacidFilters({ filters })).schedule(fleet, spec, {
     explain,
     random: seededRandom(3),
     now: new Date('2026-12-01T12:00:00Z'),
@@ -201,7 +203,7 @@ describe('explained decisions', () => {
     const fleet = Fleet.from(fleetOf(1000, 11));
     const config = configOf(true, 2);
     const grouped = [rackFilter(3), BusyFilter] as HostFilter<unknown>[];
-    const resolved = createScheduler(config, { filters: grouped }).filters;
+    const resolved = createScheduler(config, withPlacidFilters({ filters: grouped })).filters;
     // The same filters, every one asked host by host.
     const ungrouped = resolved.map((f) => ({ ...f, groupedBy: undefined }));
     const flavor = { name: 'f', vcpus: 2, memory_mb: 4096, root_gb: 10 };

@@ -39,3 +39,26 @@ describe('Fleet interning of service records', () => {
     expect(a.service).toBe(b.service);
   });
 });
+
+describe('Fleet.aggregateKeys', () => {
+  it('holds every metadata key of every membership, shared or not', () => {
+    // Prepare: two hosts share one membership (one interned array), a third has its own
+    const zone = { name: 'zone', metadata: { availability_zone: 'az1' } };
+    const heavy = { name: 'heavy', metadata: { ram_weight_multiplier: '-1', storage: 'ssd' } };
+    const hosts = [
+      makeHost({ host: 'a', aggregates: [zone] }),
+      makeHost({ host: 'b', aggregates: [zone] }),
+      makeHost({ host: 'c', aggregates: [zone, heavy] }),
+      makeHost({ host: 'd' }),
+    ];
+    // Act
+    const fleet = Fleet.from(hosts);
+    // Assess
+    expect(fleet.hosts[0].aggregates).toBe(fleet.hosts[1].aggregates);
+    expect([...fleet.aggregateKeys].sort()).toEqual([
+      'availability_zone',
+      'ram_weight_multiplier',
+      'storage',
+    ]);
+  });
+});

@@ -7,9 +7,8 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../lib/config/options.js';
-import { PASS_ALL } from '../../lib/engine/filter.js';
+import { PASS, PASS_ALL } from '../../lib/engine/filter.js';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
-import { PLACID_FILTERS } from '../../lib/engine/filters/placid.js';
 import {
   ALL_FILTERS,
   ALL_WEIGHERS,
@@ -21,6 +20,7 @@ import {
 import { NOVA_WEIGHERS } from '../../lib/engine/weighers/index.js';
 import { ConfigError } from '../../lib/model/errors.js';
 import { ComputeVariantFilter } from '../../lib/plugins/computeVariant/index.js';
+import { PLACID_FILTERS, withPlacidFilters } from '../../lib/rebalance/filters/index.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factories.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -55,7 +55,9 @@ describe('resolveFilters', () => {
       'unknown filter ComputeVariantFiltr (did you mean ComputeVariantFilter?)',
     ],
   ])('suggests the nearest name for %s', (_case, name, message) => {
-    expect(() => resolveFilters(filters([name]))).toThrow(`[filter_scheduler] enabled_filters: ${message}`);
+    expect(() => resolveFilters(filters([name]), withPlacidFilters())).toThrow(
+      `[filter_scheduler] enabled_filters: ${message}`,
+    );
   });
 
   it('names no suggestion when nothing is close', () => {
@@ -91,18 +93,24 @@ describe('resolveFilters', () => {
       ['ComputeFilter', 'ComputeVariantFilter'],
       ['nova.scheduler.filters.compute_filter.ComputeFilter'],
     );
-    expect(resolveFilters(config)).toEqual([NOVA_FILTERS.ComputeFilter, ComputeVariantFilter]);
+    expect(resolveFilters(config, withPlacidFilters())).toEqual([
+      NOVA_FILTERS.ComputeFilter,
+      ComputeVariantFilter,
+    ]);
   });
 
   it('registers the compute-variant filter among Placid filters under its name', () => {
-    expect(PLACID_FILTERS.ComputeVariantFilter).toBe(ComputeVariantFilter);
+    expect(PLACID_FILTERS.find((f) => f.name === 'ComputeVariantFilter')).toBe(ComputeVariantFilter);
   });
 
   it('lets a plugin replace a built-in filter of the same name', () => {
     // Prepare
-    const mine = { name: 'ComputeVariantFilter', hostPasses: () => true };
+    const mine = { name: 'ComputeVariantFilter', check: () => PASS };
     // Act
-    const resolved = resolveFilters(filters(['ComputeVariantFilter']), { filters: [mine] });
+    const resolved = resolveFilters(
+      filters(['ComputeVariantFilter']),
+      withPlacidFilters({ filters: [mine] }),
+    );
     // Assess
     expect(resolved).toEqual([mine]);
   });
@@ -161,15 +169,19 @@ describe('loadPluginModules', () => {
     dir = await mkdtemp(join(tmpdir(), 'placid-plugins-'));
     await writeFile(
       join(dir, 'rack.mjs'),
-      `export const RackFilter = { name: 'RackFilter', hostPasses: (host) => host.extra.rack === 'r1' };
+      `export const RackFilter = { name: 'RackFilter', check: (host) => host.extra.rack === 'r1' || { message: () => 'other rack' } };
        export default [{ name: 'RackWeigher', weigh: () => 1, multiplier: () => 1 }];`,
     );
     await writeFile(join(dir, 'empty.mjs'), 'export const version = 1;\n');
     await writeFile(
       join(dir, 'rack2.mjs'),
-      `export const F = { name: 'RackFilter', hostPasses: () => false };\n`,
+      `export const F = { name: 'RackFilter', check: () => ({ message: () => 'no' }) };\n`,
     );
     await writeFile(join(dir, 'broken.mjs'), 'export const = ;\n');
+    await writeFile(
+      join(dir, 'old.mjs'),
+      `export const OldFilter = { name: 'OldFilter', hostPasses: () => true, explain: () => 'old' };\n`,
+    );
   });
 
   afterAll(async () => {
@@ -212,7 +224,7 @@ describe('loadPluginModules', () => {
     // Act
     const state = filter.prepare!(spec, ctx);
     // Assess
-    expect([busy, roomy].map((h) => filter.hostPasses(h, spec, state, ctx))).toEqual([false, true]);
+    expect([busy, roomy].map((h) => filter.check(h, spec, state, ctx) === PASS)).toEqual([false, true]);
   });
 
   it('loads a TypeScript plugin from a plain-node ESM bundle, as the CLI does (through tsx)', async () => {
@@ -271,6 +283,11 @@ describe('loadPluginModules', () => {
     ],
     ['a missing module', './missing.mjs', /cannot load plugin module \.\/missing\.mjs/],
     ['a module that does not parse', './broken.mjs', /cannot load plugin module \.\/broken\.mjs/],
+    [
+      'a filter written for hostPasses/explain',
+      './old.mjs',
+      /plugin module \.\/old\.mjs: filter OldFilter has hostPasses\/explain, which Placid replaced by one check/,
+    ],
   ])('rejects %s with a ConfigError', async (_case, path, message) => {
     const loading = loadPluginModules(config([path]), dir);
     await expect(loading).rejects.toThrow(ConfigError);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidates } from '../../lib/engine/candidates.js';
-import { defineFilter, type HostFilter } from '../../lib/engine/filter.js';
+import { defineFilter, type HostFilter, PASS, reject } from '../../lib/engine/filter.js';
 import { Fleet } from '../../lib/engine/fleet.js';
 import type { HostGrouping } from '../../lib/engine/hostGroups.js';
 import { fleetIndex } from '../../lib/engine/prefilter/fleetIndex.js';
@@ -8,16 +8,17 @@ import { sieveFilters } from '../../lib/engine/sieve.js';
 import type { HostState } from '../../lib/model/hostState.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factories.js';
 
+const OTHER_TYPE = reject<unknown>((host) => `hypervisor type ${host.hypervisor_type}`);
 const BY_TYPE: HostGrouping = { id: 'test:hypervisor_type', keys: [(h) => h.hypervisor_type] };
 
 /** A filter grouped by hypervisor type that passes `passing` types and records whom it was asked. */
 function byType(passing: string[], asked: string[], raises?: string): HostFilter<unknown> {
   return defineFilter<unknown>({
     name: 'ByType',
-    hostPasses: (host) => {
+    check: (host) => {
       asked.push(host.host);
       if (host.hypervisor_type === raises) throw new Error('cannot read this host');
-      return passing.includes(host.hypervisor_type ?? '');
+      return passing.includes(host.hypervisor_type ?? '') ? PASS : OTHER_TYPE;
     },
     groupedBy: () => BY_TYPE,
   });
@@ -90,8 +91,8 @@ describe('sieveFilters', () => {
   it('runs ungrouped filters host by host and stops counting at the first that leaves none', async () => {
     // Prepare
     const c = candidatesOf(['kvm', 'xen'], [0, 1]);
-    const none = defineFilter({ name: 'None', hostPasses: () => false });
-    const after = defineFilter({ name: 'After', hostPasses: () => true });
+    const none = defineFilter({ name: 'None', check: () => reject(() => 'none pass') });
+    const after = defineFilter({ name: 'After', check: () => PASS });
     // Act
     const counts = await sieveFilters([none, after], c, makeSpec(), ctxOf(c));
     // Assess

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
-import { PLACID_FILTERS } from '../../lib/engine/filters/placid.js';
 import { Fleet } from '../../lib/engine/fleet.js';
-import { BY_AGGREGATES, defineFilter, PluginError, verifyGrouping } from '../../lib/engine/index.js';
+import {
+  BY_AGGREGATES,
+  defineFilter,
+  PASS,
+  PluginError,
+  reject,
+  verifyGrouping,
+} from '../../lib/engine/index.js';
 import { fleetIndex } from '../../lib/engine/prefilter/fleetIndex.js';
-import { makeHost, makeSpec } from '../helpers/factories.js';
+import { createScheduler } from '../../lib/engine/registry.js';
+import type { HostState } from '../../lib/model/hostState.js';
+import { PLACID_FILTERS } from '../../lib/rebalance/filters/index.js';
+import { makeConfig, makeHost, makeSpec } from '../helpers/factories.js';
 
 const ZONE_A = { name: 'zone-a', metadata: { availability_zone: 'az-a' } };
 const SSD = { name: 'ssd', metadata: { storage: 'ssd' } };
@@ -43,7 +52,7 @@ const SPECS = [
 ];
 
 describe('verifyGrouping', () => {
-  const grouped = Object.values({ ...NOVA_FILTERS, ...PLACID_FILTERS }).filter((f) => f.groupedBy);
+  const grouped = [...Object.values(NOVA_FILTERS), ...PLACID_FILTERS].filter((f) => f.groupedBy);
 
   it.each(grouped.map((f) => [f.name, f] as const))('holds for %s', async (_name, filter) => {
     for (const spec of SPECS) await expect(verifyGrouping(filter, HOSTS, { spec })).resolves.toBeUndefined();
@@ -53,7 +62,8 @@ describe('verifyGrouping', () => {
     // Grouped by aggregates, but the verdict reads the hypervisor type too.
     const Leaky = defineFilter<undefined>({
       name: 'Leaky',
-      hostPasses: (h) => h.aggregates.length > 0 && h.hypervisor_type === 'QEMU',
+      check: (h) =>
+        h.aggregates.length > 0 && h.hypervisor_type === 'QEMU' ? PASS : reject(() => 'not QEMU'),
       groupedBy: () => BY_AGGREGATES,
     });
     await expect(verifyGrouping(Leaky, HOSTS)).rejects.toThrow(PluginError);
@@ -64,15 +74,43 @@ describe('verifyGrouping', () => {
 });
 
 describe('grouping ids', () => {
-  it("refuse a plug-in grouping that reuses a built-in's id with other keys", () => {
+  it("keep a plug-in's grouping apart from a built-in's that has the same id", async () => {
+    // Prepare: ComputeFilter groups by the service record under the id 'service'; this plug-in
+    // uses the same id for the hypervisor type.
+    const QemuOnly = defineFilter({
+      name: 'QemuOnly',
+      check: (h) => (h.hypervisor_type === 'QEMU' ? PASS : reject(() => 'not QEMU')),
+      groupedBy: () => ({ id: 'service', keys: [(h) => h.hypervisor_type] }),
+    });
+    const config = makeConfig({
+      placid: { placement_prefilter: false },
+      filter_scheduler: { enabled_filters: ['ComputeFilter', 'QemuOnly'] },
+    });
+    const fleet = Fleet.from(HOSTS);
+    // Act
+    const decision = await createScheduler(config, { filters: [QemuOnly] }).schedule(fleet, makeSpec(), {
+      explain: true,
+    });
+    // Assess: the hosts ComputeFilter keeps that run QEMU are weighed, and no other
+    const expected = HOSTS.filter((h) => !h.service.disabled && h.service.up && h.hypervisor_type === 'QEMU');
+    expect(decision.error).toBeNull();
+    expect(decision.weighed?.map((w) => w.host.host).sort()).toEqual(expected.map((h) => h.host).sort());
+    expect(decision.eliminated().find((e) => e.filter === 'QemuOnly')?.reason).toBe('not QEMU');
+  });
+
+  it('are scoped per filter, and one filter giving one id two sets of keys is refused', () => {
     // Prepare
-    const hosts = Fleet.from(HOSTS).hosts;
-    const index = fleetIndex(hosts);
-    index.groups(BY_AGGREGATES);
-    // Act + Assess
-    expect(() => index.groups({ id: 'aggregates', keys: [(h) => h.hypervisor_type] })).toThrow(
-      /share this id/,
+    const index = fleetIndex(Fleet.from(HOSTS).hosts);
+    const byType = { id: 'aggregates', keys: [(h: HostState) => h.hypervisor_type] };
+    // Act
+    const builtIn = index.groups(BY_AGGREGATES, 'AggregateInstanceExtraSpecsFilter');
+    const mine = index.groups(byType, 'Mine');
+    // Assess
+    expect(mine).not.toBe(builtIn);
+    expect(mine.size).toBe(2);
+    expect(index.groups({ id: 'aggregates', keys: byType.keys }, 'Mine')).toBe(mine);
+    expect(() => index.groups({ id: 'aggregates', keys: [(h) => h.host] }, 'Mine')).toThrow(
+      /Mine: groupedBy returned two groupings with different keys under the id 'aggregates'/,
     );
-    expect(index.groups({ id: 'aggregates', keys: BY_AGGREGATES.keys })).toBe(index.groups(BY_AGGREGATES));
   });
 });

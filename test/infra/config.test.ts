@@ -12,6 +12,7 @@ import { PlacidStack } from '../../lib/infra/placidStack.js';
 import { PROJECT_ROOT } from '../../lib/infra/serviceFunction.js';
 import { ConfigError } from '../../lib/model/errors.js';
 import { WORKFLOW_SETTINGS_ENV } from '../../lib/workflow/settings.js';
+import { runCli, tempFiles } from '../cli/runCli.js';
 
 describe('parseConfig', () => {
   it('applies every default when nothing is set', () => {
@@ -130,6 +131,65 @@ describe('parseConfig', () => {
       max_concurrent_migrations: 4,
       on_deadline: 'force-complete',
     });
+  });
+});
+
+describe('placid:schedulerConfig filter and weigher names', () => {
+  const HOSTS = [{ host: 'a', free_ram_mb: 4096 }];
+  const REQUEST = { flavor: { name: 'm1.small', vcpus: 1, memory_mb: 512 } };
+
+  it.each([
+    [
+      'an unknown filter',
+      { filter_scheduler: { enabled_filters: 'ComputeFilter, ComputFilter' } },
+      '[filter_scheduler] enabled_filters: unknown filter ComputFilter (did you mean ComputeFilter?)',
+    ],
+    [
+      'a Nova filter left out of available_filters',
+      {
+        filter_scheduler: {
+          available_filters: 'nova.scheduler.filters.compute_filter.ComputeFilter',
+          enabled_filters: 'ComputeFilter, RamFilter',
+        },
+      },
+      '[filter_scheduler] enabled_filters: unknown filter RamFilter (it exists but is not in available_filters)',
+    ],
+    [
+      'an unknown weigher',
+      { filter_scheduler: { weight_classes: 'RAMWeigher, RamWeigher2' } },
+      '[filter_scheduler] weight_classes: unknown weigher RamWeigher2 (did you mean RAMWeigher?)',
+    ],
+  ])(
+    'rejects %s at synth with the message the CLI gives for the same options',
+    async (_what, options, message) => {
+      // Prepare: the CLI reads the same groups from a JSON config file
+      const t = tempFiles();
+      const cli = await runCli([
+        'schedule',
+        ...['--hosts', t.write('hosts.json', HOSTS), '--request', t.write('request.json', REQUEST)],
+        ...['--config', t.write('nova.json', options)],
+      ]);
+      // Act
+      const synth = () => parseConfig({ schedulerConfig: options });
+      // Assess
+      expect([cli.status, cli.stderr]).toEqual([2, `placid: ${message}\n`]);
+      expect(synth).toThrow(ConfigError);
+      expect(synth).toThrow(`placid:schedulerConfig: ${message}`);
+    },
+  );
+
+  it('accepts the filters and weighers the CLI accepts, and leaves plugin modules to the Lambda', () => {
+    // Prepare
+    const known = {
+      filter_scheduler: { enabled_filters: 'ComputeFilter, HostStealFilter', weight_classes: 'RAMWeigher' },
+    };
+    // The module is imported in the Lambda, relative to its task root: not loadable at synth.
+    const plugin = {
+      filter_scheduler: { available_filters: './plugins/rack.js', enabled_filters: 'RackFilter' },
+    };
+    // Act / Assess
+    expect(parseConfig({ schedulerConfig: known }).schedulerConfig).toBe(JSON.stringify(known));
+    expect(parseConfig({ schedulerConfig: plugin }).schedulerConfig).toBe(JSON.stringify(plugin));
   });
 });
 

@@ -9,7 +9,7 @@ import {
   hypervisorDoc,
   instanceDoc,
   nodeMessage,
-  scanTable,
+  samplePages,
   startPipeline,
   storedSampleCount,
 } from './harness.js';
@@ -38,7 +38,7 @@ describe('ingest stage: DynamoDB pushing back', () => {
       // Assess
       expect(faults.remaining()).toBe(0);
       expect(report).toMatchObject({ stored: 18, samples: 18, pages: 6, rejected: [] });
-      expect(await scanTable(pipeline, 'samples')).toHaveLength(6);
+      expect(await samplePages(pipeline)).toHaveLength(6);
       expect(await storedSampleCount(pipeline)).toBe(18);
       expect(pipeline.queues('ingest').queue.stats()).toMatchObject({ delivered: 3, failed: 0 });
     } finally {
@@ -217,7 +217,7 @@ describe('ingest stage: a Lambda crash mid-batch, then redelivery', () => {
       expect(c0?.state.vcpus_used).toBe(0);
       expect((await pipeline.store.getInstance('c0-vm0'))?.reported_at).toBe(at(-1));
       // Samples are history, not state: the older report's samples are kept too (a page of their own).
-      expect(await scanTable(pipeline, 'samples')).toHaveLength(6);
+      expect(await samplePages(pipeline)).toHaveLength(6);
       expect(await storedSampleCount(pipeline)).toBe(17);
     } finally {
       await pipeline.close();

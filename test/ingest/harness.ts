@@ -44,6 +44,11 @@ export async function scanTable(pipeline: LocalPipeline, table: 'hosts' | 'insta
   return Items ?? [];
 }
 
+/** The sample pages stored (not the window digests written beside them). */
+export async function samplePages(pipeline: LocalPipeline) {
+  return (await scanTable(pipeline, 'samples')).filter((item) => String(item.entity).startsWith('host/'));
+}
+
 /** Samples held by all sample pages (a page carries a node's samples and its VMs'). */
 export async function storedSampleCount(pipeline: LocalPipeline): Promise<number> {
   let n = 0;

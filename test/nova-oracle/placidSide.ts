@@ -1,6 +1,6 @@
 import { resolveConfig } from '../../lib/config/load.js';
 import type { EngineContext } from '../../lib/engine/context.js';
-import { PASS_ALL } from '../../lib/engine/filter.js';
+import { PASS, PASS_ALL } from '../../lib/engine/filter.js';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
 import { Fleet } from '../../lib/engine/fleet.js';
 import { NOVA_WEIGHERS } from '../../lib/engine/weighers/index.js';
@@ -62,7 +62,7 @@ function filterVerdicts(name: string, hosts: HostState[], spec: RequestSpec, ctx
   if (state === PASS_ALL) return hosts.map(() => true);
   return hosts.map((h) => {
     try {
-      return filter.hostPasses(h, spec, state, ctx);
+      return filter.check(h, spec, state, ctx) === PASS;
     } catch (err) {
       return errorOf(err);
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../lib/config/options.js';
 import { PluginError } from '../../lib/engine/errors.js';
-import { type HostFilter, PASS_ALL } from '../../lib/engine/filter.js';
+import { type HostFilter, PASS, PASS_ALL, rejectionMessage } from '../../lib/engine/filter.js';
 import { ComputeFilter } from '../../lib/engine/filters/ComputeFilter.js';
 import { Scheduler } from '../../lib/engine/scheduler.js';
 import { RAMWeigher } from '../../lib/engine/weighers/RAMWeigher.js';
@@ -56,7 +56,7 @@ async function run(
   const ctx = makeContext(config, hosts);
   const state = await filter.prepare!(spec, ctx);
   if (state === PASS_ALL) return PASS_ALL;
-  return hosts.filter((h) => filter.hostPasses(h, spec, state, ctx)).map((h) => h.host);
+  return hosts.filter((h) => filter.check(h, spec, state, ctx) === PASS).map((h) => h.host);
 }
 
 describe('ComputeVariantFilter: which variant the request asks for', () => {
@@ -226,7 +226,7 @@ describe('ComputeVariantFilter: explanations', () => {
     const ctx = makeContext(makeConfig(), [h]);
     const state = (await ComputeVariantFilter.prepare!(spec, ctx)) as VariantRequest;
     // Act
-    const why = ComputeVariantFilter.explain!(h, spec, state, ctx);
+    const why = rejectionMessage(ComputeVariantFilter, h, spec, state, ctx);
     // Assess
     expect(why).toBe(sentence);
   });
@@ -235,7 +235,7 @@ describe('ComputeVariantFilter: explanations', () => {
     const spec = makeSpec({ instance_metadata: { compute_variant: 'gen3' } });
     const ctx = makeContext();
     const state = (await ComputeVariantFilter.prepare!(spec, ctx)) as VariantRequest;
-    expect(ComputeVariantFilter.explain!(FLEET[0], spec, state, ctx)).toBe(
+    expect(rejectionMessage(ComputeVariantFilter, FLEET[0], spec, state, ctx)).toBe(
       'host variant is gen2 (aggregate gen2-agg1), request asks for gen3 (instance metadata compute_variant)',
     );
   });

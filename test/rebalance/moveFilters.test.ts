@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_ALL } from '../../lib/engine/filter.js';
-import { HostStealFilter } from '../../lib/engine/filters/HostStealFilter.js';
-import { PLACID_FILTERS } from '../../lib/engine/filters/placid.js';
-import { RoleSpreadFilter } from '../../lib/engine/filters/RoleSpreadFilter.js';
-import { SameAvailabilityZoneFilter } from '../../lib/engine/filters/SameAvailabilityZoneFilter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../lib/engine/filter.js';
 import { resolveFilters } from '../../lib/engine/registry.js';
+import {
+  HostStealFilter,
+  PLACID_FILTERS,
+  RoleSpreadFilter,
+  SameAvailabilityZoneFilter,
+  withPlacidFilters,
+} from '../../lib/rebalance/filters/index.js';
 import type { MoveContext, PlannedFleetView } from '../../lib/rebalance/moveContext.js';
 import type { HostLoad } from '../../lib/rebalance/stealModel.js';
 import { makeConfig, makeContext, makeHost, makeSpec } from '../helpers/factories.js';
@@ -46,7 +49,7 @@ describe("Placid's move filters", () => {
     expect(state).toBe(PASS_ALL);
   });
 
-  it('are registered under their names and resolve from enabled_filters', () => {
+  it('are registered under their names and resolve from enabled_filters beside the planner', () => {
     // Prepare
     const config = makeConfig({
       filter_scheduler: {
@@ -54,14 +57,14 @@ describe("Placid's move filters", () => {
       },
     });
     // Act
-    const filters = resolveFilters(config);
+    const filters = resolveFilters(config, withPlacidFilters());
     // Assess
     expect(filters.map((f) => f.name)).toEqual([
       'SameAvailabilityZoneFilter',
       'HostStealFilter',
       'RoleSpreadFilter',
     ]);
-    expect(Object.keys(PLACID_FILTERS)).toEqual(
+    expect(PLACID_FILTERS.map((f) => f.name)).toEqual(
       expect.arrayContaining(['HostStealFilter', 'RoleSpreadFilter']),
     );
   });
@@ -77,7 +80,7 @@ describe('SameAvailabilityZoneFilter', () => {
     const spec = moveSpec(calm);
     const state = SameAvailabilityZoneFilter.prepare?.(spec, ctx) as string;
     // Act
-    const result = SameAvailabilityZoneFilter.hostPasses(host, spec, state, ctx);
+    const result = SameAvailabilityZoneFilter.check(host, spec, state, ctx) === PASS;
     // Assess
     expect(result).toBe(passes);
   });
@@ -87,7 +90,7 @@ describe('SameAvailabilityZoneFilter', () => {
     const host = makeHost({ availability_zone: 'az2' });
     const spec = moveSpec(calm);
     // Act
-    const text = SameAvailabilityZoneFilter.explain?.(host, spec, 'az1', ctx);
+    const text = rejectionMessage(SameAvailabilityZoneFilter, host, spec, 'az1', ctx);
     // Assess
     expect(text).toBe('host is in availability zone az2; the VM stays in az1');
   });
@@ -105,7 +108,7 @@ describe('HostStealFilter', () => {
     const spec = moveSpec(fleet);
     const state = HostStealFilter.prepare?.(spec, ctx) as MoveContext;
     // Act
-    const result = HostStealFilter.hostPasses(makeHost(), spec, state, ctx);
+    const result = HostStealFilter.check(makeHost(), spec, state, ctx) === PASS;
     // Assess
     expect(result).toBe(passes);
   });
@@ -115,7 +118,7 @@ describe('HostStealFilter', () => {
     const fleet = view({ host1: { capacityVcpus: 16, demandVcpus: 14 } });
     const spec = moveSpec(fleet);
     // Act
-    const text = HostStealFilter.explain?.(makeHost(), spec, spec.placid, ctx);
+    const text = rejectionMessage(HostStealFilter, makeHost(), spec, spec.placid, ctx);
     // Assess
     expect(text).toBe(
       'predicted steal 11.1% after the move (demand 18.0 of 16.0 vCPUs it can deliver), above host_steal_threshold_percent 5%',
@@ -131,9 +134,9 @@ describe('RoleSpreadFilter', () => {
     // Prepare: another host at the limit keeps the filter active.
     const fleet = view({}, { web: { host1: count, other: 2 } });
     const spec = moveSpec(fleet);
-    const state = RoleSpreadFilter.prepare?.(spec, ctx) as Parameters<typeof RoleSpreadFilter.hostPasses>[2];
+    const state = RoleSpreadFilter.prepare?.(spec, ctx) as Parameters<typeof RoleSpreadFilter.check>[2];
     // Act
-    const result = RoleSpreadFilter.hostPasses(makeHost(), spec, state, ctx);
+    const result = RoleSpreadFilter.check(makeHost(), spec, state, ctx) === PASS;
     // Assess
     expect(result).toBe(passes);
   });

@@ -70,16 +70,17 @@ describe('adviseRequest', () => {
     expect(record?.decision.selected).toEqual(refs('b'));
   });
 
-  it('hands the record to deferWrite and answers without waiting for it', async () => {
+  it('hands the record to deferWrite unstarted and answers without waiting for it', async () => {
     // Prepare
-    const writes: Promise<unknown>[] = [];
-    const deps = { ...depsFor(db.store), deferWrite: (w: Promise<unknown>) => void writes.push(w) };
+    const writes: (() => Promise<unknown>)[] = [];
+    const deps = { ...depsFor(db.store), deferWrite: (w: () => Promise<unknown>) => void writes.push(w) };
     // Act
     const { recorded } = await adviseRequest(request('adv-deferred'), refs('a'), deps);
-    // Assess
+    // Assess: nothing is written until the caller starts the write
     expect(recorded).toBe('deferred');
     expect(writes).toHaveLength(1);
-    await expect(writes[0]).resolves.toBe(true);
+    expect(await db.store.getDecision('adv-deferred')).toBeUndefined();
+    await expect(writes[0]()).resolves.toBe(true);
     expect(await db.store.getDecision('adv-deferred')).toBeDefined();
   });
 

@@ -1,6 +1,6 @@
 /** A dynalite-backed store with a small fleet, and the schedule stage's deps over it. */
 
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { beforeEach } from 'vitest';
 import type { SchedulerConfig } from '../../lib/config/options.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
@@ -15,8 +15,8 @@ import {
   messageDoc,
   NOW,
   type StoreHarness,
-  startStore,
   storeWithOwnTables,
+  useStore,
 } from '../store/fixtures.js';
 
 export { NOW, type StoreHarness, startStore, storeWithOwnTables } from '../store/fixtures.js';
@@ -32,15 +32,8 @@ export interface StoreFixture {
  * each test the clock at NOW, fresh tables, and whatever `seed` stores. Read the fields inside tests.
  */
 export function useStoreFixture(seed?: (store: FleetStore) => Promise<unknown>): StoreFixture {
-  const fixture = {} as StoreFixture;
-  beforeAll(async () => {
-    fixture.h = await startStore();
-  });
-  afterAll(async () => {
-    await fixture.h.local.close();
-  });
+  const fixture = { h: useStore() } as StoreFixture;
   beforeEach(async () => {
-    fixture.h.setNow(NOW);
     fixture.store = await storeWithOwnTables(fixture.h);
     await seed?.(fixture.store);
   });

@@ -61,6 +61,18 @@ describe('FleetSnapshot.refresh', () => {
     expect(next1).not.toBe(cmp1);
   });
 
+  it("keeps one copy of each host: the stored entry's state is the Fleet's own object", async () => {
+    // Prepare
+    const snapshot = await loadedSnapshot();
+    db.h.setNow(msAfterNow(120_000));
+    await db.store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    // Act
+    await snapshot.refresh();
+    // Assess
+    for (const name of ['cmp0', 'cmp1', 'cmp2'])
+      expect(snapshot.get(name)?.state).toBe(snapshot.fleet.hosts.find((x) => x.host === name));
+  });
+
   it('keeps the same Fleet object when nothing changed, so the engine keeps its index', async () => {
     // Prepare
     const snapshot = await loadedSnapshot({}, 1_000);
@@ -71,6 +83,34 @@ describe('FleetSnapshot.refresh', () => {
     // Assess
     expect(stats).toMatchObject({ kind: 'incremental', read: 3, changed: 0, rebuilt: false });
     expect(snapshot.fleet).toBe(before);
+  });
+
+  it('with quickOverlapMs, reads back only that far between full-overlap reads', async () => {
+    // Prepare: every host was written a second before the load, inside the store's 10 s overlap
+    const snapshot = await loadedSnapshot({ quickOverlapMs: 1_000 }, 1_000);
+    db.h.setNow(msAfterNow(3_000));
+    // Act
+    const stats = await snapshot.refresh();
+    // Assess: without quickOverlapMs this read lists all three again (see above)
+    expect(stats).toMatchObject({ kind: 'incremental', read: 0, changed: 0 });
+  });
+
+  it('with quickOverlapMs, still finds a write stamped before the quick window on the next full-overlap read', async () => {
+    // Prepare: loaded at +60 s; a writer whose clock is 5 s behind claims on cmp1 after that
+    const snapshot = await loadedSnapshot({ quickOverlapMs: 1_000 });
+    db.h.setNow(msAfterNow(56_000));
+    await db.store.claimResources('cmp1', 'cmp1', { vcpus: 1, memory_mb: 1024, disk_gb: 0 }, {});
+    db.h.setNow(msAfterNow(62_000));
+    // Act
+    const quick = await snapshot.refresh();
+    const ramAfterQuick = freeRam(snapshot, 'cmp1');
+    db.h.setNow(msAfterNow(71_000));
+    const long = await snapshot.refresh();
+    // Assess
+    expect(quick).toMatchObject({ kind: 'incremental', read: 0 });
+    expect(ramAfterQuick).toBe(8192);
+    expect(long).toMatchObject({ kind: 'incremental', changed: 1 });
+    expect(freeRam(snapshot, 'cmp1')).toBe(8192 - 1024);
   });
 
   it('adds a host first reported after the snapshot was loaded', async () => {

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/model/errors.js';
 import { type ClaimRequest, claimLimits } from '../../lib/store/claims.js';
 import { makeConfig, makeHost } from '../helpers/factories.js';
-import { at, hypervisorDoc, message, type StoreHarness, startStore } from './fixtures.js';
+import { at, hypervisorDoc, message, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 /** Stores a host with 16 vCPUs (6 used), 32 GiB (8 GiB used) and 500 GB disk (100 GB used). */
 async function hostWithUsage(host: string): Promise<void> {

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOW, type StoreHarness, startStore } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 describe('putDecision and getDecision', () => {
   it('records a decision with its explanation and time', async () => {

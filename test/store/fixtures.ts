@@ -1,4 +1,5 @@
 /** Report documents and a dynalite-backed store for the store tests. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
 import { parseReportMessage, type ReportMessage } from '../../lib/model/reports.js';
 import type { StoreOptions } from '../../lib/store/context.js';
@@ -82,6 +83,25 @@ export async function startStore(options: Partial<StoreOptions> = {}): Promise<S
     ...options,
   });
   return { local, store, setNow: (d) => (now = d) };
+}
+
+/**
+ * Registers the hooks a store-backed test file needs: one dynalite for the file (started before its
+ * first test, closed after its last) and the clock back at NOW before each test. The harness's
+ * fields are there once the file's tests run.
+ */
+export function useStore(options: Partial<StoreOptions> = {}): StoreHarness {
+  const h = {} as StoreHarness;
+  beforeAll(async () => {
+    Object.assign(h, await startStore(options));
+  });
+  afterAll(async () => {
+    await h.local?.close();
+  });
+  beforeEach(() => {
+    h.setNow(NOW);
+  });
+  return h;
 }
 
 let tableSets = 0;

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FleetStore } from '../../lib/store/fleetStore.js';
-import { at, hypervisorDoc, instanceDoc, message, type StoreHarness, startStore } from './fixtures.js';
+import { at, hypervisorDoc, instanceDoc, message, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 const fleetMessage = (prefix: string, minutes: number) =>
   message(
@@ -34,7 +28,7 @@ describe('FleetStore.putReports', () => {
       hosts: { stored: 3, unchanged: 0, stale: 0 },
       instances: { stored: 2, unchanged: 0, stale: 0 },
       // One page per hypervisor; h1's also carries its two VMs' samples.
-      samples: { written: 3, calls: 1, retries: 0, samples: 5 },
+      samples: { written: 3, calls: 1, retries: 0, samples: 5, digests: 1 },
     });
     expect((await h.store.instancesByHost('all-h1')).map((i) => i.uuid).sort()).toEqual([
       'all-vm1',

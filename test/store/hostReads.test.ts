@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/model/errors.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
-import {
-  at,
-  hypervisorDoc,
-  message,
-  NOW,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-} from './fixtures.js';
+import { at, hypervisorDoc, message, NOW, storeWithOwnTables, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(() => {
-  h.setNow(NOW);
-});
+const h = useStore();
 
 const report = (host: string, minutes = -1, nodename = host, used = 0) =>
   message([hypervisorDoc({ host, nodename, reported_at: at(minutes), vcpus_used: used })]).hypervisors[0];

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import { heartbeatPeriod } from '../../lib/store/writeMemo.js';
-import { at, hypervisorDoc, message, NOW, type StoreHarness, startStore } from './fixtures.js';
+import { at, hypervisorDoc, message, NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(() => {
-  h.setNow(NOW);
-});
+const h = useStore();
 
 /** The store's default. */
 const HEARTBEAT = 15 * 60_000;

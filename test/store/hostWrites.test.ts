@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, hypervisorDoc, message, NOW, type StoreHarness, startStore } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { at, hypervisorDoc, message, NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 /** A validated report for `host` taken `minutes` from NOW, with `used` vCPUs in use. */
 function report(host: string, minutes: number, used = 0, extra: Record<string, unknown> = {}) {

@@ -1,16 +1,10 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/model/errors.js';
 import { INGEST_WATERMARK_NAME } from '../../lib/store/ingestWatermark.js';
-import { at, type StoreHarness, startStore } from './fixtures.js';
+import { at, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 beforeEach(async () => {
   const { ctx } = h.store;
   await ctx.doc.send(

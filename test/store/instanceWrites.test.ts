@@ -1,19 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import { heartbeatPeriod } from '../../lib/store/writeMemo.js';
-import { at, instanceDoc, message, NOW, type StoreHarness, startStore } from './fixtures.js';
+import { at, instanceDoc, message, NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(() => {
-  h.setNow(NOW);
-});
+const h = useStore();
 
 /** The store's default. */
 const HEARTBEAT = 15 * 60_000;

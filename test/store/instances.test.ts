@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { at, instanceDoc, message, NOW, type StoreHarness, startStore } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { at, instanceDoc, message, NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(() => {
-  h.setNow(NOW);
-});
+const h = useStore();
 
 const report = (uuid: string, host: string, minutes: number, extra: Record<string, unknown> = {}) =>
   message([], [instanceDoc({ uuid, host, nodename: host, reported_at: at(minutes), ...extra })]).instances[0];

@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NOW, type StoreHarness, startStore } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(() => {
-  h.setNow(NOW);
-});
+const h = useStore();
 
 const seconds = (s: number) => h.setNow(new Date(NOW.getTime() + s * 1000));
 

@@ -5,6 +5,7 @@ import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import { pageKey } from '../../lib/store/sampleWrites.js';
 import { tableNames } from '../../lib/store/tables.js';
+import { digestWrites } from '../../lib/store/windowDigest.js';
 import { at, hypervisorDoc, instanceDoc, message } from './fixtures.js';
 
 const doc = createDocumentClient({ endpoint: 'http://127.0.0.1:9' });
@@ -38,7 +39,15 @@ describe('putSamplePages', () => {
     // Act
     const result = await store.putSamplePages(pages);
     // Assess
-    expect(result).toEqual({ written: 3, calls: 1, retries: 0, samples: 3 + 1 + 5, failures: [] });
+    // one call: the three pages and the one digest of their minute
+    expect(result).toEqual({
+      written: 3,
+      calls: 1,
+      retries: 0,
+      samples: 3 + 1 + 5,
+      digests: 1,
+      failures: [],
+    });
   });
 
   it('returns the pages DynamoDB would not take, and counts only the samples written', async () => {
@@ -52,6 +61,22 @@ describe('putSamplePages', () => {
     // Assess
     expect(result.failures.map((f) => f.pages.map(pageKey))).toEqual([[pageKey(lost[0].item)]]);
     expect(result).toMatchObject({ written: 1, samples: 2 });
+  });
+
+  it('fails every page whose window digest DynamoDB would not take, so their messages are retried', async () => {
+    // Prepare: the digest of the batch (one minute, so one item) keeps coming back unprocessed
+    const pages = [...nodePages('d1', 2), ...nodePages('d2', 1)];
+    const [digest] = digestWrites(pages.map((p) => p.item));
+    ddb.on(BatchWriteCommand).resolves({
+      UnprocessedItems: { [store.ctx.tables.samples]: [{ PutRequest: { Item: { ...digest.item } } }] },
+    });
+    // Act
+    const result = await store.putSamplePages(pages);
+    // Assess
+    expect(result.failures.flatMap((f) => f.pages.map(pageKey)).sort()).toEqual(
+      pages.map((p) => pageKey(p.item)).sort(),
+    );
+    expect(result).toMatchObject({ written: 0, samples: 0, digests: 0 });
   });
 
   it('writes a page two messages share once', async () => {

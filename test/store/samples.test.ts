@@ -1,28 +1,10 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { MAX_PAGE_BYTES, nodeEntityKey } from '../../lib/store/samplePages.js';
-import {
-  at,
-  hypervisorDoc,
-  instanceDoc,
-  message,
-  NOW,
-  type StoreHarness,
-  startStore,
-  storeWithOwnTables,
-} from './fixtures.js';
+import { at, hypervisorDoc, instanceDoc, message, NOW, storeWithOwnTables, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(() => {
-  h.setNow(NOW);
-});
+const h = useStore();
 
 /** `n` one-minute host samples ending a minute before NOW, steal 0, 1, 2, … (mod 100) */
 const series = (n: number) =>
@@ -52,9 +34,10 @@ function itemBytes(item: Record<string, unknown>): number {
   return bytes;
 }
 
+/** The sample pages stored (the window digests beside them are tested in fleetWindows.test.ts). */
 async function scanSamples(store: FleetStore): Promise<Record<string, unknown>[]> {
   const { Items } = await store.ctx.doc.send(new ScanCommand({ TableName: store.ctx.tables.samples }));
-  return Items ?? [];
+  return (Items ?? []).filter((item) => String(item.entity).startsWith('host/'));
 }
 
 describe('samplesFor', () => {

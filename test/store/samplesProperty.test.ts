@@ -1,21 +1,15 @@
 /** Sample pages read back exactly what a naive store, one item per sample, would (property, on dynalite). */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   HostSample,
   HypervisorReport,
   InstanceReport,
   InstanceSample,
 } from '../../lib/model/reports.js';
-import { NOW, type StoreHarness, startStore } from './fixtures.js';
+import { NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 const NODES = [
   { host: 'pa', nodename: 'pa' },

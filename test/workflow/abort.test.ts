@@ -3,8 +3,7 @@
  * an abort during `post-migrating` is refused because the VM is already landing on the destination.
  * Through the synthesized state machine and the real clients against the fake cloud.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { workflowDefinition } from '../../lib/local/workflowRunner.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   DEST,
   expectCleanEnd,
@@ -19,7 +18,6 @@ import {
 } from './harness.js';
 
 let h: Harness | undefined;
-beforeAll(() => workflowDefinition(), 240_000);
 afterEach(async () => {
   await h?.close();
   h = undefined;

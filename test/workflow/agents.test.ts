@@ -10,7 +10,7 @@ import { Agent, type AgentEvent } from '../../lib/agent/agent.js';
 import { type TaskChannel, TaskGoneError } from '../../lib/agent/channel.js';
 import type { NodeDrainer } from '../../lib/drivers/kubernetes/types.js';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { workflowDefinition } from '../../lib/local/workflowRunner.js';
+import { workflowDefinition } from '../../lib/local/workflowDefinition.js';
 import type { AgentStepDeps } from '../../lib/workflow/ports.js';
 import { expectCleanEnd, type Harness, K8S_NODE, startHarness } from './harness.js';
 

@@ -3,12 +3,10 @@
  * a Nova user without the admin role, a Consul token that lost node:write. Each must fail clearly
  * under its own error name, neither quietly Deferred nor retried for an hour.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { workflowDefinition } from '../../lib/local/workflowRunner.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { expectCleanEnd, type Harness, K8S_NODE, migrationsTo, recordOf, startHarness } from './harness.js';
 
 let h: Harness | undefined;
-beforeAll(() => workflowDefinition(), 240_000);
 afterEach(async () => {
   await h?.close();
   h = undefined;

@@ -4,11 +4,10 @@
  * clients. After every scenario: node schedulable, maintenance off, leases released, outcome
  * recorded, and no second migration of the VM (expectCleanEnd).
  */
-import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalStore } from '../../lib/local/localStore.js';
-import { synthesizedTemplate, workflowDefinition } from '../../lib/local/workflowRunner.js';
+import { workflowDefinition } from '../../lib/local/workflowDefinition.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import { AGENT_STEP_NAMES, CLOUD_STEP_NAMES } from '../../lib/workflow/dispatch.js';
 import { DEFERRAL_ERRORS, SYSTEM_TRANSIENT_ERRORS } from '../../lib/workflow/errors.js';
@@ -37,8 +36,6 @@ async function start(options?: Parameters<typeof startHarness>[0]): Promise<Harn
   open = h;
   return h;
 }
-// One synthesis for the whole file: every scenario runs this very definition.
-beforeAll(() => workflowDefinition(), 240_000);
 afterEach(async () => {
   await open?.close();
   open = undefined;
@@ -204,32 +201,6 @@ describe('the synthesized definition', () => {
     expect(bound?.Next).toBe('OnDeadline');
     // Wait (2 events) + activity task (5) + Choice (2) per poll, a renewal (5) at most every other poll.
     expect(bound!.NumericGreaterThanEquals! * (9 + 5 / 2)).toBeLessThan(25_000);
-  });
-
-  it('is a Standard state machine that logs ALL events and traces', async () => {
-    const template = Template.fromJSON(await synthesizedTemplate());
-    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
-      StateMachineType: 'STANDARD',
-      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: true }),
-      TracingConfiguration: { Enabled: true },
-    });
-  });
-
-  it('starts executions from the plan queue with partial batch responses', async () => {
-    const template = Template.fromJSON(await synthesizedTemplate());
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      EventSourceArn: {
-        'Fn::GetAtt': [Match.stringLikeRegexp('^QueuesPlansQueue'), 'Arn'],
-      },
-    });
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Action: ['states:ListExecutions', 'states:StartExecution'] }),
-        ]),
-      },
-    });
   });
 });
 

@@ -1,7 +1,16 @@
 import type { AggregateMemo } from '../aggregates.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { coreShortfall, coresFit } from './CoreFilter.js';
+
+const TOO_FEW_CPUS = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
+  coreShortfall(
+    host,
+    spec.flavor.vcpus,
+    aggregateRatio(host, memo, 'cpu', ctx.config),
+    aggregateRatioOrigin(host, 'cpu', ctx.config),
+  ),
+);
 
 /**
  * CoreFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
@@ -11,13 +20,6 @@ import { coreShortfall, coresFit } from './CoreFilter.js';
 export const AggregateCoreFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateCoreFilter',
   prepare: () => new Map(),
-  hostPasses: (host, spec, memo, ctx) =>
-    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx.config)),
-  explain: (host, spec, memo, ctx) =>
-    coreShortfall(
-      host,
-      spec.flavor.vcpus,
-      aggregateRatio(host, memo, 'cpu', ctx.config),
-      aggregateRatioOrigin(host, 'cpu', ctx.config),
-    ),
+  check: (host, spec, memo, ctx) =>
+    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx.config)) ? PASS : TOO_FEW_CPUS,
 });

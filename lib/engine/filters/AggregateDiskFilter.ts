@@ -1,7 +1,16 @@
 import type { AggregateMemo } from '../aggregates.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { diskFits, diskShortfall } from './DiskFilter.js';
+
+const TOO_LITTLE_DISK = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
+  diskShortfall(
+    host,
+    spec.flavor,
+    aggregateRatio(host, memo, 'disk', ctx.config),
+    aggregateRatioOrigin(host, 'disk', ctx.config),
+  ),
+);
 
 /**
  * DiskFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
@@ -11,13 +20,6 @@ import { diskFits, diskShortfall } from './DiskFilter.js';
 export const AggregateDiskFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateDiskFilter',
   prepare: () => new Map(),
-  hostPasses: (host, spec, memo, ctx) =>
-    diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx.config)),
-  explain: (host, spec, memo, ctx) =>
-    diskShortfall(
-      host,
-      spec.flavor,
-      aggregateRatio(host, memo, 'disk', ctx.config),
-      aggregateRatioOrigin(host, 'disk', ctx.config),
-    ),
+  check: (host, spec, memo, ctx) =>
+    diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx.config)) ? PASS : TOO_LITTLE_DISK,
 });

@@ -1,7 +1,7 @@
 import type { Aggregate, HostState } from '../../model/hostState.js';
 import { isKnownImageProperty, isTruthyImageProperty } from '../../model/imageMeta.js';
 import { aggregateMetadata } from '../aggregates.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 
 interface State {
   /** The image's ImageMetaProps fields that are set (Python-truthy), as canonical strings. */
@@ -10,6 +10,13 @@ interface State {
   prefix: string | null;
   answers: WeakMap<readonly Aggregate[], boolean>;
 }
+
+const IMAGE_PROPERTY_EXCLUDED = reject<State>((host, _spec, state) => {
+  const key = firstConflict(host, state);
+  if (key === undefined) return `image properties match ${host.host}'s aggregate metadata`;
+  const allowed = [...(aggregateMetadata(host).get(key) ?? [])].join(',');
+  return `image property ${key}=${state.props.get(key)} is not among ${host.host}'s aggregate metadata values ${key}=${allowed}`;
+});
 
 /**
  * Nova's AggregateImagePropertiesIsolation: an image that sets a property named by a key of the
@@ -34,19 +41,13 @@ export const AggregateImagePropertiesIsolation = defineFilter<State>({
     } = ctx.config.filter_scheduler;
     return { props, prefix: ns ? ns + sep : null, answers: new WeakMap() };
   },
-  hostPasses: (host, _spec, state) => {
+  check: (host, _spec, state) => {
     let answer = state.answers.get(host.aggregates);
     if (answer === undefined) {
       answer = firstConflict(host, state) === undefined;
       state.answers.set(host.aggregates, answer);
     }
-    return answer;
-  },
-  explain: (host, _spec, state) => {
-    const key = firstConflict(host, state);
-    if (key === undefined) return `image properties match ${host.host}'s aggregate metadata`;
-    const allowed = [...(aggregateMetadata(host).get(key) ?? [])].join(',');
-    return `image property ${key}=${state.props.get(key)} is not among ${host.host}'s aggregate metadata values ${key}=${allowed}`;
+    return answer ? PASS : IMAGE_PROPERTY_EXCLUDED;
   },
 });
 

@@ -1,7 +1,7 @@
 import type { Aggregate, HostState } from '../../model/hostState.js';
 import { aggregateMetadata } from '../aggregates.js';
 import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { BY_AGGREGATES } from '../hostGroups.js';
 
 const SCOPE = 'aggregate_instance_extra_specs';
@@ -21,6 +21,18 @@ interface State {
   answers: WeakMap<readonly Aggregate[], boolean>;
 }
 
+const EXTRA_SPEC_UNMET = reject<State>((host, _spec, state) => {
+  const unmet = firstUnmet(host, state.requirements);
+  if (!unmet) return `host's aggregates satisfy the flavor's extra specs`;
+  const values = aggregateMetadata(host).get(unmet.key);
+  const rule = `flavor extra spec ${unmet.specKey}='${unmet.req}'`;
+  if (!values || values.size === 0) {
+    const aggs = host.aggregates.map((a) => a.name).join(', ') || 'none';
+    return `${rule} needs aggregate metadata '${unmet.key}', which none of ${host.host}'s aggregates (${aggs}) set`;
+  }
+  return `${rule} matches none of ${host.host}'s aggregate values ${unmet.key}=${[...values].join(',')}`;
+});
+
 /**
  * Nova's AggregateInstanceExtraSpecsFilter: flavor extra specs scoped `aggregate_instance_extra_specs:`
  * (split on the first ':') or unscoped must match at least one value of that key in the host's
@@ -34,26 +46,15 @@ export const AggregateInstanceExtraSpecsFilter = defineFilter<State>({
     const requirements = relevantSpecs(spec.flavor.extra_specs);
     return requirements.length > 0 ? { requirements, answers: new WeakMap() } : PASS_ALL;
   },
-  hostPasses: (host, _spec, state) => {
+  check: (host, _spec, state) => {
     let answer = state.answers.get(host.aggregates);
     if (answer === undefined) {
       answer = firstUnmet(host, state.requirements) === undefined;
       state.answers.set(host.aggregates, answer);
     }
-    return answer;
+    return answer ? PASS : EXTRA_SPEC_UNMET;
   },
   groupedBy: () => BY_AGGREGATES,
-  explain: (host, _spec, state) => {
-    const unmet = firstUnmet(host, state.requirements);
-    if (!unmet) return `host's aggregates satisfy the flavor's extra specs`;
-    const values = aggregateMetadata(host).get(unmet.key);
-    const rule = `flavor extra spec ${unmet.specKey}='${unmet.req}'`;
-    if (!values || values.size === 0) {
-      const aggs = host.aggregates.map((a) => a.name).join(', ') || 'none';
-      return `${rule} needs aggregate metadata '${unmet.key}', which none of ${host.host}'s aggregates (${aggs}) set`;
-    }
-    return `${rule} matches none of ${host.host}'s aggregate values ${unmet.key}=${[...values].join(',')}`;
-  },
 });
 
 function relevantSpecs(extraSpecs: Readonly<Record<string, string>>): Requirement[] {

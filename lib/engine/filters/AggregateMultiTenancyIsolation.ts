@@ -1,9 +1,15 @@
 import type { HostState } from '../../model/hostState.js';
 import { type AggregateMemo, aggregateMetadata, memoizedByAggregates } from '../aggregates.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 
 const KEY_PREFIX = 'filter_tenant_id';
 const NO_TENANTS: ReadonlySet<string> = new Set();
+
+const RESERVED_FOR_OTHERS = reject<AggregateMemo<ReadonlySet<string>>>(
+  (host, spec) =>
+    `host's aggregates reserve it for projects ${[...allowedTenants(host)].join(', ')} (${KEY_PREFIX}* metadata); ` +
+    `project ${spec.project_id ?? '(none)'} is not one of them`,
+);
 
 /**
  * Keeps other projects off hosts reserved for some: when the host's aggregates carry metadata keys
@@ -15,15 +21,14 @@ export const AggregateMultiTenancyIsolation = defineFilter<AggregateMemo<Readonl
   name: 'AggregateMultiTenancyIsolation',
   runFilterOncePerRequest: true,
   prepare: () => new Map(),
-  hostPasses: (host, spec, memo) => {
-    if (host.aggregates.length === 0) return true;
+  check: (host, spec, memo) => {
+    if (host.aggregates.length === 0) return PASS;
     const tenants = memoizedByAggregates(memo, host, allowedTenants, undefined);
     // A request without a project cannot be one of the allowed tenants, as in Nova.
-    return tenants.size === 0 || (spec.project_id !== null && tenants.has(spec.project_id));
+    return tenants.size === 0 || (spec.project_id !== null && tenants.has(spec.project_id))
+      ? PASS
+      : RESERVED_FOR_OTHERS;
   },
-  explain: (host, spec) =>
-    `host's aggregates reserve it for projects ${[...allowedTenants(host)].join(', ')} (${KEY_PREFIX}* metadata); ` +
-    `project ${spec.project_id ?? '(none)'} is not one of them`,
 });
 
 /** The union of every `filter_tenant_id*` metadata value of the host's aggregates. */

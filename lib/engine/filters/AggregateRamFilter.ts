@@ -1,7 +1,16 @@
 import type { AggregateMemo } from '../aggregates.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
 import { ramFits, ramShortfall } from './RamFilter.js';
+
+const TOO_LITTLE_RAM = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
+  ramShortfall(
+    host,
+    spec.flavor.memory_mb,
+    aggregateRatio(host, memo, 'ram', ctx.config),
+    aggregateRatioOrigin(host, 'ram', ctx.config),
+  ),
+);
 
 /**
  * RamFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
@@ -11,13 +20,8 @@ import { ramFits, ramShortfall } from './RamFilter.js';
 export const AggregateRamFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateRamFilter',
   prepare: () => new Map(),
-  hostPasses: (host, spec, memo, ctx) =>
-    ramFits(host, spec.flavor.memory_mb, aggregateRatio(host, memo, 'ram', ctx.config)),
-  explain: (host, spec, memo, ctx) =>
-    ramShortfall(
-      host,
-      spec.flavor.memory_mb,
-      aggregateRatio(host, memo, 'ram', ctx.config),
-      aggregateRatioOrigin(host, 'ram', ctx.config),
-    ),
+  check: (host, spec, memo, ctx) =>
+    ramFits(host, spec.flavor.memory_mb, aggregateRatio(host, memo, 'ram', ctx.config))
+      ? PASS
+      : TOO_LITTLE_RAM,
 });

@@ -1,8 +1,13 @@
 import type { HostState } from '../../model/hostState.js';
 import { type AggregateMemo, aggregateValues, memoizedByAggregates } from '../aggregates.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 
 const KEY = 'instance_type';
+
+const FLAVOR_NOT_NAMED = reject<AggregateMemo<boolean>>((host, spec) => {
+  const values = aggregateValues(host, KEY).map((v) => `'${v}'`);
+  return `flavor ${spec.flavor.name} is not named in the host's aggregate metadata ${KEY} (${values.join(', ')})`;
+});
 
 /**
  * Passes hosts whose aggregates' `instance_type` metadata names the flavor; each aggregate's value
@@ -12,12 +17,10 @@ export const AggregateTypeAffinityFilter = defineFilter<AggregateMemo<boolean>>(
   name: 'AggregateTypeAffinityFilter',
   runFilterOncePerRequest: true,
   prepare: () => new Map(),
-  hostPasses: (host, spec, memo) =>
-    host.aggregates.length === 0 || memoizedByAggregates(memo, host, allowsFlavor, spec.flavor.name),
-  explain: (host, spec) => {
-    const values = aggregateValues(host, KEY).map((v) => `'${v}'`);
-    return `flavor ${spec.flavor.name} is not named in the host's aggregate metadata ${KEY} (${values.join(', ')})`;
-  },
+  check: (host, spec, memo) =>
+    host.aggregates.length === 0 || memoizedByAggregates(memo, host, allowsFlavor, spec.flavor.name)
+      ? PASS
+      : FLAVOR_NOT_NAMED,
 });
 
 function allowsFlavor(host: HostState, flavorName: string): boolean {

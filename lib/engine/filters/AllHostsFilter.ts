@@ -1,10 +1,9 @@
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL } from '../filter.js';
 
 /** Passes every host: for deployments that want placement decided by the weighers alone. */
 export const AllHostsFilter = defineFilter<undefined>({
   name: 'AllHostsFilter',
   runFilterOncePerRequest: true,
   prepare: () => PASS_ALL,
-  hostPasses: () => true,
-  explain: (host) => `AllHostsFilter never rejects a host; ${host.host} was removed elsewhere`,
+  check: () => PASS,
 });

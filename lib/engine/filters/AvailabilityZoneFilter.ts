@@ -1,5 +1,5 @@
 import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import type { HostGrouping } from '../hostGroups.js';
 
 /** A host's zones come from its aggregates, else its own field (see inAvailabilityZone). */
@@ -7,6 +7,11 @@ const BY_ZONE_SOURCES: HostGrouping = {
   id: 'aggregates+availability_zone',
   keys: [(h) => h.aggregates, (h) => h.availability_zone],
 };
+
+const OTHER_ZONE = reject<string>(
+  (host, _spec, az, ctx) =>
+    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}, not ${az}`,
+);
 
 /**
  * Removed from Nova in 2023.2 (the `map_az_to_placement_aggregate` pre-filter does its work), kept
@@ -17,9 +22,7 @@ export const AvailabilityZoneFilter = defineFilter<string>({
   name: 'AvailabilityZoneFilter',
   runFilterOncePerRequest: true,
   prepare: (spec) => spec.availability_zone ?? PASS_ALL,
-  hostPasses: (host, _spec, az, ctx) =>
-    inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone),
+  check: (host, _spec, az, ctx) =>
+    inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone) ? PASS : OTHER_ZONE,
   groupedBy: () => BY_ZONE_SOURCES,
-  explain: (host, _spec, az, ctx) =>
-    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}, not ${az}`,
 });

@@ -1,6 +1,6 @@
 import { type HostState, hostAttribute } from '../../model/hostState.js';
 import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import type { HostGrouping } from '../hostGroups.js';
 import { parseJsonCached } from '../jsonCache.js';
 import { isPyDict, pythonStr } from '../pyValues.js';
@@ -16,6 +16,21 @@ interface Capability {
   matches: ExtraSpecMatcher;
 }
 
+const CAPABILITY_UNMET = reject<Capability[]>((host, _spec, caps) => {
+  for (const cap of caps) {
+    if (cap.bare && !hasCapability(host, cap.key)) continue;
+    const value = walk(host, cap.path);
+    const where = cap.path.join(':');
+    if (value === undefined) {
+      return `flavor extra spec ${cap.key}='${cap.req}' needs host capability ${where}, which ${host.host} does not report`;
+    }
+    if (!cap.matches(pythonStr(value))) {
+      return `flavor extra spec ${cap.key}='${cap.req}' does not match ${host.host}'s ${where}='${pythonStr(value)}'`;
+    }
+  }
+  return `host does not satisfy the flavor's capabilities extra specs`;
+});
+
 /**
  * Nova's ComputeCapabilitiesFilter: flavor extra specs scoped `capabilities:` (split on every ':'),
  * or bare keys the host knows, matched with the extra-spec grammar against `str()` of the host
@@ -28,29 +43,15 @@ export const ComputeCapabilitiesFilter = defineFilter<Capability[]>({
     const caps = capabilities(spec.flavor.extra_specs);
     return caps.length > 0 ? caps : PASS_ALL;
   },
-  hostPasses: (host, _spec, caps) => {
+  check: (host, _spec, caps) => {
     for (const cap of caps) {
       if (cap.bare && !hasCapability(host, cap.key)) continue;
       const value = walk(host, cap.path);
-      if (value === undefined || !cap.matches(pythonStr(value))) return false;
+      if (value === undefined || !cap.matches(pythonStr(value))) return CAPABILITY_UNMET;
     }
-    return true;
+    return PASS;
   },
   groupedBy: (caps) => capabilityGrouping(caps),
-  explain: (host, _spec, caps) => {
-    for (const cap of caps) {
-      if (cap.bare && !hasCapability(host, cap.key)) continue;
-      const value = walk(host, cap.path);
-      const where = cap.path.join(':');
-      if (value === undefined) {
-        return `flavor extra spec ${cap.key}='${cap.req}' needs host capability ${where}, which ${host.host} does not report`;
-      }
-      if (!cap.matches(pythonStr(value))) {
-        return `flavor extra spec ${cap.key}='${cap.req}' does not match ${host.host}'s ${where}='${pythonStr(value)}'`;
-      }
-    }
-    return `host does not satisfy the flavor's capabilities extra specs`;
-  },
 });
 
 const NO_STAT = Symbol('no stats entry');
@@ -59,7 +60,7 @@ const groupings = new Map<string, HostGrouping>();
 const byRequest = new WeakMap<readonly Capability[], HostGrouping>();
 
 /**
- * hostPasses reads, per capability, the host attribute named by the path's first element and the
+ * check reads, per capability, the host attribute named by the path's first element and the
  * stats entry of that name (its fallback, and what makes a bare key known); deeper path elements
  * are read from within that value.
  */

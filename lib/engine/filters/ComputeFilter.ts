@@ -1,9 +1,19 @@
 import { serviceIsUp } from '../../model/liveness.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 import type { HostGrouping } from '../hostGroups.js';
 
 /** Fleet shares equal service records, so this is usually a handful of groups. */
 const BY_SERVICE: HostGrouping = { id: 'service', keys: [(h) => h.service] };
+
+const DISABLED = reject((host) => {
+  const why = host.service.disabled_reason ? ` (${host.service.disabled_reason})` : '';
+  return `nova-compute on ${host.host} is disabled${why}; enable the service to schedule here`;
+});
+const FORCED_DOWN = reject((host) => `nova-compute on ${host.host} is forced down`);
+const DOWN = reject(
+  (host, _spec, _state, ctx) =>
+    `nova-compute on ${host.host} is down (no heartbeat within service_down_time=${ctx.config.DEFAULT.service_down_time}s)`,
+);
 
 /**
  * Passes hosts whose nova-compute service is enabled and up. Liveness comes from the host's
@@ -12,15 +22,11 @@ const BY_SERVICE: HostGrouping = { id: 'service', keys: [(h) => h.service] };
 export const ComputeFilter = defineFilter({
   name: 'ComputeFilter',
   runFilterOncePerRequest: true,
-  hostPasses: (host, _spec, _state, ctx) =>
-    !host.service.disabled && serviceIsUp(host.service, ctx.now, ctx.config.DEFAULT.service_down_time),
-  groupedBy: () => BY_SERVICE,
-  explain: (host, _spec, _state, ctx) => {
-    if (host.service.disabled) {
-      const why = host.service.disabled_reason ? ` (${host.service.disabled_reason})` : '';
-      return `nova-compute on ${host.host} is disabled${why}; enable the service to schedule here`;
-    }
-    if (host.service.forced_down) return `nova-compute on ${host.host} is forced down`;
-    return `nova-compute on ${host.host} is down (no heartbeat within service_down_time=${ctx.config.DEFAULT.service_down_time}s)`;
+  check: (host, _spec, _state, ctx) => {
+    const { service } = host;
+    if (service.disabled) return DISABLED;
+    if (serviceIsUp(service, ctx.now, ctx.config.DEFAULT.service_down_time)) return PASS;
+    return service.forced_down ? FORCED_DOWN : DOWN;
   },
+  groupedBy: () => BY_SERVICE,
 });

@@ -1,6 +1,15 @@
 import type { HostState } from '../../model/hostState.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
+
+const TOO_FEW_CPUS = reject((host, spec, _state, ctx) =>
+  coreShortfall(
+    host,
+    spec.flavor.vcpus,
+    allocationRatio(host, 'cpu', ctx.config),
+    ratioOrigin(host, 'cpu', ctx.config),
+  ),
+);
 
 /**
  * Removed from Nova in Train (Placement's VCPU inventory does this job); kept for running without
@@ -11,15 +20,8 @@ import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
  */
 export const CoreFilter = defineFilter({
   name: 'CoreFilter',
-  hostPasses: (host, spec, _state, ctx) =>
-    coresFit(host, spec.flavor.vcpus, allocationRatio(host, 'cpu', ctx.config)),
-  explain: (host, spec, _state, ctx) =>
-    coreShortfall(
-      host,
-      spec.flavor.vcpus,
-      allocationRatio(host, 'cpu', ctx.config),
-      ratioOrigin(host, 'cpu', ctx.config),
-    ),
+  check: (host, spec, _state, ctx) =>
+    coresFit(host, spec.flavor.vcpus, allocationRatio(host, 'cpu', ctx.config)) ? PASS : TOO_FEW_CPUS,
 });
 
 export function coresFit(host: HostState, requested: number, ratio: number): boolean {

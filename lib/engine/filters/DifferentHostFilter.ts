@@ -1,6 +1,12 @@
 import type { HostState } from '../../model/hostState.js';
 import { type RequestSpec, schedulerHint } from '../../model/requestSpec.js';
-import { defineFilter, PASS_ALL, type PassAll } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, type PassAll, reject } from '../filter.js';
+
+const RUNS_A_NAMED_INSTANCE = reject<readonly string[]>(
+  (host, _spec, uuids) =>
+    `host already runs ${uuids.filter((u) => Object.hasOwn(host.instances, u)).join(', ')}, ` +
+    'named in the different_host hint',
+);
 
 /**
  * Passes hosts running none of the instances named by the `different_host` scheduler hint (one
@@ -10,10 +16,7 @@ export const DifferentHostFilter = defineFilter<readonly string[]>({
   name: 'DifferentHostFilter',
   runFilterOncePerRequest: true,
   prepare: (spec) => hintedUuids(spec, 'different_host'),
-  hostPasses: (host, _spec, uuids) => !runsAny(host, uuids),
-  explain: (host, _spec, uuids) =>
-    `host already runs ${uuids.filter((u) => Object.hasOwn(host.instances, u)).join(', ')}, ` +
-    'named in the different_host hint',
+  check: (host, _spec, uuids) => (runsAny(host, uuids) ? RUNS_A_NAMED_INSTANCE : PASS),
 });
 
 /**

@@ -1,7 +1,16 @@
 import type { HostState } from '../../model/hostState.js';
 import type { Flavor } from '../../model/requestSpec.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
+
+const TOO_LITTLE_DISK = reject((host, spec, _state, ctx) =>
+  diskShortfall(
+    host,
+    spec.flavor,
+    allocationRatio(host, 'disk', ctx.config),
+    ratioOrigin(host, 'disk', ctx.config),
+  ),
+);
 
 /**
  * Removed from Nova in Train (Placement's DISK_GB inventory does this job); kept for running without
@@ -12,15 +21,8 @@ import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
  */
 export const DiskFilter = defineFilter({
   name: 'DiskFilter',
-  hostPasses: (host, spec, _state, ctx) =>
-    diskFits(host, spec.flavor, allocationRatio(host, 'disk', ctx.config)),
-  explain: (host, spec, _state, ctx) =>
-    diskShortfall(
-      host,
-      spec.flavor,
-      allocationRatio(host, 'disk', ctx.config),
-      ratioOrigin(host, 'disk', ctx.config),
-    ),
+  check: (host, spec, _state, ctx) =>
+    diskFits(host, spec.flavor, allocationRatio(host, 'disk', ctx.config)) ? PASS : TOO_LITTLE_DISK,
 });
 
 /** The disk a flavor needs on the host, in MB. */

@@ -1,7 +1,7 @@
 import { RequestError } from '../../model/errors.js';
 import type { HostState } from '../../model/hostState.js';
 import { canonicalArch, canonicalHvType, canonicalVmMode } from '../../model/imageMeta.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import type { HostGrouping } from '../hostGroups.js';
 import { parseJsonCached } from '../jsonCache.js';
 import { pyInt } from '../pyStrings.js';
@@ -14,6 +14,29 @@ interface State {
   /** hw_maxphysaddr_bits; 0 when not requested. */
   bits: number;
 }
+
+const UNSUPPORTED = reject<State>((host, _spec, state) => {
+  const [arch, hvType, vmMode] = state.wanted;
+  const asked = [
+    arch && `architecture ${arch}`,
+    hvType && `hypervisor type ${hvType}`,
+    vmMode && `VM mode ${vmMode}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const supported = host.supported_instances ?? [];
+  if (supported.length === 0)
+    return `image requires ${asked}, but ${host.host} reports no supported_instances`;
+  return `image requires ${asked}, but ${host.host} supports only ${supported.map((t) => `(${t.join(', ')})`).join(' ')}`;
+});
+const OTHER_HV_VERSION = reject<State>(
+  (host, _spec, state) =>
+    `image requires hypervisor version '${state.version?.text}' (img_hv_requested_version), but ${host.host} runs ${hypervisorVersionText(host.hypervisor_version ?? 0)}`,
+);
+const TOO_FEW_ADDRESS_BITS = reject<State>(
+  (host, _spec, state) =>
+    `image requires hw_maxphysaddr_bits >= ${state.bits}, but ${host.host}'s cpu_info reports maxphysaddr.bits = ${physAddrBits(host)}`,
+);
 
 /**
  * Nova's ImagePropertiesFilter: when the image names an architecture, hypervisor type or VM mode,
@@ -36,29 +59,12 @@ export const ImagePropertiesFilter = defineFilter<State>({
     if (!wanted[0] && !wanted[1] && !wanted[2]) return PASS_ALL;
     return { wanted, version: versionRequirement(props.img_hv_requested_version), bits: requiredBits(props) };
   },
-  hostPasses: (host, _spec, state) =>
-    anyTupleMatches(host, state.wanted) && versionOk(host, state) && maxPhysAddrOk(host, state),
-  groupedBy: (state) => (state.version || state.bits ? BY_IMAGE_FIELDS : BY_SUPPORTED_INSTANCES),
-  explain: (host, _spec, state) => {
-    const [arch, hvType, vmMode] = state.wanted;
-    const asked = [
-      arch && `architecture ${arch}`,
-      hvType && `hypervisor type ${hvType}`,
-      vmMode && `VM mode ${vmMode}`,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    const supported = host.supported_instances ?? [];
-    if (supported.length === 0)
-      return `image requires ${asked}, but ${host.host} reports no supported_instances`;
-    if (!anyTupleMatches(host, state.wanted)) {
-      return `image requires ${asked}, but ${host.host} supports only ${supported.map((t) => `(${t.join(', ')})`).join(' ')}`;
-    }
-    if (!versionOk(host, state)) {
-      return `image requires hypervisor version '${state.version?.text}' (img_hv_requested_version), but ${host.host} runs ${hypervisorVersionText(host.hypervisor_version ?? 0)}`;
-    }
-    return `image requires hw_maxphysaddr_bits >= ${state.bits}, but ${host.host}'s cpu_info reports maxphysaddr.bits = ${physAddrBits(host)}`;
+  check: (host, _spec, state) => {
+    if (!anyTupleMatches(host, state.wanted)) return UNSUPPORTED;
+    if (!versionOk(host, state)) return OTHER_HV_VERSION;
+    return maxPhysAddrOk(host, state) ? PASS : TOO_FEW_ADDRESS_BITS;
   },
+  groupedBy: (state) => (state.version || state.bits ? BY_IMAGE_FIELDS : BY_SUPPORTED_INSTANCES),
 });
 
 /** Fleet shares equal supported_instances lists, so this is usually a handful of groups. */
@@ -67,7 +73,7 @@ const BY_SUPPORTED_INSTANCES: HostGrouping = {
   keys: [(h) => h.supported_instances],
 };
 
-/** Everything hostPasses reads, for requests with a version or address-width requirement. */
+/** Everything check reads, for requests with a version or address-width requirement. */
 const BY_IMAGE_FIELDS: HostGrouping = {
   id: 'supported_instances+hypervisor_version+cpu_info',
   keys: [(h) => h.supported_instances, (h) => h.hypervisor_version, (h) => h.cpu_info],

@@ -1,5 +1,13 @@
 import type { HostState } from '../../model/hostState.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
+
+const TOO_MANY_IO_OPS = reject((host, _spec, _state, ctx) =>
+  tooManyIoOps(
+    host,
+    ctx.config.filter_scheduler.max_io_ops_per_host,
+    '[filter_scheduler] max_io_ops_per_host',
+  ),
+);
 
 /**
  * Passes hosts with fewer I/O-heavy operations in progress (builds, resizes, snapshots, migrations,
@@ -8,13 +16,8 @@ import { defineFilter } from '../filter.js';
  */
 export const IoOpsFilter = defineFilter({
   name: 'IoOpsFilter',
-  hostPasses: (host, _spec, _state, ctx) => host.num_io_ops < ctx.config.filter_scheduler.max_io_ops_per_host,
-  explain: (host, _spec, _state, ctx) =>
-    tooManyIoOps(
-      host,
-      ctx.config.filter_scheduler.max_io_ops_per_host,
-      '[filter_scheduler] max_io_ops_per_host',
-    ),
+  check: (host, _spec, _state, ctx) =>
+    host.num_io_ops < ctx.config.filter_scheduler.max_io_ops_per_host ? PASS : TOO_MANY_IO_OPS,
 });
 
 /** The explanation shared with AggregateIoOpsFilter; `origin` says where the limit came from. */

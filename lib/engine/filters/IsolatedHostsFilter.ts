@@ -1,4 +1,4 @@
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 
 interface State {
   isolatedHosts: ReadonlySet<string>;
@@ -6,6 +6,14 @@ interface State {
   wantIsolated: boolean;
   image: string | null;
 }
+
+const ISOLATION_MISMATCH = reject<State>((host, _spec, state) =>
+  state.wantIsolated
+    ? `image ${state.image} is in isolated_images, so it may only run on isolated_hosts ` +
+      `(${[...state.isolatedHosts].join(', ') || 'none configured'}); ${host.host} is not one of them`
+    : `${host.host} is in isolated_hosts and restrict_isolated_hosts_to_isolated_images is true; ` +
+      `image ${state.image ?? '(none)'} is not in isolated_images`,
+);
 
 /**
  * Keeps `[filter_scheduler] isolated_images` on `isolated_hosts`. With
@@ -35,11 +43,6 @@ export const IsolatedHostsFilter = defineFilter<State>({
     if (!restrict || isolatedHosts.size === 0) return PASS_ALL;
     return { isolatedHosts, wantIsolated: false, image };
   },
-  hostPasses: (host, _spec, state) => state.isolatedHosts.has(host.host) === state.wantIsolated,
-  explain: (host, _spec, state) =>
-    state.wantIsolated
-      ? `image ${state.image} is in isolated_images, so it may only run on isolated_hosts ` +
-        `(${[...state.isolatedHosts].join(', ') || 'none configured'}); ${host.host} is not one of them`
-      : `${host.host} is in isolated_hosts and restrict_isolated_hosts_to_isolated_images is true; ` +
-        `image ${state.image ?? '(none)'} is not in isolated_images`,
+  check: (host, _spec, state) =>
+    state.isolatedHosts.has(host.host) === state.wantIsolated ? PASS : ISOLATION_MISMATCH,
 });

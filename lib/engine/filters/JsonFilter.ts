@@ -1,7 +1,7 @@
 import { RequestError } from '../../model/errors.js';
 import { type HostState, hostAttribute } from '../../model/hostState.js';
 import { schedulerHint } from '../../model/requestSpec.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import {
   isPyDict,
   PyIPAddress,
@@ -22,6 +22,14 @@ interface State {
   /** The `$variables` the query reads, for explanations. */
   variables: Map<string, Evaluator>;
 }
+
+const QUERY_UNMET = reject<State>((host, _spec, state) => {
+  const values = [...state.variables].map(
+    ([name, resolve]) => `${name}=${pythonRepr(evaluate(host, state, resolve))}`,
+  );
+  const seen = values.length > 0 ? ` (with ${values.join(', ')})` : '';
+  return `host ${host.host} does not satisfy the JsonFilter query ${state.query}${seen}`;
+});
 
 /**
  * Nova's JsonFilter: the scheduler hint `query` is a JSON expression such as
@@ -52,16 +60,9 @@ export const JsonFilter = defineFilter<State>({
     const variables = new Map<string, Evaluator>();
     return { query, evaluate: compileNode(parsed, query, variables), variables };
   },
-  hostPasses: (host, _spec, state) => {
+  check: (host, _spec, state) => {
     const result = evaluate(host, state);
-    return Array.isArray(result) ? result.some(pyTruthy) : pyTruthy(result);
-  },
-  explain: (host, _spec, state) => {
-    const values = [...state.variables].map(
-      ([name, resolve]) => `${name}=${pythonRepr(evaluate(host, state, resolve))}`,
-    );
-    const seen = values.length > 0 ? ` (with ${values.join(', ')})` : '';
-    return `host ${host.host} does not satisfy the JsonFilter query ${state.query}${seen}`;
+    return (Array.isArray(result) ? result.some(pyTruthy) : pyTruthy(result)) ? PASS : QUERY_UNMET;
   },
 });
 

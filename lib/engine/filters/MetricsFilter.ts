@@ -1,6 +1,12 @@
 import type { HostState } from '../../model/hostState.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { parseOptions } from '../weighers/parseOptions.js';
+
+const METRICS_MISSING = reject<readonly string[]>((host, _spec, names) => {
+  const missing = names.filter((name) => !reports(host, name)).map((name) => `'${name}'`);
+  const reported = host.metrics.map((m) => `'${m.name}'`).join(', ') || 'none';
+  return `host does not report metric(s) ${missing.join(', ')} named in [metrics] weight_setting (it reports ${reported})`;
+});
 
 /**
  * Passes hosts that report every metric named in `[metrics] weight_setting`, so MetricsWeigher can
@@ -13,14 +19,9 @@ export const MetricsFilter = defineFilter<readonly string[]>({
     const names = [...new Set(parseOptions(ctx.config.metrics.weight_setting).map(([name]) => name))];
     return names.length === 0 ? PASS_ALL : names;
   },
-  hostPasses: (host, _spec, names) => {
-    for (let i = 0; i < names.length; i++) if (!reports(host, names[i])) return false;
-    return true;
-  },
-  explain: (host, _spec, names) => {
-    const missing = names.filter((name) => !reports(host, name)).map((name) => `'${name}'`);
-    const reported = host.metrics.map((m) => `'${m.name}'`).join(', ') || 'none';
-    return `host does not report metric(s) ${missing.join(', ')} named in [metrics] weight_setting (it reports ${reported})`;
+  check: (host, _spec, names) => {
+    for (let i = 0; i < names.length; i++) if (!reports(host, names[i])) return METRICS_MISSING;
+    return PASS;
   },
 });
 

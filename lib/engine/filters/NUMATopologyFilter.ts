@@ -1,13 +1,26 @@
 import type { HostState } from '../../model/hostState.js';
 import type { RequestSpec } from '../../model/requestSpec.js';
 import type { EngineContext } from '../context.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { explainNoFit, hasThreads, numaLimitsFor, numaPacking, placeInstance } from '../hardware/numa.js';
 
 interface NumaRequest {
   /** hw:cpu_policy=dedicated with hw:cpu_thread_policy=require (flavor or image): host needs SMT. */
   needsThreads: boolean;
 }
+
+const NO_THREADS = reject<NumaRequest>(
+  (host) =>
+    `the request wants dedicated CPUs on thread siblings (cpu_thread_policy=require) but no NUMA cell of ${host.host} has hyper-threads`,
+);
+const NO_TOPOLOGY = reject<NumaRequest>(
+  (host, spec) =>
+    `the request has a ${spec.numa_topology?.cells.length}-cell NUMA topology but ${host.host} reports no NUMA topology`,
+);
+const NO_FIT = reject<NumaRequest>(
+  (host, spec, _req, ctx) =>
+    `the guest NUMA topology does not fit ${host.host}: ${explainNoFit(...fitArgs(host, spec, ctx))}`,
+);
 
 /**
  * Passes hosts whose NUMA cells can take the guest's NUMA topology (memory, pages, shared and
@@ -25,20 +38,12 @@ export const NUMATopologyFilter = defineFilter<NumaRequest>({
     if (!needsThreads && !spec.numa_topology) return PASS_ALL;
     return { needsThreads };
   },
-  hostPasses: (host, spec, req, ctx) => {
+  check: (host, spec, req, ctx) => {
     const topology = host.numa_topology;
-    if (req.needsThreads && topology && !hasThreads(topology)) return false;
-    if (!spec.numa_topology) return true;
-    if (!topology) return false;
-    return placeInstance(...fitArgs(host, spec, ctx)) !== null;
-  },
-  explain: (host, spec, req, ctx) => {
-    const topology = host.numa_topology;
-    if (req.needsThreads && topology && !hasThreads(topology))
-      return `the request wants dedicated CPUs on thread siblings (cpu_thread_policy=require) but no NUMA cell of ${host.host} has hyper-threads`;
-    if (!topology)
-      return `the request has a ${spec.numa_topology?.cells.length}-cell NUMA topology but ${host.host} reports no NUMA topology`;
-    return `the guest NUMA topology does not fit ${host.host}: ${explainNoFit(...fitArgs(host, spec, ctx))}`;
+    if (req.needsThreads && topology && !hasThreads(topology)) return NO_THREADS;
+    if (!spec.numa_topology) return PASS;
+    if (!topology) return NO_TOPOLOGY;
+    return placeInstance(...fitArgs(host, spec, ctx)) !== null ? PASS : NO_FIT;
   },
 });
 

@@ -1,5 +1,13 @@
 import type { HostState } from '../../model/hostState.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
+
+const TOO_MANY_INSTANCES = reject((host, _spec, _state, ctx) =>
+  tooManyInstances(
+    host,
+    ctx.config.filter_scheduler.max_instances_per_host,
+    '[filter_scheduler] max_instances_per_host',
+  ),
+);
 
 /**
  * Passes hosts running fewer instances than `[filter_scheduler] max_instances_per_host`. Runs for
@@ -7,14 +15,8 @@ import { defineFilter } from '../filter.js';
  */
 export const NumInstancesFilter = defineFilter({
   name: 'NumInstancesFilter',
-  hostPasses: (host, _spec, _state, ctx) =>
-    host.num_instances < ctx.config.filter_scheduler.max_instances_per_host,
-  explain: (host, _spec, _state, ctx) =>
-    tooManyInstances(
-      host,
-      ctx.config.filter_scheduler.max_instances_per_host,
-      '[filter_scheduler] max_instances_per_host',
-    ),
+  check: (host, _spec, _state, ctx) =>
+    host.num_instances < ctx.config.filter_scheduler.max_instances_per_host ? PASS : TOO_MANY_INSTANCES,
 });
 
 /** The explanation shared with AggregateNumInstancesFilter; `origin` says where the limit came from. */

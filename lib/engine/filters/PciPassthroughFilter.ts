@@ -1,5 +1,12 @@
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { explainRequests, supportsRequests } from '../hardware/pci.js';
+
+const NO_PCI_DEVICES = reject((host) => `${host.host} reports no PCI devices`);
+const DEVICES_MISSING = reject(
+  (host, spec) =>
+    (host.pci_stats && explainRequests(host.pci_stats, spec.pci_requests)) ??
+    `${host.host} lacks the requested PCI devices`,
+);
 
 /**
  * Passes hosts whose free PCI device pools can satisfy every PCI request of the instance (vendor,
@@ -8,11 +15,8 @@ import { explainRequests, supportsRequests } from '../hardware/pci.js';
 export const PciPassthroughFilter = defineFilter({
   name: 'PciPassthroughFilter',
   prepare: (spec) => (spec.pci_requests.length === 0 ? PASS_ALL : undefined),
-  hostPasses: (host, spec) => host.pci_stats !== null && supportsRequests(host.pci_stats, spec.pci_requests),
-  explain: (host, spec) => {
-    if (!host.pci_stats) return `${host.host} reports no PCI devices`;
-    return (
-      explainRequests(host.pci_stats, spec.pci_requests) ?? `${host.host} lacks the requested PCI devices`
-    );
+  check: (host, spec) => {
+    if (host.pci_stats === null) return NO_PCI_DEVICES;
+    return supportsRequests(host.pci_stats, spec.pci_requests) ? PASS : DEVICES_MISSING;
   },
 });

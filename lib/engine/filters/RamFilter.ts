@@ -1,6 +1,15 @@
 import type { HostState } from '../../model/hostState.js';
-import { defineFilter } from '../filter.js';
+import { defineFilter, PASS, reject } from '../filter.js';
 import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
+
+const TOO_LITTLE_RAM = reject((host, spec, _state, ctx) =>
+  ramShortfall(
+    host,
+    spec.flavor.memory_mb,
+    allocationRatio(host, 'ram', ctx.config),
+    ratioOrigin(host, 'ram', ctx.config),
+  ),
+);
 
 /**
  * Removed from Nova in Train (Placement's MEMORY_MB inventory does this job); kept for running
@@ -11,15 +20,8 @@ import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
  */
 export const RamFilter = defineFilter({
   name: 'RamFilter',
-  hostPasses: (host, spec, _state, ctx) =>
-    ramFits(host, spec.flavor.memory_mb, allocationRatio(host, 'ram', ctx.config)),
-  explain: (host, spec, _state, ctx) =>
-    ramShortfall(
-      host,
-      spec.flavor.memory_mb,
-      allocationRatio(host, 'ram', ctx.config),
-      ratioOrigin(host, 'ram', ctx.config),
-    ),
+  check: (host, spec, _state, ctx) =>
+    ramFits(host, spec.flavor.memory_mb, allocationRatio(host, 'ram', ctx.config)) ? PASS : TOO_LITTLE_RAM,
 });
 
 export function ramFits(host: HostState, requestedMb: number, ratio: number): boolean {

@@ -1,10 +1,16 @@
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { groupName } from '../serverGroups.js';
 
 interface State {
   hosts: ReadonlySet<string>;
   group: string;
 }
+
+const AWAY_FROM_GROUP = reject<State>(
+  (host, _spec, state) =>
+    `server group ${state.group} has the affinity policy and its members are on ${[...state.hosts].join(', ')}, ` +
+    `not on ${host.host}`,
+);
 
 /**
  * For a server group with the `affinity` policy, passes only the hosts its members already run on
@@ -18,8 +24,5 @@ export const ServerGroupAffinityFilter = defineFilter<State>({
     if (group?.policy !== 'affinity' || group.hosts.length === 0) return PASS_ALL;
     return { hosts: new Set(group.hosts), group: groupName(group) };
   },
-  hostPasses: (host, _spec, state) => state.hosts.has(host.host),
-  explain: (host, _spec, state) =>
-    `server group ${state.group} has the affinity policy and its members are on ${[...state.hosts].join(', ')}, ` +
-    `not on ${host.host}`,
+  check: (host, _spec, state) => (state.hosts.has(host.host) ? PASS : AWAY_FROM_GROUP),
 });

@@ -1,6 +1,6 @@
 import { RequestError } from '../../model/errors.js';
 import type { InstanceGroup } from '../../model/requestSpec.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { pyInt } from '../pyStrings.js';
 import { distinctMembers, groupName, membersOnHost } from '../serverGroups.js';
 
@@ -11,6 +11,14 @@ interface State {
   instanceUuid: string | null;
   group: string;
 }
+
+const GROUP_MEMBERS_HERE = reject<State>((host, _spec, state) => {
+  const here = state.members.filter((m) => Object.hasOwn(host.instances, m));
+  return (
+    `host already runs ${here.length} member(s) of anti-affinity server group ${state.group} ` +
+    `(${here.join(', ')}); max_server_per_host is ${state.maxPerHost}`
+  );
+});
 
 /**
  * For a server group with the `anti-affinity` policy, passes hosts running fewer of the group's
@@ -30,16 +38,9 @@ export const ServerGroupAntiAffinityFilter = defineFilter<State>({
       group: groupName(group),
     };
   },
-  hostPasses: (host, _spec, state) => {
-    if (state.instanceUuid !== null && Object.hasOwn(host.instances, state.instanceUuid)) return true;
-    return membersOnHost(host, state.members) < state.maxPerHost;
-  },
-  explain: (host, _spec, state) => {
-    const here = state.members.filter((m) => Object.hasOwn(host.instances, m));
-    return (
-      `host already runs ${here.length} member(s) of anti-affinity server group ${state.group} ` +
-      `(${here.join(', ')}); max_server_per_host is ${state.maxPerHost}`
-    );
+  check: (host, _spec, state) => {
+    if (state.instanceUuid !== null && Object.hasOwn(host.instances, state.instanceUuid)) return PASS;
+    return membersOnHost(host, state.members) < state.maxPerHost ? PASS : GROUP_MEMBERS_HERE;
   },
 });
 

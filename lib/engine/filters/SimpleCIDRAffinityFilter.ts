@@ -1,6 +1,6 @@
 import { RequestError } from '../../model/errors.js';
 import { type RequestSpec, schedulerHint } from '../../model/requestSpec.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 import { addressBits, type IpNetwork, inNetwork, parseAddress, parsePrefix } from '../ipNetwork.js';
 
 interface Network extends IpNetwork {
@@ -10,6 +10,20 @@ interface Network extends IpNetwork {
 
 /** Reused for every host's address, so the per-host check allocates nothing. */
 const hostBytes = new Uint8Array(16);
+
+const near = (net: Network) => `${net.text} (build_near_host_ip + cidr hints)`;
+const NO_HOST_IP = reject<Network>(
+  (_host, _spec, net) => `host reports no host_ip, so it cannot be placed near ${near(net)}`,
+);
+const NOT_AN_ADDRESS = reject<Network>(
+  (host, _spec, net) =>
+    `host_ip '${host.host_ip}' is not an IP address, so it cannot be placed near ${near(net)}`,
+);
+const OTHER_FAMILY = reject<Network>(
+  (host, _spec, net) =>
+    `host_ip ${host.host_ip} is IPv${parseAddress(host.host_ip ?? '', new Uint8Array(16))}; ${near(net)} is IPv${net.family}`,
+);
+const OUTSIDE = reject<Network>((host, _spec, net) => `host_ip ${host.host_ip} is outside ${near(net)}`);
 
 /**
  * Passes hosts whose `host_ip` lies in the network made of the `build_near_host_ip` and `cidr`
@@ -26,18 +40,12 @@ export const SimpleCIDRAffinityFilter = defineFilter<Network>({
     if (!near || near.length === 0) return PASS_ALL;
     return networkFromHints(spec, near);
   },
-  hostPasses: (host, _spec, net) =>
-    host.host_ip !== null &&
-    parseAddress(host.host_ip, hostBytes) === net.family &&
-    inNetwork(hostBytes, net),
-  explain: (host, _spec, net) => {
-    const where = `${net.text} (build_near_host_ip + cidr hints)`;
-    if (!host.host_ip) return `host reports no host_ip, so it cannot be placed near ${where}`;
+  check: (host, _spec, net) => {
+    if (!host.host_ip) return NO_HOST_IP;
     const family = parseAddress(host.host_ip, hostBytes);
-    if (family === 0)
-      return `host_ip '${host.host_ip}' is not an IP address, so it cannot be placed near ${where}`;
-    if (family !== net.family) return `host_ip ${host.host_ip} is IPv${family}; ${where} is IPv${net.family}`;
-    return `host_ip ${host.host_ip} is outside ${where}`;
+    if (family === 0) return NOT_AN_ADDRESS;
+    if (family !== net.family) return OTHER_FAMILY;
+    return inNetwork(hostBytes, net) ? PASS : OUTSIDE;
   },
 });
 

@@ -49,7 +49,9 @@ export class FleetIndex {
   private nameIndex: NameIndex | null = null;
   private zoneField: boolean | null = null;
   private hostColumns: HostColumns | null = null;
-  private readonly groupings = new Map<string, { grouping: HostGrouping; groups: HostGroups }>();
+  private aggregateGroups: HostGroups | undefined;
+  /** Filter name → grouping id → groups: ids are the filter's own, so they cannot collide. */
+  private readonly groupings = new Map<string, Map<string, { grouping: HostGrouping; groups: HostGroups }>>();
   private limits: { key: string; limits: FitLimits } | null = null;
   private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
     null;
@@ -95,25 +97,32 @@ export class FleetIndex {
   }
 
   /**
-   * The hosts numbered by `grouping` (see hostGroups.ts), built on first use and cached by id.
-   * Two groupings with one id and different keys (a plug-in reusing a built-in's id) would read
-   * each other's groups, so that is refused.
+   * The hosts numbered by `grouping` (see hostGroups.ts) for the filter named `owner`, built on
+   * first use and cached by the owner and the id. Ids are scoped per filter, so a plug-in's id can
+   * never read a built-in's groups; one filter giving one id two sets of keys is refused.
    */
-  groups(grouping: HostGrouping): HostGroups {
-    const cached = this.groupings.get(grouping.id);
+  groups(grouping: HostGrouping, owner = ''): HostGroups {
+    // The engine's own grouping object: one set of groups whoever asks.
+    if (grouping === BY_AGGREGATES) {
+      this.aggregateGroups ??= groupsOf(this.aggregates.groupOf, this.aggregates.groups.length);
+      return this.aggregateGroups;
+    }
+    let mine = this.groupings.get(owner);
+    if (mine === undefined) {
+      mine = new Map();
+      this.groupings.set(owner, mine);
+    }
+    const cached = mine.get(grouping.id);
     if (cached) {
       if (cached.grouping !== grouping && !sameKeys(cached.grouping, grouping))
         throw new PluginError(
-          `grouping '${grouping.id}'`,
-          "two groupings with different keys share this id; give each its own id (prefix a plug-in's with its name)",
+          owner || `grouping '${grouping.id}'`,
+          `groupedBy returned two groupings with different keys under the id '${grouping.id}'; give each its own id`,
         );
       return cached.groups;
     }
-    const groups =
-      grouping === BY_AGGREGATES
-        ? groupsOf(this.aggregates.groupOf, this.aggregates.groups.length)
-        : buildGroups(this.hosts, grouping);
-    this.groupings.set(grouping.id, { grouping, groups });
+    const groups = buildGroups(this.hosts, grouping);
+    mine.set(grouping.id, { grouping, groups });
     return groups;
   }
 

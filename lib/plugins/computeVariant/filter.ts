@@ -3,10 +3,12 @@ import {
   defineFilter,
   type HostFilter,
   type HostState,
+  PASS,
   PASS_ALL,
   PlacidError,
   PluginError,
   type RequestSpec,
+  reject,
   schedulerHint,
 } from '../../engine/index.js';
 import { RequestMetadataCache } from './cache.js';
@@ -14,6 +16,10 @@ import { specMetadataSource } from './metadataSource.js';
 import { type ComputeVariantOptions, checkOptions, settings } from './settings.js';
 
 const NAME = 'ComputeVariantFilter';
+
+const OTHER_VARIANT = reject<VariantRequest>(
+  (host, _spec, request) => `${describeHost(host, request.aggregateKey)}, ${describeRequest(request)}`,
+);
 
 /** What the request asks for, decided once per request in `prepare`. */
 export interface VariantRequest {
@@ -81,14 +87,12 @@ export function computeVariantFilter(options: ComputeVariantOptions = {}): HostF
       if (asked.length === 0) return PASS_ALL;
       return { variants: asked, from: `instance metadata ${s.metadataKey}`, aggregateKey: s.aggregateKey };
     },
-    hostPasses: (host, _spec, request) => {
+    check: (host, _spec, request) => {
       const offered = aggregateMetadata(host).get(request.aggregateKey);
-      if (!offered) return false;
-      for (const variant of request.variants) if (offered.has(variant)) return true;
-      return false;
+      if (!offered) return OTHER_VARIANT;
+      for (const variant of request.variants) if (offered.has(variant)) return PASS;
+      return OTHER_VARIANT;
     },
-    explain: (host, _spec, request) =>
-      `${describeHost(host, request.aggregateKey)}, ${describeRequest(request)}`,
   });
 }
 

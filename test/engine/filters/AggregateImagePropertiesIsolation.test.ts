@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../../lib/config/options.js';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { AggregateImagePropertiesIsolation } from '../../../lib/engine/filters/AggregateImagePropertiesIsolation.js';
 import type { HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpec } from '../../../lib/model/requestSpec.js';
@@ -22,7 +22,7 @@ function passes(props: Props | null, host: HostState, config: SchedulerConfig = 
   const ctx = makeContext(config);
   const state = filter.prepare?.(spec, ctx);
   if (state === PASS_ALL) return true;
-  return filter.hostPasses(host, spec, state as never, ctx);
+  return filter.check(host, spec, state as never, ctx) === PASS;
 }
 
 describe('AggregateImagePropertiesIsolation', () => {
@@ -147,7 +147,7 @@ describe('AggregateImagePropertiesIsolation', () => {
     const ctx = makeContext();
     const state = filter.prepare?.(spec, ctx);
     // Act
-    const reason = filter.explain?.(hostIn({ os_distro: 'rhel,windows' }), spec, state as never, ctx);
+    const reason = rejectionMessage(filter, hostIn({ os_distro: 'rhel,windows' }), spec, state as never, ctx);
     // Assess
     expect(reason).toBe(
       "image property os_distro=ubuntu is not among host1's aggregate metadata values os_distro=rhel,windows",

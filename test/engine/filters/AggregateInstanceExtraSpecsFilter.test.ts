@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { aggregateMetadata } from '../../../lib/engine/aggregates.js';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { AggregateInstanceExtraSpecsFilter } from '../../../lib/engine/filters/AggregateInstanceExtraSpecsFilter.js';
 import { Fleet } from '../../../lib/engine/fleet.js';
 import { RequestError } from '../../../lib/model/errors.js';
@@ -31,7 +31,7 @@ function prepare(extraSpecs: Record<string, string>) {
 function passes(extraSpecs: Record<string, string>, host: HostState): boolean {
   const { spec, ctx, state } = prepare(extraSpecs);
   if (state === PASS_ALL) return true;
-  return filter.hostPasses(host, spec, state as never, ctx);
+  return filter.check(host, spec, state as never, ctx) === PASS;
 }
 
 describe('AggregateInstanceExtraSpecsFilter', () => {
@@ -122,7 +122,7 @@ describe('AggregateInstanceExtraSpecsFilter', () => {
     const { spec, ctx, state } = prepare({ storage: 'ssd' });
     vi.mocked(aggregateMetadata).mockClear();
     // Act
-    const answers = fleet.hosts.map((h) => filter.hostPasses(h, spec, state as never, ctx));
+    const answers = fleet.hosts.map((h) => filter.check(h, spec, state as never, ctx) === PASS);
     // Assess
     expect(fleet.hosts[0].aggregates).toBe(fleet.hosts[1].aggregates);
     expect(answers).toEqual([true, true]);
@@ -162,7 +162,7 @@ describe('AggregateInstanceExtraSpecsFilter', () => {
     // Prepare
     const { spec, ctx, state } = prepare(extraSpecs);
     // Act
-    const reason = filter.explain?.(hostIn(...metadata), spec, state as never, ctx);
+    const reason = rejectionMessage(filter, hostIn(...metadata), spec, state as never, ctx);
     // Assess
     expect(reason).toContain(expected);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL } from '../../../lib/engine/filter.js';
 import { AllHostsFilter } from '../../../lib/engine/filters/AllHostsFilter.js';
 import { makeContext, makeSpec } from '../../helpers/factories.js';
 import { flags, host, prepared, survivors } from './filterHarness.js';
@@ -18,7 +18,7 @@ describe('AllHostsFilter', () => {
     ['a host with no resources at all', { free_ram_mb: -100, vcpus_total: 0 }],
     ['a busy host', { num_io_ops: 100, num_instances: 1000 }],
   ])('passes %s', (_case, input) => {
-    expect(AllHostsFilter.hostPasses(host(input), makeSpec(), undefined, makeContext())).toBe(true);
+    expect(AllHostsFilter.check(host(input), makeSpec(), undefined, makeContext()) === PASS).toBe(true);
   });
 
   it('keeps every host through the filter handler', async () => {

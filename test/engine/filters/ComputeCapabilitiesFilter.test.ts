@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { ComputeCapabilitiesFilter } from '../../../lib/engine/filters/ComputeCapabilitiesFilter.js';
 import { RequestError } from '../../../lib/model/errors.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
@@ -11,20 +11,20 @@ function specWith(extra_specs: Record<string, string>) {
   return makeSpec({ flavor: { name: 'f', vcpus: 1, memory_mb: 512, extra_specs } });
 }
 
-/** Runs prepare then hostPasses, as the filter handler does. */
+/** Runs prepare then check, as the filter handler does. */
 function passes(extraSpecs: Record<string, string>, host: HostInput): boolean {
   const spec = specWith(extraSpecs);
   const ctx = makeContext();
   const state = ComputeCapabilitiesFilter.prepare?.(spec, ctx);
   if (state === PASS_ALL) return true;
-  return ComputeCapabilitiesFilter.hostPasses(makeHost(host), spec, state as never, ctx);
+  return ComputeCapabilitiesFilter.check(makeHost(host), spec, state as never, ctx) === PASS;
 }
 
 function explain(extraSpecs: Record<string, string>, host: HostInput): string {
   const spec = specWith(extraSpecs);
   const ctx = makeContext();
   const state = ComputeCapabilitiesFilter.prepare?.(spec, ctx);
-  return ComputeCapabilitiesFilter.explain?.(makeHost(host), spec, state as never, ctx) ?? '';
+  return rejectionMessage(ComputeCapabilitiesFilter, makeHost(host), spec, state as never, ctx) ?? '';
 }
 
 const cpuInfo = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../../lib/config/options.js';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { ImagePropertiesFilter } from '../../../lib/engine/filters/ImagePropertiesFilter.js';
 import { RequestError } from '../../../lib/model/errors.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
@@ -24,7 +24,7 @@ function prepare(props: Props | null, config: SchedulerConfig = makeConfig()) {
 function passes(props: Props | null, host: HostInput, config?: SchedulerConfig): boolean {
   const { spec, ctx, state } = prepare(props, config);
   if (state === PASS_ALL) return true;
-  return filter.hostPasses(makeHost(host), spec, state as never, ctx);
+  return filter.check(makeHost(host), spec, state as never, ctx) === PASS;
 }
 
 const kvmHost: HostInput = {
@@ -259,7 +259,7 @@ describe('ImagePropertiesFilter', () => {
     // Prepare
     const { spec, ctx, state } = prepare(props);
     // Act
-    const reason = filter.explain?.(makeHost(host), spec, state as never, ctx);
+    const reason = rejectionMessage(filter, makeHost(host), spec, state as never, ctx);
     // Assess
     expect(reason).toBe(expected);
   });

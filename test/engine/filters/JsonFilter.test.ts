@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { JsonFilter } from '../../../lib/engine/filters/JsonFilter.js';
 import { RequestError } from '../../../lib/model/errors.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
@@ -23,7 +23,7 @@ function prepare(query: unknown) {
 function passes(query: unknown, host: HostInput = {}): boolean {
   const { spec, ctx, state } = prepare(query);
   if (state === PASS_ALL) return true;
-  return filter.hostPasses(makeHost(host), spec, state as never, ctx);
+  return filter.check(makeHost(host), spec, state as never, ctx) === PASS;
 }
 
 const host: HostInput = {
@@ -167,7 +167,7 @@ describe('JsonFilter', () => {
     const { spec, ctx, state } = prepare(['>=', '$free_ram_mb', 1024]);
     const hosts = [makeHost({ host: 'a', free_ram_mb: 512 }), makeHost({ host: 'b', free_ram_mb: 4096 })];
     // Act
-    const results = hosts.map((h) => filter.hostPasses(h, spec, state as never, ctx));
+    const results = hosts.map((h) => filter.check(h, spec, state as never, ctx) === PASS);
     // Assess
     expect(results).toEqual([false, true]);
   });
@@ -177,7 +177,7 @@ describe('JsonFilter', () => {
     const query = ['and', ['>=', '$free_ram_mb', 4096], ['=', '$stats.x', 5], ['=', '$missing', 1]];
     const { spec, ctx, state } = prepare(query);
     // Act
-    const reason = filter.explain?.(makeHost(host), spec, state as never, ctx);
+    const reason = rejectionMessage(filter, makeHost(host), spec, state as never, ctx);
     // Assess
     expect(reason).toBe(
       `host host1 does not satisfy the JsonFilter query ${JSON.stringify(query)} (with $free_ram_mb=2048, $stats.x='5', $missing=None)`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../../lib/config/options.js';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { NUMATopologyFilter } from '../../../lib/engine/filters/NUMATopologyFilter.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
@@ -30,18 +30,18 @@ function pinnedSpec(pinned: number, over: SpecInput = {}): RequestSpec {
   });
 }
 
-/** Runs prepare then hostPasses, as the filter handler does. */
+/** Runs prepare then check, as the filter handler does. */
 function passes(host: HostState, spec: RequestSpec, config: SchedulerConfig = makeConfig()): boolean {
   const ctx = makeContext(config);
   const state = NUMATopologyFilter.prepare?.(spec, ctx);
   if (state === PASS_ALL) return true;
-  return NUMATopologyFilter.hostPasses(host, spec, state as never, ctx);
+  return NUMATopologyFilter.check(host, spec, state as never, ctx) === PASS;
 }
 
 function explain(host: HostState, spec: RequestSpec): string {
   const ctx = makeContext();
   const state = NUMATopologyFilter.prepare?.(spec, ctx);
-  return NUMATopologyFilter.explain?.(host, spec, state as never, ctx) ?? '';
+  return rejectionMessage(NUMATopologyFilter, host, spec, state as never, ctx) ?? '';
 }
 
 const requireThreads = { 'hw:cpu_policy': 'dedicated', 'hw:cpu_thread_policy': 'require' };

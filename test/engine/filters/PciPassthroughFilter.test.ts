@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_ALL } from '../../../lib/engine/filter.js';
+import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { PciPassthroughFilter } from '../../../lib/engine/filters/PciPassthroughFilter.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
@@ -18,17 +18,17 @@ const pciHost = (pools: PciPool[] | null) => makeHost({ host: 'h1', pci_stats: p
 const request = (over: Partial<PciRequest> = {}): RequestSpec =>
   makeSpec({ pci_requests: [{ count: 1, spec: [{ vendor_id: '8086', product_id: '1520' }], ...over }] });
 
-/** Runs prepare then hostPasses, as the filter handler does. */
+/** Runs prepare then check, as the filter handler does. */
 function passes(host: HostState, spec: RequestSpec): boolean {
   const ctx = makeContext();
   const state = PciPassthroughFilter.prepare?.(spec, ctx);
   if (state === PASS_ALL) return true;
-  return PciPassthroughFilter.hostPasses(host, spec, state as never, ctx);
+  return PciPassthroughFilter.check(host, spec, state as never, ctx) === PASS;
 }
 
 function explain(host: HostState, spec: RequestSpec): string {
   const ctx = makeContext();
-  return PciPassthroughFilter.explain?.(host, spec, undefined as never, ctx) ?? '';
+  return rejectionMessage(PciPassthroughFilter, host, spec, undefined as never, ctx) ?? '';
 }
 
 describe('PciPassthroughFilter', () => {

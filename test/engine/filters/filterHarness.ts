@@ -1,5 +1,5 @@
 import type { SchedulerConfig } from '../../../lib/config/options.js';
-import { type HostFilter, PASS_ALL, type PassAll } from '../../../lib/engine/filter.js';
+import { type HostFilter, PASS, PASS_ALL, type PassAll } from '../../../lib/engine/filter.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpec } from '../../../lib/model/requestSpec.js';
@@ -30,13 +30,13 @@ export function prepared<S>(filter: HostFilter<S>, run: Run = {}): S | PassAll |
   return filter.prepare?.(run.spec ?? makeSpec(), ctx) as S | PassAll | undefined;
 }
 
-/** The engine's verdict on one host: prepare, then hostPasses unless prepare said PASS_ALL. */
+/** The engine's verdict on one host: prepare, then check unless prepare said PASS_ALL. */
 export function passes<S>(filter: HostFilter<S>, h: HostState, run: Run = {}): boolean {
   const spec = run.spec ?? makeSpec();
   const ctx = makeContext(run.config ?? makeConfig(), [h], run.index ?? 0);
   const state = filter.prepare ? (filter.prepare(spec, ctx) as S | PassAll) : (undefined as S);
   if (state === PASS_ALL) return true;
-  return filter.hostPasses(h, spec, state, ctx);
+  return filter.check(h, spec, state, ctx) === PASS;
 }
 
 /** The explanation for a host the filter rejects; throws when the host passes. */
@@ -45,8 +45,9 @@ export function explanation<S>(filter: HostFilter<S>, h: HostState, run: Run = {
   const spec = run.spec ?? makeSpec();
   const ctx = makeContext(run.config ?? makeConfig(), [h], run.index ?? 0);
   const state = filter.prepare?.(spec, ctx) as S;
-  if (!filter.explain) throw new Error(`${filter.name} has no explain`);
-  return filter.explain(h, spec, state, ctx);
+  const verdict = filter.check(h, spec, state, ctx);
+  if (verdict === PASS) throw new Error(`${filter.name} passes ${h.host}; nothing to explain`);
+  return verdict.message(h, spec, state, ctx);
 }
 
 /** Names of the hosts left after the engine's filter handler runs this one filter over them. */

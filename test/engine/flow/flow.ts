@@ -1,6 +1,6 @@
 import type { SchedulerConfig } from '../../../lib/config/options.js';
 import type { ScheduleDecision } from '../../../lib/engine/explain.js';
-import { defineFilter, type HostFilter } from '../../../lib/engine/filter.js';
+import { defineFilter, type HostFilter, PASS, reject } from '../../../lib/engine/filter.js';
 import { type ScheduleOptions, Scheduler } from '../../../lib/engine/scheduler.js';
 import type { HostWeigher } from '../../../lib/engine/weigher.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
@@ -34,15 +34,15 @@ export function spyFilter(
   } = {},
 ): { filter: HostFilter<unknown>; calls: SeenCall[] } {
   const calls: SeenCall[] = [];
+  const rejected = reject<unknown>((host) => `${name} rejects ${host.host}`);
   const filter = defineFilter<unknown>({
     name,
     runFilterOncePerRequest: opts.once ?? false,
     runOnRebuild: opts.rebuild ?? false,
-    hostPasses: (host, spec, _state, ctx) => {
+    check: (host, spec, _state, ctx) => {
       calls.push({ host: host.host, index: ctx.index });
-      return opts.passes ? opts.passes(host, spec, ctx.index) : true;
+      return !opts.passes || opts.passes(host, spec, ctx.index) ? PASS : rejected;
     },
-    explain: (host) => `${name} rejects ${host.host}`,
   });
   return { filter, calls };
 }

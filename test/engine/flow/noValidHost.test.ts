@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineFilter } from '../../../lib/engine/filter.js';
+import { defineFilter, PASS } from '../../../lib/engine/filter.js';
 import { ComputeFilter } from '../../../lib/engine/filters/ComputeFilter.js';
 import { JsonFilter } from '../../../lib/engine/filters/JsonFilter.js';
 import { RequestError } from '../../../lib/model/errors.js';
@@ -98,7 +98,7 @@ describe('NoValidHost (Nova select_destinations / _ensure_sufficient_hosts)', ()
       prepare: () => {
         throw new RequestError('BrokenFilter: bad hint');
       },
-      hostPasses: () => true,
+      check: () => PASS,
     });
     // Act
     const run = schedule([node('a')], makeSpec(), { filters: [broken] });

@@ -1,6 +1,8 @@
+import type { SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readScheduleEnv, SCHEDULE_ENV } from '../../../functions/schedule/env.js';
 import { scheduleDeps } from '../../../functions/schedule/stage.js';
+import { makeLambdaContext } from '../../../lib/local/lambdaContext.js';
 import { ConfigError } from '../../../lib/model/errors.js';
 import { tableNames } from '../../../lib/store/tables.js';
 import { hostReport, type StoreHarness, startStore } from '../../schedule/fixtures.js';
@@ -112,13 +114,18 @@ describe('the Lambda entry points', () => {
     vi.resetModules();
   });
 
-  it('fail at module load when the environment is wrong', async () => {
+  it('fail the invocation, not the import, when the environment is wrong, and set up again on the next', async () => {
     // Prepare
     vi.stubEnv(SCHEDULE_ENV.replyQueueUrl, '');
+    vi.stubEnv(SCHEDULE_ENV.deadLetterQueueUrl, QUEUES[SCHEDULE_ENV.deadLetterQueueUrl]);
+    vi.stubEnv(SCHEDULE_ENV.dynamoEndpoint, h.local.endpoint);
+    const { handler } = await import('../../../functions/schedule/queueHandler.js');
+    const invoke = () =>
+      handler({ Records: [] } as SQSEvent, makeLambdaContext({ functionName: 'placid-schedule-queue' }));
     // Act / Assess
-    await expect(import('../../../functions/schedule/queueHandler.js')).rejects.toThrow(
-      /PLACID_REPLY_QUEUE_URL is required/,
-    );
+    await expect(invoke()).rejects.toThrow(/PLACID_REPLY_QUEUE_URL is required/);
+    vi.stubEnv(SCHEDULE_ENV.replyQueueUrl, QUEUES[SCHEDULE_ENV.replyQueueUrl]);
+    await expect(invoke()).resolves.toEqual({ batchItemFailures: [] });
   });
 
   it('serve the Function URL from the environment, against the configured store', async () => {

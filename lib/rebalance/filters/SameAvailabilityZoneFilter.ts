@@ -1,6 +1,11 @@
-import { moveContextOf } from '../../rebalance/moveContext.js';
-import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { availabilityZones, inAvailabilityZone } from '../../engine/aggregates.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../../engine/filter.js';
+import { moveContextOf } from '../moveContext.js';
+
+const OTHER_ZONE = reject<string>(
+  (host, _spec, zone, ctx) =>
+    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}; the VM stays in ${zone}`,
+);
 
 /**
  * Placid's rebalancer: a live migration stays in the VM's availability zone. Replicas are spread
@@ -12,8 +17,6 @@ export const SameAvailabilityZoneFilter = defineFilter<string>({
   name: 'SameAvailabilityZoneFilter',
   runFilterOncePerRequest: true,
   prepare: (spec) => moveContextOf(spec)?.vm.availabilityZone ?? PASS_ALL,
-  hostPasses: (host, _spec, zone, ctx) =>
-    inAvailabilityZone(host, zone, ctx.config.DEFAULT.default_availability_zone),
-  explain: (host, _spec, zone, ctx) =>
-    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}; the VM stays in ${zone}`,
+  check: (host, _spec, zone, ctx) =>
+    inAvailabilityZone(host, zone, ctx.config.DEFAULT.default_availability_zone) ? PASS : OTHER_ZONE,
 });

@@ -1,5 +1,5 @@
-import { moveContextOf } from '../../rebalance/moveContext.js';
-import { defineFilter, PASS_ALL } from '../filter.js';
+import { defineFilter, PASS, PASS_ALL, reject } from '../../engine/filter.js';
+import { moveContextOf } from '../moveContext.js';
 
 interface State {
   role: string;
@@ -7,6 +7,12 @@ interface State {
   /** Host → VMs of the role there, planned moves included. */
   counts: ReadonlyMap<string, number>;
 }
+
+const ROLE_FULL = reject<State>(
+  (host, _spec, s) =>
+    `host already runs ${s.counts.get(host.host) ?? 0} VM(s) of role ${s.role} ` +
+    `(planned moves included); max_same_role_per_host is ${s.max}`,
+);
 
 /**
  * Placid's rebalancer: passes hosts holding fewer VMs of the moving VM's role than
@@ -24,8 +30,5 @@ export const RoleSpreadFilter = defineFilter<State>({
     for (const n of counts.values()) if (n >= max) return { role: move.vm.role, max, counts };
     return PASS_ALL;
   },
-  hostPasses: (host, _spec, s) => (s.counts.get(host.host) ?? 0) < s.max,
-  explain: (host, _spec, s) =>
-    `host already runs ${s.counts.get(host.host) ?? 0} VM(s) of role ${s.role} ` +
-    `(planned moves included); max_same_role_per_host is ${s.max}`,
+  check: (host, _spec, s) => ((s.counts.get(host.host) ?? 0) < s.max ? PASS : ROLE_FULL),
 });

@@ -1,0 +1,117 @@
+/**
+ * The detector's Lambda-side work at a size dynalite cannot seed here in time (10,000 hosts):
+ * the window digests ingest would write (10-host batches, one page per host and minute) are built
+ * in memory, then what a planning run does with them after reading is timed: merging them into
+ * node windows (WindowMerge, the code fleetWindows runs), parsing the instance states a Scan would
+ * return, detecting and planning. What it leaves out is the DynamoDB I/O itself (the SDK's HTTP and
+ * unmarshalling) and the host Scan: the dynalite bench measures those at 1,000 hosts.
+ */
+import { defaultConfig } from '../lib/config/options.js';
+import { sampleWindow } from '../lib/detector/fleetRead.js';
+import type { HypervisorReport, InstanceReport } from '../lib/model/reports.js';
+import { detect } from '../lib/rebalance/detect.js';
+import { hostObservation, withInternedStates } from '../lib/rebalance/fleetInput.js';
+import { planRebalance } from '../lib/rebalance/planner.js';
+import { defaultRebalanceSettings } from '../lib/rebalance/settings.js';
+import { generateFleet } from '../lib/sim/fleet.js';
+import { WindowMerge } from '../lib/store/fleetWindows.js';
+import { messagePages, nodeEntityKey } from '../lib/store/samplePages.js';
+import { digestWrites, type WindowDigestItem } from '../lib/store/windowDigest.js';
+import { ownCpuMs } from './dynaliteProcess.js';
+import { mib } from './stats.js';
+
+const BATCH = 10;
+/** DynamoDB returns at most 1 MB per Query page. */
+const QUERY_PAGE_BYTES = 1024 * 1024;
+
+async function phase<T>(
+  run: () => T | Promise<T>,
+): Promise<{ value: T; cpu_ms: number; peak_heap_mib: number }> {
+  let heap = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    heap = Math.max(heap, process.memoryUsage().heapUsed);
+  }, 20);
+  const cpu0 = ownCpuMs();
+  try {
+    const value = await run();
+    heap = Math.max(heap, process.memoryUsage().heapUsed);
+    return { value, cpu_ms: Math.round(ownCpuMs() - cpu0), peak_heap_mib: mib(heap) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+export async function benchDetectorOffline(hosts: number, vmsPerHost: number) {
+  const fleet = generateFleet({ hosts, vms: hosts * vmsPerHost, zones: 3, seed: 17, contendedShare: 0.1 });
+  const settings = { ...defaultRebalanceSettings(), mode: 'recommend' as const };
+  const byHost = new Map<string, InstanceReport[]>();
+  for (const i of fleet.instances) byHost.set(i.host, [...(byHost.get(i.host) ?? []), i]);
+  const items: WindowDigestItem[] = [];
+  const minutes = fleet.instances[0]?.samples.length ?? 0;
+  for (let m = 0; m < minutes; m++) {
+    for (let b = 0; b < fleet.hypervisors.length; b += BATCH) {
+      const pages = fleet.hypervisors.slice(b, b + BATCH).flatMap((h) =>
+        messagePages(
+          [{ ...h, samples: h.samples.slice(m, m + 1) }],
+          (byHost.get(h.host) ?? []).map((i) => ({ ...i, samples: i.samples.slice(m, m + 1) })),
+          2 * 86_400,
+        ),
+      );
+      for (const d of digestWrites(pages.map((p) => p.item))) items.push(d.item);
+    }
+  }
+  const digestBytes = items.reduce((n, i) => n + i.d.byteLength + i.entity.length + 40, 0);
+  // The instance items' `state` attribute, as listInstances parses it.
+  const states = fleet.instances.map(({ samples: _s, ...rest }) => JSON.stringify(rest));
+  const baseline = mib(process.memoryUsage().heapUsed);
+  const { from, to } = sampleWindow(fleet.now, settings);
+  const merged = await phase(() => {
+    const merge = new WindowMerge(from, to, 0);
+    for (const item of items)
+      merge.add(item as unknown as Record<string, unknown>, item.entity.split('/')[2]);
+    return merge.windows();
+  });
+  const parsed = await phase(() => states.map((s) => JSON.parse(s) as InstanceReport));
+  const fleetInput = await phase(() => {
+    const windows = merged.value.nodes;
+    const hypervisors: HypervisorReport[] = fleet.hypervisors.map((h) => ({
+      ...h,
+      samples: windows.get(nodeEntityKey(h))?.host ?? [],
+    }));
+    const instances = parsed.value.map(
+      (s) =>
+        ({ ...s, samples: windows.get(nodeEntityKey(s))?.instances.get(s.uuid) ?? [] }) as InstanceReport,
+    );
+    return { ...fleet, hypervisors: withInternedStates(hypervisors, instances), instances };
+  });
+  const detection = await phase(() =>
+    detect(
+      {
+        now: fleet.now,
+        hosts: fleetInput.value.hypervisors.map(hostObservation),
+        vms: fleetInput.value.instances,
+      },
+      settings,
+    ),
+  );
+  const plan = await phase(() =>
+    planRebalance({ fleet: fleetInput.value, settings, config: defaultConfig(), detection: detection.value }),
+  );
+  const strip = <T>({ value: _v, ...rest }: { value: T; cpu_ms: number; peak_heap_mib: number }) => rest;
+  const cpu = [merged, parsed, fleetInput, detection, plan].reduce((n, p) => n + p.cpu_ms, 0);
+  return {
+    hosts,
+    vms: fleet.instances.length,
+    window_digest_items: items.length,
+    window_digest_mib: mib(digestBytes),
+    window_queries_estimate: 12 * 4 + Math.ceil(digestBytes / QUERY_PAGE_BYTES),
+    samples_merged: merged.value.samples,
+    heap_before_mib: baseline,
+    merge_digests: strip(merged),
+    parse_instance_states: strip(parsed),
+    build_fleet_input: strip(fleetInput),
+    detect: { suffering: detection.value.suffering.length, ...strip(detection) },
+    plan: { migrations: plan.value.migrations.length, ...strip(plan) },
+    lambda_cpu_ms_without_io: cpu,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Since when ingest writes window digests: one item of the `leases` table, written once (the first
+ * writer wins) before the first digest. Pages stored before then, by a version of Placid that
+ * wrote none, have no digest, so a detection whose window reaches back before this time (plus the
+ * clock skew reports may have, plus time for ingest Lambdas still running the old code to finish)
+ * reads the pages instead (readFleet). Without it, the first window after an upgrade would look
+ * empty: no data, hence no suffering VMs, and a suffering VM's hysteresis would be forgotten.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_CLOCK_SKEW_MS } from '../model/reportChecks.js';
+import type { StoreContext } from './context.js';
+import { isConditionFailed } from './retry.js';
+
+export const WINDOW_DIGESTS_SINCE_NAME = '#window-digests-since';
+
+/** Skew a report's samples may have, plus a rollout's old ingest code finishing its batches. */
+export const DIGEST_COVERAGE_MARGIN_MS = MAX_CLOCK_SKEW_MS + 5 * 60_000;
+
+/** Tables this process has already marked (per client): one conditional write per warm container. */
+const marked = new WeakMap<DynamoDBDocumentClient, Set<string>>();
+
+/** Records now as the time digests start, unless an earlier time is recorded. */
+export async function markDigestsWritten(ctx: StoreContext): Promise<void> {
+  const tables = marked.get(ctx.doc) ?? new Set<string>();
+  if (tables.has(ctx.tables.leases)) return;
+  try {
+    // UpdateItem, not PutItem: the ingest Lambda's role allows only updates on this table.
+    await ctx.doc.send(
+      new UpdateCommand({
+        TableName: ctx.tables.leases,
+        Key: { name: WINDOW_DIGESTS_SINCE_NAME },
+        UpdateExpression: 'SET #since = :since',
+        ConditionExpression: 'attribute_not_exists(#since)',
+        ExpressionAttributeNames: { '#since': 'since' },
+        ExpressionAttributeValues: { ':since': ctx.clock().toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+  tables.add(ctx.tables.leases);
+  marked.set(ctx.doc, tables);
+}
+
+/** When digests started (ISO-8601), or null if none was ever written. */
+export async function digestsWrittenSince(ctx: StoreContext): Promise<string | null> {
+  const { Item } = await ctx.doc.send(
+    new GetCommand({
+      TableName: ctx.tables.leases,
+      Key: { name: WINDOW_DIGESTS_SINCE_NAME },
+      ConsistentRead: true,
+    }),
+  );
+  return typeof Item?.since === 'string' ? Item.since : null;
+}
+
+/** Whether every sample of a window starting at `from` has a digest, given when digests started. */
+export function digestsCover(since: string | null, from: Date): boolean {
+  return since !== null && from.getTime() >= Date.parse(since) + DIGEST_COVERAGE_MARGIN_MS;
+}

@@ -1,0 +1,245 @@
+/**
+ * Window digests: the detector's copy of the samples, laid out by time instead of by node, so a
+ * detection reads the sustained window with one paginated Query per (minute, shard) instead of one
+ * per compute node (issue 17). Ingest writes them in the same BatchWriteItem calls as the sample
+ * pages (sampleWrites.ts), derived from those pages: one item per minute the pages' samples fall in
+ * (and per 350 KB), each in one of WINDOW_SHARDS partitions so no single partition takes every
+ * write of a minute.
+ *
+ * A digest entry keeps, per page: its node, its sort key, its expiry and the four numbers per
+ * sample the detector reads (`ts` as milliseconds into the minute, steal, cpu, load5), as deflated
+ * JSON. JSON round-trips every double exactly, so a reader gets the very values the pages hold;
+ * keeping the page's sort key lets it resolve a timestamp stored twice the way nodeWindow does (the
+ * later page wins). Items are keyed by a hash of their content: a redelivered batch rewrites the
+ * same items; a message redelivered in another batch makes new items the reader de-duplicates.
+ */
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { HostSample, InstanceSample } from '../model/reports.js';
+import { epochSeconds } from './context.js';
+import type { SamplePage } from './samplePages.js';
+
+/** Partitions per minute; changing it loses the digests written before (readers fall back to pages). */
+export const WINDOW_SHARDS = 4;
+/**
+ * Digests expire this long after their newest sample (or with their pages, if sooner): a
+ * detection window longer than this is read from the pages instead (fleetWindows.ts).
+ */
+export const WINDOW_KEEP_SECONDS = 3 * 3600;
+/**
+ * Sample JSON per item (as pages hold it, about 25 bytes a sample against 32 in a digest): under
+ * DynamoDB's 400 KB item limit even if deflating gained nothing.
+ */
+export const MAX_DIGEST_JSON_BYTES = 250 * 1024;
+const MINUTE_MS = 60_000;
+
+/** A digest item as stored in the samples table. */
+export interface WindowDigestItem {
+  /** `window/<shard>/<minute>`, the minute as `YYYY-MM-DDTHH:MM` (UTC). */
+  entity: string;
+  /** 24 hex digits of sha-256 over the content. */
+  ts: string;
+  /** The entries, deflated (see `encode`). */
+  d: Uint8Array;
+  /** Item TTL: the latest of its entries' `min(page expiry, newest sample + WINDOW_KEEP_SECONDS)`. */
+  expires_at: number;
+}
+
+/** A digest to write and the pages whose samples it carries (they fail together). */
+export interface DigestWrite {
+  item: WindowDigestItem;
+  pages: readonly Pick<SamplePage, 'entity' | 'ts'>[];
+}
+
+/**
+ * One page's samples of one minute, as a reader gets them back: flat arrays of 4 numbers a sample
+ * (ms into the minute, steal, cpu, load5), so a reader builds objects only for what it keeps.
+ */
+export interface DigestEntry {
+  /** The page's partition key (nodeEntityKey). */
+  node: string;
+  /** The page's sort key: of two samples with one `ts`, the one from the greater page key wins. */
+  page: string;
+  /** The page's `expires_at` (epoch seconds). */
+  expires: number;
+  host: ArrayLike<number>;
+  /** uuid, flat samples, uuid, flat samples, … */
+  instances: readonly (string | ArrayLike<number>)[];
+}
+
+/** Values per sample in a flat array. */
+export const SAMPLE_STRIDE = 4;
+
+/** `[node, page, expires, hostFlat, [uuid, flat, uuid, flat, …]]`; a flat array holds 4 numbers a sample. */
+type Encoded = [string, string, number, number[], (string | number[])[]];
+
+export const windowEntityKey = (shard: number, minute: string): string => `window/${shard}/${minute}`;
+
+/** The minute a canonical ISO timestamp falls in, as its partition names it. */
+export const minuteOf = (ts: string): string => ts.slice(0, 16);
+
+/** Every minute from `from`'s to `to`'s, inclusive, as partitions name them. */
+export function minutesBetween(from: Date, to: Date): string[] {
+  const out: string[] = [];
+  const first = Math.floor(from.getTime() / MINUTE_MS) * MINUTE_MS;
+  for (let t = first; t <= to.getTime(); t += MINUTE_MS) out.push(minuteOf(new Date(t).toISOString()));
+  return out;
+}
+
+/** The digest items for `pages`: each page's samples split by minute, a minute's entries into items. */
+export function digestWrites(pages: readonly SamplePage[]): DigestWrite[] {
+  const byMinute = new Map<string, { entry: Encoded; bytes: number; page: SamplePage; newest: string }[]>();
+  const sorted = [...pages].sort((a, b) => compare(a.entity, b.entity) || compare(a.ts, b.ts));
+  for (const page of sorted) {
+    for (const [minute, part] of splitByMinute(page)) {
+      const bytes = JSON.stringify(part.entry).length + 1;
+      const list = byMinute.get(minute) ?? [];
+      list.push({ entry: part.entry, bytes, page, newest: part.newest });
+      byMinute.set(minute, list);
+    }
+  }
+  const out: DigestWrite[] = [];
+  for (const [minute, parts] of byMinute) {
+    let chunk: typeof parts = [];
+    let bytes = 0;
+    const flush = () => {
+      if (chunk.length > 0) out.push(digestItem(minute, chunk));
+      chunk = [];
+      bytes = 0;
+    };
+    for (const part of parts) {
+      if (bytes + part.bytes > MAX_DIGEST_JSON_BYTES) flush();
+      chunk.push(part);
+      bytes += part.bytes;
+    }
+    flush();
+  }
+  return out;
+}
+
+/** A page's samples per minute, each minute's as one encoded entry. */
+function splitByMinute(page: SamplePage): Map<string, { entry: Encoded; newest: string }> {
+  const parts = new Map<string, { entry: Encoded; newest: string }>();
+  const partOf = (ts: string) => {
+    const minute = minuteOf(ts);
+    let part = parts.get(minute);
+    if (!part) {
+      part = { entry: [page.entity, page.ts, page.expires_at, [], []], newest: ts };
+      parts.set(minute, part);
+    }
+    if (ts > part.newest) part.newest = ts;
+    return part;
+  };
+  const host = page.host_samples ? (JSON.parse(page.host_samples) as HostSample[]) : [];
+  for (const s of host) partOf(s.ts).entry[3].push(...flat(s));
+  for (const [uuid, json] of Object.entries(page.vm_samples ?? {})) {
+    const own = new Map<string, number[]>();
+    for (const s of JSON.parse(json) as InstanceSample[]) {
+      const part = partOf(s.ts);
+      let list = own.get(minuteOf(s.ts));
+      if (!list) {
+        list = [];
+        own.set(minuteOf(s.ts), list);
+        part.entry[4].push(uuid, list);
+      }
+      list.push(...flat(s));
+    }
+  }
+  return parts;
+}
+
+/** `[ms into its minute, steal, cpu, load5]`: the fields detection reads, in a fixed order. */
+function flat(s: Pick<HostSample, 'ts' | 'steal_percent' | 'cpu_percent' | 'load5'>): number[] {
+  return [Date.parse(s.ts) % MINUTE_MS, s.steal_percent, s.cpu_percent, s.load5];
+}
+
+function digestItem(
+  minute: string,
+  parts: readonly { entry: Encoded; page: SamplePage; newest: string }[],
+): DigestWrite {
+  const entries = parts.map((p) => p.entry);
+  const hash = createHash('sha256')
+    .update(`${minute}\n${JSON.stringify(entries)}`)
+    .digest('hex');
+  const shard = Number.parseInt(hash.slice(0, 8), 16) % WINDOW_SHARDS;
+  let expires = 0;
+  for (const p of parts) {
+    const keep = epochSeconds(Date.parse(p.newest)) + WINDOW_KEEP_SECONDS;
+    expires = Math.max(expires, Math.min(p.page.expires_at, keep));
+  }
+  return {
+    item: {
+      entity: windowEntityKey(shard, minute),
+      ts: hash.slice(0, 24),
+      d: encode(entries),
+      expires_at: expires,
+    },
+    pages: parts.map((p) => ({ entity: p.page.entity, ts: p.page.ts })),
+  };
+}
+
+/**
+ * Deflated `[u32 header bytes][header JSON][padding to 8][float64 values]`: the header holds the
+ * strings and how many samples each owner has (`[node, page, expires, hostCount, [uuid, count, …]]`
+ * per entry), the values every sample's 4 numbers in header order. Binary doubles are exact and
+ * cost a reader nothing to parse (JSON numbers cost about a quarter of a microsecond each).
+ */
+function encode(entries: readonly Encoded[]): Uint8Array {
+  const values: number[] = [];
+  const header = entries.map(([node, page, expires, host, vms]) => {
+    values.push(...host);
+    const counts: (string | number)[] = [];
+    for (let i = 0; i < vms.length; i += 2) {
+      const flatValues = vms[i + 1] as number[];
+      counts.push(vms[i] as string, flatValues.length / SAMPLE_STRIDE);
+      values.push(...flatValues);
+    }
+    return [node, page, expires, host.length / SAMPLE_STRIDE, counts];
+  });
+  const text = Buffer.from(JSON.stringify(header), 'utf8');
+  const start = align8(4 + text.length);
+  const buffer = Buffer.alloc(start + values.length * 8);
+  buffer.writeUInt32LE(text.length, 0);
+  text.copy(buffer, 4);
+  for (let i = 0; i < values.length; i++) buffer.writeDoubleLE(values[i], start + i * 8);
+  return deflateRawSync(buffer);
+}
+
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** The entries of a stored digest item. */
+export function digestEntries(item: Record<string, unknown>): DigestEntry[] {
+  const buffer = inflateRawSync(item.d as Uint8Array);
+  const length = buffer.readUInt32LE(0);
+  const header = JSON.parse(buffer.toString('utf8', 4, 4 + length)) as [
+    string,
+    string,
+    number,
+    number,
+    (string | number)[],
+  ][];
+  const start = align8(4 + length);
+  // Copied into an aligned buffer: a Float64Array view needs an offset that is a multiple of 8.
+  const values = new Float64Array((buffer.length - start) / 8);
+  new Uint8Array(values.buffer).set(buffer.subarray(start));
+  let at = 0;
+  const take = (samples: number) => {
+    const from = at;
+    at += samples * SAMPLE_STRIDE;
+    return values.subarray(from, at);
+  };
+  return header.map(([node, page, expires, hostCount, counts]) => {
+    const host = take(hostCount);
+    const instances: (string | Float64Array)[] = [];
+    for (let i = 0; i < counts.length; i += 2)
+      instances.push(counts[i] as string, take(counts[i + 1] as number));
+    return { node, page, expires, host, instances };
+  });
+}
+
+/** Epoch ms of a minute as partitions name it. */
+export const minuteStart = (minute: string): number => Date.parse(`${minute}:00.000Z`);
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

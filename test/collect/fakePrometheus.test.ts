@@ -1,0 +1,198 @@
+/**
+ * `placid collect` end to end without Debian's Prometheus: the fake Keystone/Nova/Placement and a
+ * fake Prometheus (test/drivers/prometheus/fakePrometheus.ts) answering the collector's own queries
+ * over HTTP with the series a real one would compute for the fleet of realPrometheus.test.ts. The
+ * collector stores through the local pipeline; `placid fleet` shows the steal. PromQL itself (rate,
+ * resets over scraped counters) is what realPrometheus.test.ts checks against the real server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CollectConfigInput, collectConfigSchema, queryText } from '../../lib/collect/config.js';
+import type { QueryName } from '../../lib/collect/queries.js';
+import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import { openLocalStore } from '../../lib/local/localStore.js';
+import { runCli } from '../cli/runCli.js';
+import {
+  constant,
+  type FakePrometheus,
+  type FakeSeries,
+  startFakePrometheus,
+} from '../drivers/prometheus/fakePrometheus.js';
+import { collectFiles, startCloud, VM_A, VM_B, VM_R, VM_SILENT } from './cloudFixture.js';
+
+const SETTINGS: Partial<CollectConfigInput> = {
+  mapping: {
+    vm: [
+      { label: 'uuid', match: 'uuid' },
+      { label: 'instance', match: 'address' },
+      { label: 'instance', match: 'name' },
+    ],
+    host: [{ label: 'instance', match: 'host', regex: '^([^.:]+)' }],
+  },
+};
+
+const job = { job: 'fleet' };
+const VM_A_TARGET = { instance: '10.0.0.11:9100', ...job };
+const VM_B_TARGET = { instance: 'db-exporter:9100', uuid: VM_B, ...job };
+const VM_R_TARGET = { instance: 'vm-r:9100', ...job };
+const STRAY = { instance: 'stray:9100', ...job };
+const CMP_1 = { instance: 'cmp-1.example.com:9100', ...job };
+const CMP_2 = { instance: 'cmp-2.example.com:9100', ...job };
+
+/** vm-r rebooted two minutes ago: its counters went back, so a rate window spanning it is a gap. */
+const rebootedAt = Date.now() / 1000 - 120;
+const resetWindow = (t: number) => (t >= rebootedAt && t < rebootedAt + 300 ? 1 : 0);
+
+/** What a real Prometheus computes for each of the collector's queries over that fleet. */
+function answers(): Record<QueryName, FakeSeries[]> {
+  return {
+    // 0.1 of each of vm-a's 2 vCPUs stolen (10 %), 0.25 of vm-b's 4 (25 %), 0.2 of vm-r's 2 (20 %).
+    vm_steal: [
+      constant(VM_A_TARGET, 0.2),
+      constant(VM_B_TARGET, 1),
+      constant(VM_R_TARGET, 0.4),
+      constant(STRAY, 0),
+    ],
+    vm_busy: [
+      constant(VM_A_TARGET, 0.8),
+      constant(VM_B_TARGET, 1.6),
+      constant(VM_R_TARGET, 0.8),
+      constant(STRAY, 0.8),
+    ],
+    vm_load5: [constant(VM_A_TARGET, 1.5), constant(VM_B_TARGET, 1.5), constant(VM_R_TARGET, 1.5)],
+    vm_resets: [constant(VM_A_TARGET, 0), constant(VM_B_TARGET, 0), { labels: VM_R_TARGET, at: resetWindow }],
+    // libvirt on cmp-1: its VMs wait 0.1 and 0.25 of each vCPU for a physical CPU.
+    vm_wait: [constant({ ...CMP_1, uuid: VM_A }, 0.2), constant({ ...CMP_1, uuid: VM_B }, 1)],
+    vm_wait_resets: [constant({ ...CMP_1, uuid: VM_A }, 0), constant({ ...CMP_1, uuid: VM_B }, 0)],
+    host_cpu: [constant(CMP_1, 60), constant(CMP_2, 30)],
+    host_load5: [constant(CMP_1, 12), constant(CMP_2, 3)],
+    host_resets: [constant(CMP_1, 0), constant(CMP_2, 0)],
+    // cmp-1's VMs wait 1.2 of 4.0 demanded vCPUs; cmp-2 exports no libvirt metrics.
+    host_steal: [constant({ instance: CMP_1.instance }, 30)],
+  };
+}
+
+/** The answers keyed by query text: queries with the same text (node_load5) share their series. */
+function byText(): Map<string, FakeSeries[]> {
+  const config = collectConfigSchema.parse({ prometheus: { url: 'http://fake.invalid' }, ...SETTINGS });
+  const queries = new Map<string, FakeSeries[]>();
+  for (const [name, series] of Object.entries(answers()) as [QueryName, FakeSeries[]][]) {
+    const text = queryText(config, name);
+    if (text === undefined) throw new Error(`query ${name} is off by default`);
+    queries.set(text, [...(queries.get(text) ?? []), ...series]);
+  }
+  return queries;
+}
+
+const onNode = (uuid: string, host: string) => ({ kind: 'instance' as const, uuid, host, nodename: host });
+
+let prometheus: FakePrometheus;
+let cloud: FakeOpenStack;
+let files: ReturnType<typeof collectFiles>;
+let collect: Awaited<ReturnType<typeof runCli>>;
+
+beforeAll(async () => {
+  prometheus = await startFakePrometheus(byText());
+  cloud = await startCloud();
+  files = collectFiles(cloud, prometheus.url, SETTINGS);
+  collect = await runCli([
+    'collect',
+    '--config',
+    files.configPath,
+    '--local',
+    '--data-dir',
+    files.dataDir,
+    '--json',
+  ]);
+});
+
+afterAll(async () => {
+  await prometheus?.close();
+  await cloud?.close();
+});
+
+describe('placid collect against a fake Prometheus', () => {
+  it('asks a range query per query text for the window (5 one-minute steps), and completes', () => {
+    const summary = JSON.parse(collect.stdout);
+    expect([collect.status, summary.hosts, summary.vms, summary.complete]).toEqual([0, 2, 4, true]);
+    expect(summary.messages.sent).toBe(summary.messages.built);
+    const ranges = prometheus.requests.filter((r) => r.path === '/api/v1/query_range');
+    expect(ranges.length).toBe(byText().size);
+    for (const { params } of ranges) {
+      expect([Number(params.end) - Number(params.start), params.step]).toEqual([240, '60']);
+    }
+  });
+
+  it('reports the series that map to nothing and the VMs with no series', () => {
+    const summary = JSON.parse(collect.stdout);
+    expect(summary.mapping.unmapped.map((u: { labels: string }) => u.labels)).toContain(
+      '{instance="stray:9100",job="fleet"}',
+    );
+    expect(summary.vms_without_series).toEqual([`win-1 (${VM_SILENT})`]);
+    expect(summary.skipped_servers.without_host).toBe(1);
+  });
+
+  it("stores each VM's steal in percent of its vCPUs, with its CPU use and load", async () => {
+    const local = await openLocalStore({ dataDir: files.dataDir });
+    try {
+      const now = new Date();
+      const from = new Date(now.getTime() - 10 * 60_000);
+      const a = await local.store.samplesFor(onNode(VM_A, 'cmp-1'), from, now);
+      const b = await local.store.samplesFor(onNode(VM_B, 'cmp-1'), from, now);
+      expect(a.map((x) => [x.steal_percent, x.cpu_percent, x.load5])).toEqual(
+        a.map(() => [expect.closeTo(10, 6), expect.closeTo(40, 6), 1.5]),
+      );
+      expect(a.length).toBeGreaterThan(0);
+      expect(b.map((x) => x.steal_percent)).toEqual(b.map(() => expect.closeTo(25, 6)));
+      expect(b.length).toBeGreaterThan(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('marks the steps whose rate window spans a counter reset as gaps instead of data', async () => {
+    const local = await openLocalStore({ dataDir: files.dataDir });
+    try {
+      const stored = (await local.store.getInstance(VM_R)) as unknown as {
+        gaps?: { reason: string; from: string; to: string }[];
+      };
+      const reset = stored.gaps?.find((g) => g.reason === 'counter_reset');
+      expect(reset).toBeDefined();
+      const now = new Date();
+      const samples = await local.store.samplesFor(
+        onNode(VM_R, 'cmp-2'),
+        new Date(now.getTime() - 600_000),
+        now,
+      );
+      expect(samples.length).toBeGreaterThan(0);
+      expect(samples.every((x) => x.ts < (reset?.from ?? '') || x.ts > (reset?.to ?? ''))).toBe(true);
+      expect(samples.every((x) => Math.abs(x.steal_percent - 20) < 1e-6)).toBe(true);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("shows the hosts in placid fleet with host-side steal, or their VMs' steal", async () => {
+    // Act
+    const fleet = await runCli(['fleet', '--data-dir', files.dataDir, '--json']);
+    // Assess
+    const hosts = JSON.parse(fleet.stdout).zones.flatMap((z: { hosts: unknown[] }) => z.hosts);
+    const byName = Object.fromEntries(hosts.map((h: { host: string }) => [h.host, h]));
+    expect(Object.keys(byName).sort()).toEqual(['cmp-1', 'cmp-2']);
+    expect(byName['cmp-1']).toMatchObject({ availability_zone: 'az1', vms: 2, steal: { source: 'host' } });
+    expect(byName['cmp-1'].steal.now).toBeCloseTo(30, 6);
+    // cmp-2 exports no host-side steal: the view falls back to its VMs, i.e. vm-r's 20 %.
+    expect(byName['cmp-2'].steal).toMatchObject({ source: 'vms' });
+    expect(byName['cmp-2'].steal.now).toBeCloseTo(20, 6);
+  });
+});
+
+describe('the fake Prometheus', () => {
+  it('answers a query it does not know as Prometheus answers a bad one', async () => {
+    const response = await fetch(`${prometheus.url}/api/v1/query`, {
+      method: 'POST',
+      body: new URLSearchParams({ query: 'up' }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 'error', errorType: 'bad_data' });
+  });
+});
