@@ -123,7 +123,7 @@ export class FleetSnapshot {
 
   /** Starts a due read without waiting for it; answers with what is held now. */
   private revalidate(): RefreshStats {
-    const due = this.source.ctx.clock().getTime() - this.lastReadAt >= this.maxAgeMs;
+    const due = this.source.ctx.clock.now() - this.lastReadAt >= this.maxAgeMs;
     if (due && !this.inflight) {
       this.startRead().then(
         () => {
@@ -151,7 +151,7 @@ export class FleetSnapshot {
   }
 
   private async read(): Promise<RefreshStats> {
-    const now = this.source.ctx.clock().getTime();
+    const now = this.source.ctx.clock.now();
     if (this.loaded && now - this.lastReadAt < this.maxAgeMs) return this.freshStats();
     const full = !this.loaded || now - this.lastFullAt >= this.fullRefreshMs;
     const started = performance.now();

@@ -1,5 +1,6 @@
 /** What every store module needs: the client, physical table names, a clock and the tunables. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Clock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { TableNames } from './tables.js';
@@ -7,8 +8,8 @@ import type { TableNames } from './tables.js';
 export interface StoreContext {
   doc: DynamoDBDocumentClient;
   tables: TableNames;
-  /** Injectable for tests; also stamps `updated_at` and TTLs. */
-  clock: () => Date;
+  /** The store's time (the one Clock port; only `now` is read): stamps `updated_at`, TTLs and expiry. */
+  clock: Pick<Clock, 'now'>;
   retry: RetryPolicy;
   /** Conditional writes in flight at once per call. */
   concurrency: number;
@@ -41,7 +42,7 @@ export type StoreOptions = Pick<StoreContext, 'doc' | 'tables'> &
 
 export function storeContext(options: StoreOptions): StoreContext {
   return {
-    clock: () => new Date(),
+    clock: systemClock,
     concurrency: 16,
     sampleRetentionSeconds: 2 * 86_400,
     instanceRetentionSeconds: 86_400,

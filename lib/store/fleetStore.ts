@@ -69,7 +69,7 @@ export class FleetStore {
 
   /** The store's clock: what stamps its writes and judges expiry. */
   now(): Date {
-    return this.ctx.clock();
+    return new Date(this.ctx.clock.now());
   }
 
   /**

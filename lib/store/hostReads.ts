@@ -65,7 +65,7 @@ export async function hostsChangedSince(
   overlapMs = ctx.changeOverlapMs,
 ): Promise<HostChanges> {
   const since = decodeCursor(cursor);
-  const readStart = ctx.clock().getTime();
+  const readStart = ctx.clock.now();
   const from = since > 0 ? since - overlapMs : -1;
   const shards = Array.from({ length: HOST_CHANGE_SHARDS }, (_, i) => String(i));
   const pages = await Promise.all(shards.map((shard) => queryShard(ctx, shard, from)));
