@@ -9,11 +9,8 @@
 /** The composition roots: they wire the parts together, so nothing below may import them. */
 const COMPOSITION = '^lib/(local|sim|cli|infra)/';
 
-/*
- * Who may send DynamoDB commands: lib/store (its repositories), the local stand-in that creates the
- * tables, and, TEMPORARY (issue 18), the detector's state item, which another engineer reworks.
- */
-const TALKS_TO_DYNAMODB = ['^lib/store/', '^lib/local/dynalite[.]ts$', '^lib/detector/state[.]ts$'];
+/** Who may send DynamoDB commands: lib/store (its repositories) and the local stand-in that creates the tables. */
+const TALKS_TO_DYNAMODB = ['^lib/store/', '^lib/local/dynalite[.]ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

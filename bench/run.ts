@@ -7,6 +7,7 @@ import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
 import { benchScale } from './scale.js';
 import { benchSchedule } from './schedule.js';
+import { benchSimulation } from './simulation.js';
 import { writeSection } from './stats.js';
 
 const only = process.argv[2];
@@ -18,6 +19,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   plan: benchPlan,
   advisory: benchAdvisory,
   scale: benchScale,
+  simulation: benchSimulation,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

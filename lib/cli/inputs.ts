@@ -2,9 +2,9 @@ import { dirname, resolve } from 'node:path';
 import { readTextFile } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
-import { parseHostStates } from '../model/hostSchema.js';
+import { fastHostStates } from '../model/hostFastPath.js';
 import type { HostState } from '../model/hostState.js';
-import { parseRequestSpec } from '../model/requestSchema.js';
+import { fastRequestSpec } from '../model/requestFastPath.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { InputError } from './errors.js';
 
@@ -21,14 +21,25 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   }
 }
 
-/** HOSTS.json: an array of host states. */
+/**
+ * HOSTS.json: an array of host states. Files of the common shape never load zod (the fast path
+ * gives zod's answer); zod decides, and words the problem, for anything else.
+ */
 export async function readHosts(path: string): Promise<HostState[]> {
-  return parseHostStates(await readJsonFile(path, 'hosts'), path);
+  const doc = await readJsonFile(path, 'hosts');
+  const fast = fastHostStates(doc, path);
+  if (fast) return fast;
+  const { parseHostStates } = await import('../model/hostSchema.js');
+  return parseHostStates(doc, path);
 }
 
-/** REQUEST.json: one request spec. */
+/** REQUEST.json: one request spec (as readHosts: zod only when the fast path declines). */
 export async function readRequest(path: string): Promise<RequestSpec> {
-  return parseRequestSpec(await readJsonFile(path, 'request'), path);
+  const doc = await readJsonFile(path, 'request');
+  const fast = fastRequestSpec(doc, path);
+  if (fast) return fast;
+  const { parseRequestSpec } = await import('../model/requestSchema.js');
+  return parseRequestSpec(doc, path);
 }
 
 export interface LoadedConfig {

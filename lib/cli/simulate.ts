@@ -73,9 +73,19 @@ export function simulationExitStatus(result: Pick<SimulationResult, 'runs'>): nu
   return broken > 0 ? SIMULATE_EXIT.violation : SIMULATE_EXIT.ok;
 }
 
+/**
+ * `placid-simulation-<scenario>-<seed>.html`: named by scenario as well as seed, so two scenarios run
+ * with the same seed (the default and examples' small one both use seed 1) keep their own reports.
+ * Characters a file name cannot safely hold become `-`.
+ */
+export function reportFileName(scenario: Pick<SimulationResult['scenario'], 'name' | 'seed'>): string {
+  const name = scenario.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'scenario';
+  return `placid-simulation-${name}-${scenario.seed}.html`;
+}
+
 async function writeHtml(result: SimulationResult, dir: string): Promise<string> {
   const { renderSimulationHtml } = await import('../sim/report/html.js');
-  const path = resolve(join(dir, `placid-simulation-${result.scenario.seed}.html`));
+  const path = resolve(join(dir, reportFileName(result.scenario)));
   await writeFile(path, renderSimulationHtml(result));
   return path;
 }

@@ -18,7 +18,7 @@ export { LIVE_STATUSES, livePlansInIndex } from './livePlans.js';
 export { migrationIdFor } from './planRecords.js';
 export { DETECTOR_LEASE, DETECTOR_LEASE_TTL_MS, reconcile } from './reconcile.js';
 export { runTriggered, type TriggeredRun } from './run.js';
-export { DETECTOR_STATE_ID, type DetectorState, readDetectorState, type TrackedPlan } from './state.js';
+export { DETECTOR_STATE_ID, type DetectorState, type TrackedPlan } from './state.js';
 export {
   DETECT_EVENT_SOURCE,
   DETECT_REQUESTED,

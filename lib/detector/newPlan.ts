@@ -13,7 +13,7 @@ import { type AdvanceResult, advanceApproved } from './advance.js';
 import { readFleet } from './fleetRead.js';
 import { candidateVms, moveHistory } from './history.js';
 import { plannedRecord } from './planRecords.js';
-import { type DetectorState, writeDetectorState } from './state.js';
+import type { DetectorState } from './state.js';
 import type { DetectorDeps, ReconcileResult } from './types.js';
 
 export const DEFAULT_READ_CONCURRENCY = 16;
@@ -31,11 +31,10 @@ export async function planIfNeeded(
   settleUntil: string | null,
   watermark?: string | null,
 ): Promise<PlanOutcome> {
-  const ctx = deps.store.ctx;
+  const repo = deps.store.detectorState;
   const concurrency = deps.readConcurrency ?? DEFAULT_READ_CONCURRENCY;
   if (settleUntil !== null && Date.parse(settleUntil) > now.getTime()) {
-    if (settleUntil !== state.settle_until)
-      await writeDetectorState(ctx, state, { ...state, settle_until: settleUntil });
+    if (settleUntil !== state.settle_until) await repo.write(state, { ...state, settle_until: settleUntil });
     return idle(`settling: the last plan's moves ended recently; no new plan before ${settleUntil}`);
   }
   // The ingest watermark, not the hosts' reported_at: an unchanged host state is not rewritten, so
@@ -75,7 +74,7 @@ export async function planIfNeeded(
     settle_until: null,
   };
   const save = async (changes: Partial<DetectorState> = {}) => {
-    if (!(await writeDetectorState(ctx, state, { ...next, ...changes }))) {
+    if (!(await repo.write(state, { ...next, ...changes }))) {
       deps.logger?.warn('detector state changed under this run; its hysteresis update was dropped');
     }
   };

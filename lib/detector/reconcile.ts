@@ -13,7 +13,7 @@ import { type Due, detectionDue, workDue } from './due.js';
 import { inspectPlans, type PlanStep } from './inspect.js';
 import { hasChanges, type LiveChanges, livePlansInIndex, trackedOf, withChanges } from './livePlans.js';
 import { planIfNeeded } from './newPlan.js';
-import { type DetectorState, readDetectorState, updateDetectorState } from './state.js';
+import { type DetectorState, updateDetectorState } from './state.js';
 import type { DetectorDeps, ReconcileResult } from './types.js';
 
 export const DETECTOR_LEASE = 'placid-detector';
@@ -29,8 +29,8 @@ const idleResult = (idle: string | undefined): ReconcileResult => ({
 
 export async function reconcile(deps: DetectorDeps): Promise<ReconcileResult> {
   const now = new Date(deps.clock.now());
-  const ctx = deps.store.ctx;
-  const seen = await readDetectorState(ctx);
+  const repo = deps.store.detectorState;
+  const seen = await repo.read();
   const due = await workDue(deps, seen, now);
   if (due.idle !== undefined) return idleResult(due.idle);
   const runId = deps.runId ?? randomUUID();
@@ -38,7 +38,7 @@ export async function reconcile(deps: DetectorDeps): Promise<ReconcileResult> {
   if (!lease) return idleResult('another detector run holds the lease');
   try {
     // Read again under the lease: a run that just released it may have planned meanwhile.
-    const state = await readDetectorState(ctx);
+    const state = await repo.read();
     const fresh = state.version === seen.version ? due : await workDue(deps, state, now);
     if (fresh.idle !== undefined) return idleResult(fresh.idle);
     return await work(deps, now, state, fresh);
@@ -79,7 +79,7 @@ async function work(deps: DetectorDeps, now: Date, read: DetectorState, due: Due
   const made = await planIfNeeded(deps, now, state, state.settle_until, detection.watermark);
   if (made.plan) {
     const add = { [made.plan.plan_id]: trackedOf(made.plan) };
-    await updateDetectorState(deps.store.ctx, (s) => ({
+    await updateDetectorState(deps.store.detectorState, (s) => ({
       ...s,
       live_plans: withChanges(s, { remove: [], update: {}, add }),
     }));
@@ -100,7 +100,7 @@ async function trackIndexed(
   for (const id of Object.keys(add))
     deps.logger?.warn('live plan was not tracked; tracking it', { plan_id: id });
   const written = await updateDetectorState(
-    deps.store.ctx,
+    deps.store.detectorState,
     (s) => ({ ...s, live_plans: withChanges(s, { remove: [], update: {}, add }) }),
     state,
   );
@@ -120,7 +120,7 @@ async function saveAdvance(
     : null;
   if (!(changes && hasChanges(changes)) && settle === null) return state;
   return updateDetectorState(
-    deps.store.ctx,
+    deps.store.detectorState,
     (s) => ({
       ...s,
       live_plans: changes ? withChanges(s, changes) : s.live_plans,

@@ -1,103 +1,16 @@
 /**
- * What one detector run leaves for the next, in one item of the plans table (it has no `status`,
- * so the byStatus index never lists it): the VMs suffering after the last detection (exit
- * hysteresis), the newest report it saw (no new report: nothing to detect), the last
- * recommendation (an unchanged recommendation is not stored again), until when the fleet settles
- * after a plan's moves, and the plans that may still change. With these a run decides from this
- * one item (and the ingest watermark) that it has nothing to do.
+ * What one detector run leaves for the next (the item and its reads and writes live in
+ * lib/store/detectorState.ts), and the merge-and-retry rule every change to it follows.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PlacidError } from '../model/errors.js';
-import type { Plan } from '../model/plan.js';
-import type { StoreContext } from '../store/context.js';
-import { isConditionFailed } from '../store/retry.js';
+import type { DetectorState, DetectorStateRepository } from '../store/detectorState.js';
 
-export const DETECTOR_STATE_ID = '#detector-state';
-
-/** A plan that may still change (approved, pending approval, or a recommendation not yet expired). */
-export interface TrackedPlan {
-  status: Plan['status'];
-  created_at: string;
-  plan_expires_at: string;
-  /** Migrations planned: a plan completes only once this many records exist and all have ended. */
-  moved: number;
-}
-
-export interface DetectorState {
-  /** UUIDs suffering after the last detection. */
-  suffering: string[];
-  /** The newest report (the ingest watermark) the last detection read (ISO-8601). */
-  newest_report_at: string | null;
-  detected_at: string | null;
-  /** The last recommended plan and what it decided, so an unchanged recommendation is not repeated. */
-  recommended: { plan_id: string; fingerprint: string; plan_expires_at: string } | null;
-  /**
-   * No planning before this (ISO-8601): sustain_minutes after a plan that moved VMs ended. Until
-   * then the window still holds samples from before the moves, and the hosts they relieved would
-   * look contended (and their capacity mis-calibrated) by demand that has already left.
-   */
-  settle_until: string | null;
-  /**
-   * The live plans by id, kept as they are made, approved, completed and expired. null in an item
-   * written before this was kept: the next run rebuilds it from the byStatus index.
-   */
-  live_plans: Record<string, TrackedPlan> | null;
-  /** Bumped by every write; a write based on an older read fails. */
-  version: number;
-}
-
-export const EMPTY_STATE: DetectorState = {
-  suffering: [],
-  newest_report_at: null,
-  detected_at: null,
-  recommended: null,
-  settle_until: null,
-  live_plans: {},
-  version: 0,
-};
-
-export async function readDetectorState(ctx: StoreContext): Promise<DetectorState> {
-  const { Item } = await ctx.doc.send(
-    new GetCommand({
-      TableName: ctx.tables.plans,
-      Key: { plan_id: DETECTOR_STATE_ID },
-      ConsistentRead: true,
-    }),
-  );
-  if (!Item) return { ...EMPTY_STATE, live_plans: {} };
-  return {
-    suffering: (Item.suffering as string[] | undefined) ?? [],
-    newest_report_at: (Item.newest_report_at as string | undefined) ?? null,
-    detected_at: (Item.detected_at as string | undefined) ?? null,
-    recommended: (Item.recommended as DetectorState['recommended'] | undefined) ?? null,
-    settle_until: (Item.settle_until as string | undefined) ?? null,
-    live_plans: (Item.live_plans as DetectorState['live_plans'] | undefined) ?? null,
-    version: Number(Item.version ?? 0),
-  };
-}
-
-/** Writes the next state; false when another run wrote since `previous` was read (its state wins). */
-export async function writeDetectorState(
-  ctx: StoreContext,
-  previous: DetectorState,
-  next: Omit<DetectorState, 'version'>,
-): Promise<boolean> {
-  try {
-    await ctx.doc.send(
-      new PutCommand({
-        TableName: ctx.tables.plans,
-        Item: { plan_id: DETECTOR_STATE_ID, ...next, version: previous.version + 1 },
-        ConditionExpression: 'attribute_not_exists(#id) OR #version = :version',
-        ExpressionAttributeNames: { '#id': 'plan_id', '#version': 'version' },
-        ExpressionAttributeValues: { ':version': previous.version },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
+export {
+  DETECTOR_STATE_ID,
+  type DetectorState,
+  EMPTY_STATE,
+  type TrackedPlan,
+} from '../store/detectorState.js';
 
 const UPDATE_ATTEMPTS = 4;
 
@@ -115,15 +28,15 @@ export class DetectorStateConflictError extends PlacidError {
  * @throws DetectorStateConflictError when other runs kept winning
  */
 export async function updateDetectorState(
-  ctx: StoreContext,
+  repo: DetectorStateRepository,
   change: (state: DetectorState) => Omit<DetectorState, 'version'>,
   known?: DetectorState,
 ): Promise<DetectorState> {
-  let state = known ?? (await readDetectorState(ctx));
+  let state = known ?? (await repo.read());
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
     const next = change(state);
-    if (await writeDetectorState(ctx, state, next)) return { ...next, version: state.version + 1 };
-    state = await readDetectorState(ctx);
+    if (await repo.write(state, next)) return { ...next, version: state.version + 1 };
+    state = await repo.read();
   }
   throw new DetectorStateConflictError(UPDATE_ATTEMPTS);
 }

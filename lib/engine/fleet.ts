@@ -1,3 +1,4 @@
+import { isLaidOut } from '../model/hostFastPath.js';
 import type { Aggregate, HostState } from '../model/hostState.js';
 
 /**
@@ -9,28 +10,37 @@ import type { Aggregate, HostState } from '../model/hostState.js';
 export class Fleet {
   /** Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. */
   readonly aggregateKeys: ReadonlySet<string>;
-  readonly byName: ReadonlyMap<string, HostState[]>;
+  private hostsByName: Map<string, HostState[]> | undefined;
 
   private constructor(readonly hosts: readonly HostState[]) {
     const keys = new Set<string>();
-    const byName = new Map<string, HostState[]>();
-    // Interned hosts with one membership share one aggregates array: each array is read once.
+    // Hosts share their aggregate lists (interned or from the fast path): read each list once.
     const seen = new Set<readonly Aggregate[]>();
     for (const h of hosts) {
-      if (!seen.has(h.aggregates)) {
-        seen.add(h.aggregates);
-        for (const a of h.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
-      }
+      if (seen.has(h.aggregates)) continue;
+      seen.add(h.aggregates);
+      for (const a of h.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
+    }
+    this.aggregateKeys = keys;
+  }
+
+  /** Hosts by name (a host may have several nodes), built when first asked for. */
+  get byName(): ReadonlyMap<string, HostState[]> {
+    if (this.hostsByName) return this.hostsByName;
+    const byName = new Map<string, HostState[]>();
+    for (const h of this.hosts) {
       const list = byName.get(h.host);
       if (list) list.push(h);
       else byName.set(h.host, [h]);
     }
-    this.aggregateKeys = keys;
-    this.byName = byName;
+    this.hostsByName = byName;
+    return byName;
   }
 
   static from(hosts: readonly HostState[] | Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
+    // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
+    if (isLaidOut(hosts)) return new Fleet(hosts.slice());
     return new Fleet(internHosts(hosts));
   }
 }

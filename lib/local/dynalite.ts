@@ -13,12 +13,15 @@ import dynalite from 'dynalite';
 import { createDocumentClient, createDynamoClient } from '../store/client.js';
 import { createTables } from '../store/createTables.js';
 import { type TableNames, tableNames } from '../store/tables.js';
+import { type DynaliteServer, startDynaliteThread } from './dynaliteThread.js';
 
 export interface LocalDynamoOptions {
   /** Directory for the LevelDB files; created if missing. In memory when absent. */
   path?: string;
   /** Physical table names are `<prefix><logical name>`. */
   tablePrefix?: string;
+  /** Run the server in a worker thread (dynaliteThread.ts), so it works on another core. */
+  thread?: boolean;
 }
 
 export interface LocalDynamo {
@@ -39,20 +42,16 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Starts dynalite and creates the tables; `close()` when done. */
 export async function startLocalDynamo(options: LocalDynamoOptions = {}): Promise<LocalDynamo> {
   if (options.path) mkdirSync(options.path, { recursive: true });
-  const server = dynalite({ path: options.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = options.thread
+    ? await startDynaliteThread({ path: options.path })
+    : await listenInProcess(options.path);
+  const endpoint = `http://127.0.0.1:${server.port}`;
   const dynamo = createDynamoClient({ endpoint });
   const client = createDocumentClient(dynamo);
   const names = tableNames(options.tablePrefix);
   const close = async () => {
     client.destroy();
-    await new Promise<void>((resolve, reject) =>
-      server.close((error) => (error ? reject(error) : resolve())),
-    );
+    await server.close();
   };
   try {
     await createTables(dynamo, names);
@@ -61,4 +60,17 @@ export async function startLocalDynamo(options: LocalDynamoOptions = {}): Promis
     throw error;
   }
   return { endpoint, client, dynamo, tableNames: names, close };
+}
+
+async function listenInProcess(path: string | undefined): Promise<DynaliteServer> {
+  const server = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
 }

@@ -17,6 +17,11 @@ export interface EventSourceOptions {
   reportBatchItemFailures?: boolean;
   functionName?: string;
   timeoutMs?: number;
+  /**
+   * Invocations in flight at once during a drain, as Lambda's SQS pollers run several batches
+   * concurrently (the mapping's ScalingConfig.MaximumConcurrency, 2..1000). Default 1: one at a time.
+   */
+  maxConcurrency?: number;
 }
 
 export interface DrainOptions {
@@ -45,6 +50,7 @@ export interface BatchDelivery {
 /** The Lambda poller: receives batches from a local queue, invokes the handler, deletes the successes. */
 export class EventSourceMapping {
   private readonly batchSize: number;
+  private readonly concurrency: number;
 
   constructor(
     private readonly queue: LocalSqsQueue,
@@ -54,6 +60,10 @@ export class EventSourceMapping {
     this.batchSize = options.batchSize ?? 10;
     if (!(Number.isInteger(this.batchSize) && this.batchSize >= 1 && this.batchSize <= 10_000)) {
       throw new ConfigError(`event source for ${queue.name}: batchSize must be an integer 1..10000`);
+    }
+    this.concurrency = options.maxConcurrency ?? 1;
+    if (!(Number.isInteger(this.concurrency) && this.concurrency >= 1 && this.concurrency <= 1000)) {
+      throw new ConfigError(`event source for ${queue.name}: maxConcurrency must be an integer 1..1000`);
     }
   }
 
@@ -82,23 +92,33 @@ export class EventSourceMapping {
     return delivery;
   }
 
-  /** Polls until the queue is empty or only invisible messages remain (or waits for them; see options). */
+  /**
+   * Polls until the queue is empty or only invisible messages remain (or waits for them; see
+   * options), with up to `maxConcurrency` invocations in flight.
+   */
   async drain(options: DrainOptions = {}): Promise<QueueDrainResult> {
-    const maxIterations = options.maxIterations ?? 10_000;
+    let budget = options.maxIterations ?? 10_000;
     const handlerErrors: unknown[] = [];
     let batches = 0;
-    for (let i = 0; i < maxIterations; i++) {
-      const delivery = await this.deliverBatch();
-      if (delivery) {
+    // One poller: invokes batch after batch until nothing is visible; each poll spends an iteration.
+    const poller = async () => {
+      while (budget > 0) {
+        budget--;
+        const delivery = await this.deliverBatch();
+        if (!delivery) return;
         batches++;
         if ('error' in delivery) handlerErrors.push(delivery.error);
-        continue;
       }
+    };
+    for (;;) {
+      await Promise.all(Array.from({ length: this.concurrency }, poller));
+      if (budget <= 0) return { batches, stoppedBy: 'max-iterations', handlerErrors };
       const next = this.queue.nextVisibleAt();
       if (next === undefined) return { batches, stoppedBy: 'empty', handlerErrors };
+      // Visible already: a handler sent it after the pollers found the queue empty.
+      if (next <= this.queue.clock.now()) continue;
       if (!options.waitForInvisible) return { batches, stoppedBy: 'invisible', handlerErrors };
       await this.queue.clock.sleep(next - this.queue.clock.now());
     }
-    return { batches, stoppedBy: 'max-iterations', handlerErrors };
   }
 }

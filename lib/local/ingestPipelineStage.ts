@@ -23,6 +23,8 @@ export interface IngestPipelineStageOptions {
   /** Attempts before SQS moves a failing message to the dead-letter queue. Default 5. */
   maxReceiveCount?: number;
   batchSize?: number;
+  /** Batches handled at once, as concurrent Lambda invocations would. Default 1. */
+  maxConcurrency?: number;
   /** A queue may allow up to 1 MiB; the parser still rejects bodies over 256 KiB. */
   maxMessageBytes?: number;
   logger?: BatchLogger;
@@ -50,6 +52,7 @@ export function ingestPipelineStage(options: IngestPipelineStageOptions = {}): I
   return {
     name: INGEST_STAGE,
     batchSize: options.batchSize ?? 10,
+    maxConcurrency: options.maxConcurrency,
     maxReceiveCount: options.maxReceiveCount ?? 5,
     maxMessageBytes: options.maxMessageBytes,
     create: ({ store, wallClock }, { deadLetter }) => {

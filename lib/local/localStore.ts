@@ -17,6 +17,8 @@ export interface LocalStoreOptions {
   endpoint?: string;
   /** Store tunables; `clock` is the store's wall clock. */
   store?: Partial<Omit<StoreOptions, 'doc' | 'tables'>>;
+  /** Run the dynalite this starts in a worker thread (dynaliteThread.ts). */
+  dynaliteThread?: boolean;
 }
 
 export interface LocalStore {
@@ -32,7 +34,7 @@ export async function openLocalStore(options: LocalStoreOptions = {}): Promise<L
   try {
     dynamo = options.endpoint
       ? await connectDynamo(options.endpoint)
-      : await startLocalDynamo({ path: options.dataDir });
+      : await startLocalDynamo({ path: options.dataDir, thread: options.dynaliteThread });
   } catch (error) {
     unlock();
     throw error;

@@ -33,6 +33,8 @@ export interface LocalPipelineOptions {
   store?: Partial<Omit<StoreOptions, 'doc' | 'tables'>>;
   /** Default: just the ingest stage. */
   stages?: readonly PipelineStage[];
+  /** Run dynalite in a worker thread, on another core (dynaliteThread.ts). */
+  dynaliteThread?: boolean;
 }
 
 export interface StageDrain {
@@ -72,6 +74,7 @@ export class LocalPipeline {
       dataDir: options.dataDir,
       endpoint: options.endpoint,
       store: { clock: () => new Date(wallClock.now()), ...options.store },
+      dynaliteThread: options.dynaliteThread,
     });
     const pipeline = new LocalPipeline(local, wallClock, options.clock ?? new FastForwardClock());
     for (const stage of options.stages ?? [ingestPipelineStage()]) pipeline.add(stage);
@@ -94,6 +97,7 @@ export class LocalPipeline {
     this.stages.set(stage.name, { stage, queues });
     queue.attach(stage.create(this.resources, queues), {
       batchSize: stage.batchSize,
+      maxConcurrency: stage.maxConcurrency,
       functionName: `placid-${stage.name}`,
     });
     return queues;

@@ -28,6 +28,8 @@ export interface PipelineStage {
   /** Queues are `placid-<name>` and `placid-<name>-dlq`. */
   name: string;
   batchSize?: number;
+  /** Invocations in flight at once while the queue drains (EventSourceOptions.maxConcurrency). */
+  maxConcurrency?: number;
   /** Receives before SQS moves a message to the dead-letter queue. */
   maxReceiveCount?: number;
   visibilityTimeoutSeconds?: number;

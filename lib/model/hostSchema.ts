@@ -1,10 +1,15 @@
 import * as z from 'zod';
 import { BOUNDS, bounded } from './bounds.js';
-import { ValidationError } from './errors.js';
-import { ASSUMED_SERVICE, HOST_STATE_FIELDS, type HostState, type StatValue } from './hostState.js';
+import { type Issue, ValidationError } from './errors.js';
+import { checkDistinctHosts, toHostState } from './hostDefaults.js';
+import { fastHostState, HostLayout, markLaidOut } from './hostFastPath.js';
+import type { HostState } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
+import { formatPath } from './path.js';
 import { novaString, parseWith } from './schema.js';
+
+export { toHostState } from './hostDefaults.js';
 
 /** Keys (host, nodename, uuids): never empty. */
 const id = identifier();
@@ -139,76 +144,34 @@ export const hostStateInput = z.looseObject({
 
 export type HostStateInput = z.input<typeof hostStateInput>;
 
-/** Validates one host state document and fills Nova's defaults. */
-export function toHostState(parsed: z.output<typeof hostStateInput>): HostState {
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parsed)) if (!HOST_STATE_FIELDS.has(k)) extra[k] = v;
-  const stats = parsed.stats;
-  return {
-    host: parsed.host,
-    nodename: parsed.nodename ?? parsed.host,
-    uuid: parsed.uuid ?? `${parsed.host}:${parsed.nodename ?? parsed.host}`,
-    cell_uuid: parsed.cell_uuid ?? null,
-    free_ram_mb: parsed.free_ram_mb,
-    total_usable_ram_mb: parsed.total_usable_ram_mb,
-    free_disk_mb: parsed.free_disk_mb,
-    total_usable_disk_gb: parsed.total_usable_disk_gb,
-    disk_mb_used: parsed.disk_mb_used,
-    vcpus_total: parsed.vcpus_total,
-    vcpus_used: parsed.vcpus_used,
-    cpu_allocation_ratio: parsed.cpu_allocation_ratio ?? null,
-    ram_allocation_ratio: parsed.ram_allocation_ratio ?? null,
-    disk_allocation_ratio: parsed.disk_allocation_ratio ?? null,
-    aggregates: parsed.aggregates,
-    instances: parsed.instances,
-    // Nova derives num_instances from stats; an explicit field wins, then stats, then the instance map.
-    num_instances:
-      parsed.num_instances ??
-      statCount(stats.num_instances, BOUNDS.host_instances.max) ??
-      Object.keys(parsed.instances).length,
-    // Nova's HostState reads it from the `io_workload` stat; an explicit field wins.
-    num_io_ops: parsed.num_io_ops ?? statCount(stats.io_workload, BOUNDS.io_ops.max) ?? 0,
-    failed_builds: parsed.failed_builds,
-    metrics: parsed.metrics,
-    service: parsed.service ?? ASSUMED_SERVICE,
-    hypervisor_type: parsed.hypervisor_type ?? null,
-    hypervisor_version: parsed.hypervisor_version ?? null,
-    hypervisor_hostname: parsed.hypervisor_hostname ?? null,
-    supported_instances: parsed.supported_instances,
-    cpu_info: parsed.cpu_info,
-    host_ip: parsed.host_ip ?? null,
-    stats,
-    numa_topology: parsed.numa_topology ?? null,
-    pci_stats: parsed.pci_stats ?? null,
-    availability_zone: parsed.availability_zone ?? null,
-    traits: parsed.traits,
-    inventories: parsed.inventories,
-    extra,
-    limits: {},
-  };
-}
+export type HostStateOutput = z.output<typeof hostStateInput>;
 
-/** A counter stat (`num_instances`, `io_workload`) when it is a count within `max` (stats are free-form strings). */
-function statCount(value: StatValue | undefined, max: number): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const n = Number.parseInt(value, 10) || 0;
-  return n >= 0 && n <= max ? n : undefined;
-}
-
-/** Parses an array of host states; `source` names the file or message in errors. */
+/**
+ * Parses an array of host states; `source` names the file or message in errors. Hosts of the
+ * common shape take the fast path (hostFastPath.ts); zod decides the others and words every
+ * problem, with the paths one parse of the whole array would give.
+ */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
-  const parsed = parseWith(z.array(hostStateInput), input, source);
-  const states = parsed.map(toHostState);
-  const seen = new Map<string, number>();
-  states.forEach((h, i) => {
-    const key = `${h.host}\u0000${h.nodename}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      throw new ValidationError(source, [
-        { path: `[${i}]`, message: `duplicate host/nodename ${h.host}/${h.nodename} (first at [${first}])` },
-      ]);
+  if (!Array.isArray(input)) return parseWith(z.array(hostStateInput), input, source).map(toHostState);
+  const states: HostState[] = new Array(input.length);
+  const issues: Issue[] = [];
+  const layout = new HostLayout();
+  let allFast = true;
+  for (let i = 0; i < input.length; i++) {
+    const fast = fastHostState(input[i], layout);
+    if (fast !== undefined) {
+      states[i] = fast;
+      continue;
     }
-    seen.set(key, i);
-  });
+    allFast = false;
+    const result = hostStateInput.safeParse(input[i]);
+    if (result.success) states[i] = toHostState(result.data);
+    else
+      for (const issue of result.error.issues)
+        issues.push({ path: formatPath([i, ...issue.path]), message: issue.message });
+  }
+  if (issues.length > 0) throw new ValidationError(source, issues);
+  checkDistinctHosts(states, source);
+  if (allFast) markLaidOut(states);
   return states;
 }

@@ -1,5 +1,5 @@
 import { ValidationError } from './errors.js';
-import { pyStr } from './schema.js';
+import { pyStr } from './pyStr.js';
 
 /**
  * Image properties as Nova's ImageMetaProps (`nova/objects/image_meta.py`) sees them: legacy names

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { ValidationError } from './errors.js';
 import { formatPath } from './path.js';
+import { pyStr } from './pyStr.js';
+
+export { pyStr } from './pyStr.js';
 
 /** Parses `input` with `schema`, turning zod's issues into a ValidationError that names `source`. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source: string): z.output<S> {
@@ -16,9 +19,3 @@ export const nonNegative = z.number().finite().nonnegative();
 export const finite = z.number().finite();
 /** Values that Nova keeps as strings; numbers and booleans are accepted and stringified like Python's str(). */
 export const novaString = z.union([z.string(), z.number(), z.boolean()]).transform((v) => pyStr(v));
-
-/** Python's str() for the scalar types that appear in Nova metadata. */
-export function pyStr(v: string | number | boolean): string {
-  if (typeof v === 'boolean') return v ? 'True' : 'False';
-  return String(v);
-}

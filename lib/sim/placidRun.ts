@@ -19,7 +19,7 @@ import { PLAN_STAGE } from './planStage.js';
 import type { DecisionLog, MigrationEvent, RunMetrics } from './result.js';
 import { simSchedulerConfig } from './schedulerConfig.js';
 import { type SimSetup, startRun } from './setup.js';
-import { openSimulatedPlacid } from './simulatedPlacid.js';
+import { openSimulatedPlacid, type StackOptions } from './simulatedPlacid.js';
 import { hostUsage } from './usage.js';
 
 export const WIND_DOWN_MINUTES = 180;
@@ -44,11 +44,12 @@ export async function runWithPlacid(
   setup: SimSetup,
   timer: PhaseTimer,
   onMinute?: (m: number) => void,
+  stackOptions?: StackOptions,
 ): Promise<PlacidRun> {
   const { scenario, layout } = setup;
   const start = scenario.start.getTime();
   const { world, recorder } = startRun(setup);
-  const stack = await openSimulatedPlacid(setup, timer);
+  const stack = await openSimulatedPlacid(setup, timer, stackOptions);
   const { clock, fleet, pipeline, executions } = stack;
   const checker = new ConstraintChecker(layout, scenario);
   let peakBandwidth = 0;

@@ -9,6 +9,7 @@ import { type PlacidRun, runWithPlacid } from './placidRun.js';
 import type { RunMetrics, SimulationResult, Violation } from './result.js';
 import type { Scenario } from './scenario.js';
 import { prepareSimulation, runWithoutPlacid, type SimSetup } from './setup.js';
+import type { StackOptions } from './simulatedPlacid.js';
 
 export interface SimulationProgress {
   run: 'baseline' | 'placid';
@@ -19,6 +20,8 @@ export interface SimulationProgress {
 
 export interface SimulationOptions {
   onProgress?: (progress: SimulationProgress) => void;
+  /** How the local stand-ins run (tests compare the fast defaults with the plain way). */
+  stack?: StackOptions;
 }
 
 export interface SimulationOutput {
@@ -38,7 +41,7 @@ export async function runSimulation(
     options.onProgress?.({ run, minute: m + 1, minutes: scenario.minutes });
   const setup = await timer.time('setup', () => prepareSimulation(scenario));
   const baseline = await timer.time('baseline', () => runWithoutPlacid(setup, progress('baseline')));
-  const placid = await runWithPlacid(setup, timer, progress('placid'));
+  const placid = await runWithPlacid(setup, timer, progress('placid'), options.stack);
   const result: SimulationResult = {
     scenario: {
       name: scenario.name,

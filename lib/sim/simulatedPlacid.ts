@@ -28,6 +28,21 @@ import { WorldFleet } from './worldFleet.js';
  */
 export const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
 
+/**
+ * Ingest invocations in flight at once while a report round drains, as Lambda's SQS pollers run
+ * several batches concurrently: one handler's requests then overlap another's, and the store's
+ * thread works while this one parses.
+ */
+export const INGEST_CONCURRENCY = 4;
+
+/** How the stand-ins run; the defaults are the fast ones, and the results do not depend on them. */
+export interface StackOptions {
+  /** Run dynalite in a worker thread. Default true. */
+  storeThread?: boolean;
+  /** Ingest batches in flight at once. Default INGEST_CONCURRENCY. */
+  ingestConcurrency?: number;
+}
+
 export interface SimulatedPlacid {
   clock: SimClock;
   fleet: WorldFleet;
@@ -45,7 +60,11 @@ export interface SimulatedPlacid {
   close(): Promise<void>;
 }
 
-export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): Promise<SimulatedPlacid> {
+export async function openSimulatedPlacid(
+  setup: SimSetup,
+  timer: PhaseTimer,
+  options: StackOptions = {},
+): Promise<SimulatedPlacid> {
   const { scenario, layout } = setup;
   const [pipelineModule, ingestModule, runner, definitionModule, detector, workflow, placement] =
     await timer.time('setup', () =>
@@ -67,8 +86,12 @@ export async function openSimulatedPlacid(setup: SimSetup, timer: PhaseTimer): P
     pipelineModule.LocalPipeline.start({
       wallClock: clock,
       clock,
-      stages: [ingestModule.ingestPipelineStage()],
+      stages: [
+        ingestModule.ingestPipelineStage({ maxConcurrency: options.ingestConcurrency ?? INGEST_CONCURRENCY }),
+      ],
       store: STORE_TUNING,
+      // The store's server on another core: the handlers' requests no longer wait for this one.
+      dynaliteThread: options.storeThread ?? true,
     }),
   );
   const { store } = pipeline;

@@ -10,6 +10,7 @@ import { type ClaimLimits, type ClaimRequest, claimResources } from './claims.js
 import { mapLimit } from './concurrency.js';
 import { checkHeartbeats, type StoreContext, type StoreOptions, storeContext } from './context.js';
 import { type DecisionRecord, getDecision, putDecision } from './decisions.js';
+import { DetectorStateRepository } from './detectorState.js';
 import { type FleetWindows, fleetWindows } from './fleetWindows.js';
 import type { StoredHost } from './hostItems.js';
 import { getHost, type HostChanges, hasNode, hostsChangedSince, listHosts } from './hostReads.js';
@@ -52,6 +53,7 @@ export class FleetStore {
   readonly ctx: StoreContext;
   readonly plans: PlanRepository;
   readonly migrations: MigrationRecordRepository;
+  readonly detectorState: DetectorStateRepository;
   /** States this store wrote, per warm container: unchanged ones are not rewritten. */
   private readonly instanceMemo: StateWriteMemo;
   private readonly hostMemo: StateWriteMemo;
@@ -63,6 +65,7 @@ export class FleetStore {
     this.hostMemo = new StateWriteMemo(this.ctx.hostHeartbeatMs, HOST_MEMO_SIZE);
     this.plans = new PlanRepository(this.ctx);
     this.migrations = new MigrationRecordRepository(this.ctx);
+    this.detectorState = new DetectorStateRepository(this.ctx);
   }
 
   /** The store's clock: what stamps its writes and judges expiry. */

@@ -2,7 +2,7 @@
  * Plans in the `plans` table: one item per plan, its status in the `byStatus` index (sort key
  * created_at). The plan body is kept as JSON, gzipped when large, and cut (skipped VMs only) when
  * even that would not fit DynamoDB's 400 KB item limit. (The detector's state item shares the
- * table; lib/detector/state.ts reads and writes it.)
+ * table: detectorState.ts.)
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,12 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  approvePlan,
-  DETECTOR_LEASE,
-  DETECTOR_STATE_ID,
-  readDetectorState,
-  reconcile,
-} from '../../lib/detector/index.js';
+import { approvePlan, DETECTOR_LEASE, DETECTOR_STATE_ID, reconcile } from '../../lib/detector/index.js';
 import { updateDetectorState } from '../../lib/detector/state.js';
 import { type Harness, openHarness, SHAPE, type StoreHarness, startDynamo } from './harness.js';
 import { type CountedStore, countedStore } from './requests.js';
@@ -122,7 +116,7 @@ describe('work that is due without a new report', () => {
     expect(
       c.requests.some((r) => r.command === 'UpdateItemCommand' && r.table === h.store.ctx.tables.leases),
     ).toBe(true);
-    expect((await readDetectorState(h.store.ctx)).live_plans).toEqual({});
+    expect((await h.store.detectorState.read()).live_plans).toEqual({});
   });
 
   it('expires a recommendation when its time is up, though no report arrived', async () => {
@@ -151,7 +145,7 @@ describe('work that is due without a new report', () => {
     const result = await reconcile(h.deps);
     // Assess
     expect(ids(result.sent)).toEqual(wave(plan!, 1));
-    expect((await readDetectorState(h.store.ctx)).live_plans?.[plan!.plan_id]?.status).toBe('approved');
+    expect((await h.store.detectorState.read()).live_plans?.[plan!.plan_id]?.status).toBe('approved');
   });
 });
 
@@ -197,7 +191,7 @@ describe('the live plans in the detector state', () => {
     // Prepare
     const h = await openHarness(dynamo, 'auto');
     const { plan } = await reconcile(h.deps);
-    await updateDetectorState(h.store.ctx, (s) => ({ ...s, live_plans: {} }));
+    await updateDetectorState(h.store.detectorState, (s) => ({ ...s, live_plans: {} }));
     h.advance(1);
     await h.report();
     // Act
@@ -205,14 +199,14 @@ describe('the live plans in the detector state', () => {
     // Assess
     expect(result.plan).toBeNull();
     expect(result.idle).toContain(plan!.plan_id);
-    expect(Object.keys((await readDetectorState(h.store.ctx)).live_plans ?? {})).toEqual([plan!.plan_id]);
+    expect(Object.keys((await h.store.detectorState.read()).live_plans ?? {})).toEqual([plan!.plan_id]);
   });
 
   it('are rebuilt from the index when the state item predates them', async () => {
     // Prepare
     const h = await openHarness(dynamo, 'approve');
     const { plan } = await reconcile(h.deps);
-    const { live_plans: _dropped, ...older } = await readDetectorState(h.store.ctx);
+    const { live_plans: _dropped, ...older } = await h.store.detectorState.read();
     await h.store.ctx.doc.send(
       new PutCommand({ TableName: h.store.ctx.tables.plans, Item: { plan_id: DETECTOR_STATE_ID, ...older } }),
     );
@@ -221,8 +215,6 @@ describe('the live plans in the detector state', () => {
     const result = await reconcile(h.deps);
     // Assess
     expect(result.idle).toContain(`plan ${plan!.plan_id} waits for approval`);
-    expect((await readDetectorState(h.store.ctx)).live_plans?.[plan!.plan_id]?.status).toBe(
-      'pending_approval',
-    );
+    expect((await h.store.detectorState.read()).live_plans?.[plan!.plan_id]?.status).toBe('pending_approval');
   });
 });

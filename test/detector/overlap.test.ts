@@ -4,7 +4,6 @@ import {
   approvePlan,
   ExpiredPlanApprovalError,
   PlanNotPendingError,
-  readDetectorState,
   reconcile,
   UnknownPlanError,
 } from '../../lib/detector/index.js';
@@ -58,7 +57,7 @@ describe('hysteresis across runs', () => {
     // Prepare
     const h = await openHarness(dynamo, 'recommend');
     await reconcile(h.deps);
-    const before = await readDetectorState(h.deps.store.ctx);
+    const before = await h.deps.store.detectorState.read();
     const vm = before.suffering[0];
     h.advance(1);
     // Steal drops to 7 %: under the 10 % entry threshold, above the 5 % exit threshold.
@@ -68,7 +67,7 @@ describe('hysteresis across runs', () => {
     // Act
     await reconcile(h.deps);
     // Assess
-    const after = await readDetectorState(h.deps.store.ctx);
+    const after = await h.deps.store.detectorState.read();
     expect(after.suffering).toContain(vm);
     const stateless = detect(
       { now: later.now, hosts: later.hypervisors.map(hostObservation), vms: later.instances },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Fleet } from '../../lib/engine/fleet.js';
+import { parseHostStates } from '../../lib/model/hostSchema.js';
 import type { ServiceState } from '../../lib/model/hostState.js';
 import { makeHost } from '../helpers/factories.js';
 
@@ -37,6 +38,37 @@ describe('Fleet interning of service records', () => {
     const hosts = ['a', 'b'].map((host) => Object.assign(makeHost({ host }), { service: { ...BASE } }));
     const [a, b] = Fleet.from(hosts).hosts;
     expect(a.service).toBe(b.service);
+  });
+});
+
+describe('Fleet over hosts from the fast host-file path', () => {
+  const doc = ['a', 'b', 'c'].map((host) => ({
+    host,
+    vcpus_total: 8,
+    service: { disabled: false, up: true },
+    supported_instances: [['x86_64', 'kvm', 'hvm']],
+    aggregates: [{ name: 'ssd', metadata: { storage: 'ssd' } }],
+  }));
+
+  it('takes them as they are: already one layout, equal sub-values shared by the parse', () => {
+    const hosts = parseHostStates(doc, 'hosts.json');
+    const fleet = Fleet.from(hosts);
+    expect(fleet.hosts).toStrictEqual(hosts);
+    for (const [i, h] of fleet.hosts.entries()) expect(h).toBe(hosts[i]);
+    const [a, b, c] = fleet.hosts;
+    expect(a.aggregates).toBe(b.aggregates);
+    expect(b.service).toBe(c.service);
+    expect(a.supported_instances).toBe(c.supported_instances);
+  });
+
+  it('still lays out hosts that zod parsed (here: one with a NUMA topology) beside them', () => {
+    const numa = { ...doc[0], host: 'numa', numa_topology: { cells: [{ id: 0, memory: 1024 }] } };
+    const hosts = parseHostStates([...doc, numa], 'hosts.json');
+    const fleet = Fleet.from(hosts);
+    expect(fleet.hosts[3]).not.toBe(hosts[3]);
+    expect(fleet.hosts[3]).toStrictEqual(hosts[3]);
+    // Equal, though not shared with the fast path's: a mixed file costs one more membership, no more.
+    expect(fleet.hosts[3].aggregates).toStrictEqual(fleet.hosts[0].aggregates);
   });
 });
 

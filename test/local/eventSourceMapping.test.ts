@@ -47,6 +47,48 @@ describe('EventSourceMapping', () => {
     expect(queue.stats()).toMatchObject({ sent: 10, delivered: 10, succeeded: 10, failed: 0 });
   });
 
+  it('keeps up to maxConcurrency invocations in flight, never more', async () => {
+    // Prepare: each invocation waits until the test lets it finish.
+    const { queue } = setup();
+    let inFlight = 0;
+    let peak = 0;
+    const waiting: (() => void)[] = [];
+    const seen: string[] = [];
+    queue.attach(
+      async (event: SQSEvent) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        seen.push(...event.Records.map((r) => r.body));
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        inFlight--;
+        return undefined;
+      },
+      { batchSize: 2, maxConcurrency: 3 },
+    );
+    await queue.sendBatch(Array.from({ length: 9 }, (_, i) => `m${i}`));
+    // Act: release the invocations one at a time, as they arrive.
+    const drained = queue.drain();
+    while (seen.length < 9 || waiting.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      waiting.shift()?.();
+    }
+    const result = await drained;
+    // Assess
+    expect([peak, [...seen].sort(), result]).toEqual([
+      3,
+      Array.from({ length: 9 }, (_, i) => `m${i}`),
+      { batches: 5, stoppedBy: 'empty', handlerErrors: [] },
+    ]);
+    expect(queue.stats()).toMatchObject({ delivered: 9, succeeded: 9 });
+  });
+
+  it.each([0, 1.5, 1001])('refuses maxConcurrency %s', (maxConcurrency) => {
+    const { queue } = setup();
+    expect(() => queue.attach(async () => undefined, { maxConcurrency })).toThrow(
+      new ConfigError('event source for work: maxConcurrency must be an integer 1..1000'),
+    );
+  });
+
   it('redelivers only the records named in batchItemFailures', async () => {
     const { queue } = setup();
     const { batches, handler } = recorder((event, call) =>

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { simulationExitStatus } from '../../lib/cli/simulate.js';
+import { reportFileName, simulationExitStatus } from '../../lib/cli/simulate.js';
 import type { RunMetrics } from '../../lib/sim/result.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 
@@ -24,7 +24,7 @@ describe('placid simulate', () => {
     expect([run.status, run.stdout.split('\n')[0], path]).toEqual([
       0,
       'Placid simulation: tiny',
-      `${files.dir}/placid-simulation-5.html`,
+      `${files.dir}/placid-simulation-tiny-5.html`,
     ]);
     expect(readFileSync(path!, 'utf8')).toMatch(/^<!doctype html>/i);
   }, 120_000);
@@ -45,7 +45,7 @@ describe('placid simulate', () => {
     ]);
     const result = JSON.parse(run.stdout);
     expect([run.status, result.scenario.seed, result.scenario.minutes]).toEqual([0, 9, 5]);
-    expect(existsSync(`${files.dir}/placid-simulation-9.html`)).toBe(false);
+    expect(existsSync(`${files.dir}/placid-simulation-tiny-9.html`)).toBe(false);
   }, 120_000);
 
   it('exits 2 naming the file and the field of a bad scenario', async () => {
@@ -62,6 +62,32 @@ describe('placid simulate', () => {
 
   it('exits 2 for a seed that is not a whole number', async () => {
     expect((await runCli(['simulate', '--seed', '1.5'])).status).toBe(2);
+  });
+});
+
+describe('the HTML report file name', () => {
+  it('names the scenario and the seed, so scenarios run with one seed keep their own reports', () => {
+    expect([
+      reportFileName({ name: 'default', seed: 1 }),
+      reportFileName({ name: 'small', seed: 1 }),
+      reportFileName({ name: 'large', seed: 42 }),
+    ]).toEqual([
+      'placid-simulation-default-1.html',
+      'placid-simulation-small-1.html',
+      'placid-simulation-large-42.html',
+    ]);
+  });
+
+  it('keeps a name with separators, spaces or dots inside the report directory', () => {
+    expect([
+      reportFileName({ name: '../etc/passwd', seed: 3 }),
+      reportFileName({ name: 'Tokyo peak day', seed: 3 }),
+      reportFileName({ name: '...', seed: 3 }),
+    ]).toEqual([
+      'placid-simulation-etc-passwd-3.html',
+      'placid-simulation-Tokyo-peak-day-3.html',
+      'placid-simulation-scenario-3.html',
+    ]);
   });
 });
 

@@ -103,6 +103,24 @@ describe('scenario files', () => {
     expect([s.name, s.hostNames.length, s.vms, s.minutes]).toEqual(['small', 8, 80, 180]);
   });
 
+  it('reads the large example: 1,000 hosts in 3 zones, 20,000 VMs placed, a day, 150 noisy neighbours', async () => {
+    // Prepare
+    const s = await loadScenario(join(examples, 'large.yaml'));
+    // Act: lay the fleet out (placing every VM), without running it.
+    const setup = prepareSimulation(s);
+    // Assess
+    const zones = new Set(setup.layout.hosts.map((h) => h.zone));
+    const noisyHosts = new Set(setup.noisy.map((n) => setup.layout.vms[n.vm].host));
+    expect([s.name, setup.layout.hosts.length, zones.size, setup.layout.vms.length, s.minutes]).toEqual([
+      'large',
+      1000,
+      3,
+      20_000,
+      1440,
+    ]);
+    expect([setup.noisy.length, noisyHosts.size]).toEqual([150, 150]);
+  });
+
   it('reads JSON by its extension', async () => {
     const path = tempFiles('placid-scenario-').write('s.json', {
       name: 'json',

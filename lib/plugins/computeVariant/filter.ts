@@ -10,7 +10,7 @@ import {
   type RequestSpec,
   reject,
   schedulerHint,
-} from '../../engine/index.js';
+} from '../../engine/pluginApi.js';
 import { RequestMetadataCache } from './cache.js';
 import { specMetadataSource } from './metadataSource.js';
 import { type ComputeVariantOptions, checkOptions, settings } from './settings.js';

@@ -1,4 +1,4 @@
-import { PluginError, type RequestSpec } from '../../engine/index.js';
+import { PluginError, type RequestSpec } from '../../engine/pluginApi.js';
 
 /**
  * Where the compute-variant filter reads an instance's metadata when the request has no hint.

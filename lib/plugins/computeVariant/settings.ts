@@ -1,4 +1,4 @@
-import { ConfigError, type SchedulerConfig } from '../../engine/index.js';
+import { ConfigError, type SchedulerConfig } from '../../engine/pluginApi.js';
 import type { InstanceMetadataSource } from './metadataSource.js';
 
 /** Each option overrides its `[compute_variant]` config option. */

@@ -1,0 +1,432 @@
+/**
+ * Host states of the common shape, validated by hand in one pass, without zod.
+ *
+ * Why: zod walks every field of every host with closures and copies; at 20k hosts that was most of
+ * `placid schedule`, and loading zod alone costs a CLI start about as much as Node itself.
+ *
+ * The contract: `fastHostState(x)` returns exactly what `toHostState(hostStateInput.parse(x))`
+ * returns, or undefined. Undefined means "not plainly valid in the common shape" (a field this path
+ * does not read, such as NUMA, PCI, metrics or inventories, or any value zod could refuse), and then
+ * zod decides and words the problem, so error messages cannot drift. The ranges come from the one
+ * bounds table and the id rules from identifierRules.ts; a property test holds the two paths equal
+ * (test/model/hostFastPath.test.ts).
+ */
+import { BOUNDS } from './boundsTable.js';
+import {
+  defaulted,
+  isBoolean,
+  isEmptyRecord,
+  isId,
+  isName,
+  isPlainObject,
+  isRatio,
+  isString,
+  knownKeys,
+  MISS,
+  type Miss,
+  novaStrings,
+  nullish,
+  optional,
+  recordKeys,
+  validNames,
+  validNovaStrings,
+  within,
+} from './fastChecks.js';
+import { checkDistinctHosts, completeHostState } from './hostDefaults.js';
+import type { HostStateOutput } from './hostSchema.js';
+import {
+  type Aggregate,
+  HOST_STATE_FIELDS,
+  type HostState,
+  type InstanceOnHost,
+  type ServiceState,
+} from './hostState.js';
+
+/**
+ * Every host of a JSON array through the fast path, checked for duplicates (the same
+ * ValidationError parseHostStates raises); undefined when the input is not an array or any host
+ * needs zod.
+ */
+export function fastHostStates(input: unknown, source: string): HostState[] | undefined {
+  if (!Array.isArray(input)) return undefined;
+  const layout = new HostLayout();
+  const states: HostState[] = new Array(input.length);
+  for (let i = 0; i < input.length; i++) {
+    const state = fastHostState(input[i], layout);
+    if (state === undefined) return undefined;
+    states[i] = state;
+  }
+  checkDistinctHosts(states, source);
+  markLaidOut(states);
+  return states;
+}
+
+/**
+ * What zod and toHostState make of `x`, or undefined when zod must decide (see the file comment).
+ * Hosts parsed with one `layout` share their equal aggregate lists, services, supported-instance
+ * lists and traits, as the engine's Fleet would lay them out.
+ */
+export function fastHostState(x: unknown, layout = new HostLayout()): HostState | undefined {
+  const parsed = parsedHost(x, layout);
+  return parsed === undefined ? undefined : completeHostState(parsed, parsed.extra);
+}
+
+/** Equal sub-values of the hosts of one parse, shared. */
+export class HostLayout {
+  readonly aggregates = new SharedValues<Aggregate[]>();
+  readonly services = new SharedValues<ServiceState>();
+  readonly supported = new SharedValues<[string, string, string][]>();
+  readonly traits = new SharedValues<string[]>();
+}
+
+/** Lists of hosts the fast path made: one object shape, repeated sub-values shared. */
+const laidOut = new WeakSet<readonly HostState[]>();
+
+/** Records that every host of `hosts` came from the fast path with one layout (parseHostStates). */
+export function markLaidOut(hosts: readonly HostState[]): void {
+  laidOut.add(hosts);
+}
+
+/**
+ * True for a list of host states the fast path made: the engine's Fleet can take its hosts as they
+ * are instead of copying each into its own layout. (One mark per list: a mark per host cost more
+ * than the copy it saves. A list changed afterwards is still taken as it is; a host put in it
+ * from elsewhere then only misses the sharing.)
+ */
+export function isLaidOut(hosts: readonly HostState[]): boolean {
+  return laidOut.has(hosts);
+}
+
+/**
+ * Fields of the schema this path reads; anything else it passes through as zod's looseObject does
+ * (a test holds this list equal to the schema's keys, so a new schema field cannot slip through).
+ */
+export const FAST_PATH_FIELDS: ReadonlySet<string> = new Set([
+  'host',
+  'nodename',
+  'uuid',
+  'cell_uuid',
+  'free_ram_mb',
+  'total_usable_ram_mb',
+  'free_disk_mb',
+  'total_usable_disk_gb',
+  'disk_mb_used',
+  'vcpus_total',
+  'vcpus_used',
+  'cpu_allocation_ratio',
+  'ram_allocation_ratio',
+  'disk_allocation_ratio',
+  'aggregates',
+  'instances',
+  'num_instances',
+  'num_io_ops',
+  'failed_builds',
+  'metrics',
+  'service',
+  'hypervisor_type',
+  'hypervisor_version',
+  'hypervisor_hostname',
+  'supported_instances',
+  'cpu_info',
+  'host_ip',
+  'stats',
+  'numa_topology',
+  'pci_stats',
+  'availability_zone',
+  'traits',
+  'inventories',
+]);
+
+function parsedHost(
+  x: unknown,
+  layout: HostLayout,
+): (HostStateOutput & { extra: Record<string, unknown> }) | undefined {
+  if (!isPlainObject(x)) return undefined;
+  const h = x as Record<string, unknown>;
+  // Unknown keys pass through (looseObject); keys that zod or the prototype treat specially do not.
+  let extras: string[] | undefined;
+  for (const key in h) {
+    const v = h[key];
+    if (v === undefined || key === '__proto__' || key === 'constructor') return undefined;
+    if (FAST_PATH_FIELDS.has(key)) continue;
+    if (extras === undefined) extras = [key];
+    else extras.push(key);
+  }
+  if (!isId(h.host) || !optional(h.nodename, isId) || !optional(h.uuid, isId)) return undefined;
+  if (!nullish(h.cell_uuid, isName) || !nullish(h.hypervisor_hostname, isName)) return undefined;
+  if (!nullish(h.availability_zone, isName)) return undefined;
+  if (!nullish(h.hypervisor_type, isString) || !nullish(h.host_ip, isString)) return undefined;
+  if (!nullish(h.cpu_info, isString)) return undefined;
+  if (h.numa_topology != null || h.pci_stats != null) return undefined;
+  if (h.metrics !== undefined && !(Array.isArray(h.metrics) && h.metrics.length === 0)) return undefined;
+  if (h.inventories !== undefined && !isEmptyRecord(h.inventories)) return undefined;
+
+  const free_ram_mb = defaulted(h.free_ram_mb, BOUNDS.free_ram_mb);
+  const total_usable_ram_mb = defaulted(h.total_usable_ram_mb, BOUNDS.ram_mb);
+  const free_disk_mb = defaulted(h.free_disk_mb, BOUNDS.free_disk_mb);
+  const total_usable_disk_gb = defaulted(h.total_usable_disk_gb, BOUNDS.disk_gb);
+  const disk_mb_used = defaulted(h.disk_mb_used, BOUNDS.disk_mb);
+  const vcpus_total = defaulted(h.vcpus_total, BOUNDS.vcpus);
+  const vcpus_used = defaulted(h.vcpus_used, BOUNDS.vcpus);
+  const failed_builds = defaulted(h.failed_builds, BOUNDS.failed_builds);
+  if (
+    free_ram_mb === MISS ||
+    total_usable_ram_mb === MISS ||
+    free_disk_mb === MISS ||
+    total_usable_disk_gb === MISS ||
+    disk_mb_used === MISS ||
+    vcpus_total === MISS ||
+    vcpus_used === MISS ||
+    failed_builds === MISS
+  )
+    return undefined;
+  if (!nullish(h.cpu_allocation_ratio, isRatio) || !nullish(h.ram_allocation_ratio, isRatio))
+    return undefined;
+  if (!nullish(h.disk_allocation_ratio, isRatio)) return undefined;
+  if (!optional(h.num_instances, (v) => within(v, BOUNDS.host_instances))) return undefined;
+  if (!optional(h.num_io_ops, (v) => within(v, BOUNDS.io_ops))) return undefined;
+  if (!nullish(h.hypervisor_version, (v) => within(v, BOUNDS.hypervisor_version))) return undefined;
+
+  if (h.aggregates !== undefined && !validAggregates(h.aggregates)) return undefined;
+  if (h.service !== undefined && !validService(h.service)) return undefined;
+  if (h.supported_instances !== undefined && !validSupported(h.supported_instances)) return undefined;
+  if (h.traits !== undefined && !validNames(h.traits)) return undefined;
+  const instances = h.instances === undefined ? {} : instancesOf(h.instances);
+  const stats = h.stats === undefined ? {} : novaStrings(h.stats);
+  if (instances === MISS || stats === MISS) return undefined;
+  const aggregates =
+    h.aggregates === undefined ? NO_AGGREGATES : layout.aggregates.get(h.aggregates, buildAggregates);
+  const service = h.service === undefined ? undefined : layout.services.get(h.service, buildService);
+  const supported =
+    h.supported_instances === undefined
+      ? NO_SUPPORTED
+      : layout.supported.get(h.supported_instances, buildSupported);
+  const traits =
+    h.traits === undefined ? NO_TRAITS : layout.traits.get(h.traits, (v) => (v as string[]).slice());
+
+  const extra: Record<string, unknown> = {};
+  if (extras) for (const key of extras) if (!HOST_STATE_FIELDS.has(key)) extra[key] = h[key];
+  return {
+    host: h.host as string,
+    nodename: h.nodename as string | undefined,
+    uuid: h.uuid as string | undefined,
+    cell_uuid: h.cell_uuid as string | null | undefined,
+    free_ram_mb,
+    total_usable_ram_mb,
+    free_disk_mb,
+    total_usable_disk_gb,
+    disk_mb_used,
+    vcpus_total,
+    vcpus_used,
+    cpu_allocation_ratio: h.cpu_allocation_ratio as number | null | undefined,
+    ram_allocation_ratio: h.ram_allocation_ratio as number | null | undefined,
+    disk_allocation_ratio: h.disk_allocation_ratio as number | null | undefined,
+    aggregates,
+    instances,
+    num_instances: h.num_instances as number | undefined,
+    num_io_ops: h.num_io_ops as number | undefined,
+    failed_builds,
+    metrics: [],
+    service,
+    hypervisor_type: h.hypervisor_type as string | null | undefined,
+    hypervisor_version: h.hypervisor_version as number | null | undefined,
+    hypervisor_hostname: h.hypervisor_hostname as string | null | undefined,
+    supported_instances: supported,
+    // zod's transform: a string stays, an absent or null one becomes null.
+    cpu_info: (h.cpu_info as string | null | undefined) ?? null,
+    host_ip: h.host_ip as string | null | undefined,
+    stats,
+    numa_topology: h.numa_topology as null | undefined,
+    pci_stats: h.pci_stats as null | undefined,
+    availability_zone: h.availability_zone as string | null | undefined,
+    traits,
+    inventories: {},
+    extra,
+  };
+}
+
+/**
+ * Values built from raw JSON, shared between equal raw values: the hosts of a fleet repeat a few
+ * aggregate lists, services and instance types. Compared by structure against the first few kinds
+ * seen (most fleets have a handful), by JSON text beyond that; JSON.stringify per host was a
+ * fifth of the parse.
+ */
+class SharedValues<T> {
+  private readonly seen: Seen[] = [];
+  private readonly values: T[] = [];
+  private byText: Map<string, T> | undefined;
+
+  /** The value for `raw` (already validated), built once per distinct raw value. */
+  get(raw: unknown, build: (raw: unknown) => T): T {
+    for (let i = 0; i < this.seen.length; i++) if (matches(raw, this.seen[i])) return this.values[i];
+    if (this.seen.length < RECENT) {
+      const value = build(raw);
+      this.seen.push(seenForm(raw));
+      this.values.push(value);
+      return value;
+    }
+    this.byText ??= new Map();
+    const text = JSON.stringify(raw);
+    let value = this.byText.get(text);
+    if (value === undefined) {
+      value = build(raw);
+      this.byText.set(text, value);
+    }
+    return value;
+  }
+}
+
+/** Distinct values compared by structure before falling back to JSON text. */
+const RECENT = 8;
+
+/**
+ * A JSON value kept for comparison: objects as their entries in order, so comparing a new value
+ * with it needs no key list of its own (Object.keys per comparison was most of the sharing's cost).
+ */
+type Seen = string | number | boolean | null | { list: Seen[] } | { entries: (string | Seen)[] };
+
+function seenForm(v: unknown): Seen {
+  if (v === null || typeof v !== 'object') return v as Seen;
+  if (Array.isArray(v)) return { list: v.map(seenForm) };
+  const entries: (string | Seen)[] = [];
+  for (const k in v) entries.push(k, seenForm((v as Record<string, unknown>)[k]));
+  return { entries };
+}
+
+/** `v` (validated JSON) equals the value `seen` was made of, keys in the same order. */
+function matches(v: unknown, seen: Seen): boolean {
+  if (seen === null || typeof seen !== 'object') return v === seen;
+  if (v === null || typeof v !== 'object') return false;
+  if ('list' in seen) {
+    const list = seen.list;
+    if (!Array.isArray(v) || v.length !== list.length) return false;
+    for (let i = 0; i < list.length; i++) if (!matches(v[i], list[i])) return false;
+    return true;
+  }
+  if (Array.isArray(v)) return false;
+  const entries = seen.entries;
+  let i = 0;
+  for (const k in v) {
+    if (
+      i >= entries.length ||
+      k !== entries[i] ||
+      !matches((v as Record<string, unknown>)[k], entries[i + 1] as Seen)
+    )
+      return false;
+    i += 2;
+  }
+  return i === entries.length;
+}
+
+// Empty lists of hosts that list nothing, shared as the Fleet would (nobody mutates host states).
+const NO_AGGREGATES: Aggregate[] = [];
+const NO_SUPPORTED: [string, string, string][] = [];
+const NO_TRAITS: string[] = [];
+
+// ---- nested objects ---------------------------------------------------------------------------
+
+const AGGREGATE_KEYS = new Set(['uuid', 'name', 'hosts', 'metadata']);
+
+/** `z.array(aggregate)`, where z.object would keep every key (others go to zod, which drops them). */
+function validAggregates(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const a = v[i];
+    if (!isPlainObject(a) || !knownKeys(a, AGGREGATE_KEYS)) return false;
+    if (!optional(a.uuid, isName) || !isName(a.name)) return false;
+    if (a.hosts !== undefined && !validNames(a.hosts)) return false;
+    if (a.metadata !== undefined && !validNovaStrings(a.metadata)) return false;
+  }
+  return true;
+}
+
+/** Aggregates as zod gives them: hosts and metadata filled, keys in the shape's order. */
+function buildAggregates(v: unknown): Aggregate[] {
+  return (v as Record<string, unknown>[]).map((a) => {
+    const hosts = a.hosts === undefined ? [] : (a.hosts as string[]).slice();
+    const metadata = a.metadata === undefined ? {} : (novaStrings(a.metadata) as Record<string, string>);
+    const name = a.name as string;
+    return a.uuid === undefined
+      ? { name, hosts, metadata }
+      : { uuid: a.uuid as string, name, hosts, metadata };
+  });
+}
+
+const SERVICE_KEYS = new Set(['disabled', 'up', 'forced_down', 'disabled_reason', 'last_seen_up']);
+
+/** `service`: booleans with defaults, optional reason and time. */
+function validService(v: unknown): boolean {
+  if (!isPlainObject(v) || !knownKeys(v, SERVICE_KEYS)) return false;
+  return (
+    optional(v.disabled, isBoolean) &&
+    optional(v.up, isBoolean) &&
+    optional(v.forced_down, isBoolean) &&
+    nullish(v.disabled_reason, isString) &&
+    nullish(v.last_seen_up, isString)
+  );
+}
+
+function buildService(raw: unknown): ServiceState {
+  const { disabled, up, forced_down, disabled_reason, last_seen_up } = raw as Record<string, unknown>;
+  const out: ServiceState = {
+    disabled: (disabled as boolean | undefined) ?? false,
+    up: (up as boolean | undefined) ?? true,
+  };
+  if (forced_down !== undefined) out.forced_down = forced_down as boolean;
+  if (disabled_reason !== undefined) out.disabled_reason = disabled_reason as string | null;
+  if (last_seen_up !== undefined) out.last_seen_up = last_seen_up as string | null;
+  return out;
+}
+
+/** `z.array(z.tuple([z.string(), z.string(), z.string()]))`. */
+function validSupported(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const t = v[i];
+    if (!Array.isArray(t) || t.length !== 3) return false;
+    if (typeof t[0] !== 'string' || typeof t[1] !== 'string' || typeof t[2] !== 'string') return false;
+  }
+  return true;
+}
+
+function buildSupported(v: unknown): [string, string, string][] {
+  return (v as string[][]).map((t) => [t[0], t[1], t[2]]);
+}
+
+/**
+ * `instances`: a list of uuids, or a map of uuid to instance records without image properties
+ * (those are canonicalised by zod's path); each becomes `{ ...record, uuid }`.
+ */
+function instancesOf(v: unknown): Record<string, InstanceOnHost> | Miss {
+  const out: Record<string, InstanceOnHost> = {};
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const uuid = v[i];
+      // Object.fromEntries would make an own __proto__ key; an assignment would not.
+      if (!isId(uuid) || uuid === '__proto__') return MISS;
+      out[uuid] = { uuid };
+    }
+    return out;
+  }
+  const keys = recordKeys(v);
+  if (keys === MISS) return MISS;
+  for (const uuid of keys) {
+    const record = (v as Record<string, unknown>)[uuid];
+    if (!isId(uuid) || !isPlainObject(record)) return MISS;
+    const copy: Record<string, unknown> = {};
+    // zod's looseObject puts its shape key (uuid) first when given; the spread keeps that place.
+    if (record.uuid !== undefined) {
+      if (!isId(record.uuid)) return MISS;
+      copy.uuid = uuid;
+    }
+    for (const key in record) {
+      if (key === 'uuid') continue;
+      if (key === 'image_properties' || key === '__proto__' || key === 'constructor') return MISS;
+      if (record[key] === undefined) return MISS;
+      copy[key] = record[key];
+    }
+    copy.uuid = uuid;
+    out[uuid] = copy as InstanceOnHost;
+  }
+  return out;
+}
