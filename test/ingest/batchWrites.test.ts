@@ -221,7 +221,9 @@ describe('hosts whose unchanged state is not rewritten', () => {
     const failed = await ingest(secondBatch('unsighted'));
     faults.restore();
     faults = undefined;
-    const redelivered = await ingest(sqsEvent(record('unsighted', 0, at(-4)), record('unsighted', 1, at(-4))));
+    const redelivered = await ingest(
+      sqsEvent(record('unsighted', 0, at(-4)), record('unsighted', 1, at(-4))),
+    );
     // Assess
     expect(failed.response.batchItemFailures).toEqual([{ itemIdentifier: 'm0' }, { itemIdentifier: 'm1' }]);
     expect(redelivered.reports).toMatchObject({ stored: 2 * NODES_PER_MESSAGE, unchanged: 0, stale: 0 });
