@@ -35,6 +35,12 @@ export interface StoreContext {
    * writer's clock can become visible after a later-stamped one (clock skew, slow commit).
    */
   changeOverlapMs: number;
+  /**
+   * How far back readers look for host sightings (hostSightings.ts), which expire a minute later.
+   * Must cover the report interval plus `service_down_time` (60 s + 60 s by default): a longer
+   * `service_down_time` needs a longer lookback, or a host between reports reads down early.
+   */
+  sightingLookbackMs: number;
 }
 
 export type StoreOptions = Pick<StoreContext, 'doc' | 'tables'> &
@@ -51,6 +57,7 @@ export function storeContext(options: StoreOptions): StoreContext {
     decisionRetentionSeconds: 30 * 86_400,
     claimTtlMs: 10 * 60_000,
     changeOverlapMs: 10_000,
+    sightingLookbackMs: 5 * 60_000,
     ...options,
     retry: { ...DEFAULT_RETRY, ...options.retry },
   };

@@ -182,7 +182,7 @@ describe('FleetSnapshot version order', () => {
     return {
       ctx: { ...db.h.store.ctx, clock: tick },
       listHosts: async () => listing,
-      hostsChangedSince: async () => ({ hosts: changes.shift() ?? [], cursor: 'c' }),
+      hostsChangedSince: async () => ({ hosts: changes.shift() ?? [], cursor: 'c', sightings: new Map() }),
     } as unknown as SnapshotSource;
   }
   const stored = (version: number, freeRamMb: number): StoredHost => ({
