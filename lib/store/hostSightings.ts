@@ -38,7 +38,7 @@ const partition = (ms: number): string =>
  */
 export async function putSightings(ctx: StoreContext, sightings: readonly Sighting[]): Promise<number> {
   if (sightings.length === 0) return 0;
-  const now = ctx.clock().getTime();
+  const now = ctx.clock.now();
   const stamp = new Date(now).toISOString();
   const expires = epochSeconds(now + ctx.sightingLookbackMs + MINUTE_MS);
   let items = 0;
@@ -64,7 +64,7 @@ export async function sightingsSince(
   ctx: StoreContext,
   fromMs = Number.NEGATIVE_INFINITY,
 ): Promise<Sightings> {
-  const now = ctx.clock().getTime();
+  const now = ctx.clock.now();
   const from = Math.max(fromMs, now - ctx.sightingLookbackMs);
   const minutes: number[] = [];
   for (let m = Math.floor(from / MINUTE_MS); m <= Math.floor((now + SKEW_MS) / MINUTE_MS); m++)
