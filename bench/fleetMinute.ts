@@ -203,7 +203,10 @@ function countRequests(store: FleetStore): Record<string, number> {
 /** Minutes 0..`minutes` of the fleet through `write`; the cost of each minute after the first. */
 async function runMinutes(dynalite: DynaliteProcess, write: Writer, minutes: number): Promise<MinuteCost[]> {
   let now = new Date(BASE);
-  const local = await openLocalStore({ endpoint: dynalite.endpoint, store: { clock: () => now } });
+  const local = await openLocalStore({
+    endpoint: dynalite.endpoint,
+    store: { clock: { now: () => now.getTime() } },
+  });
   try {
     const counts = countRequests(local.store);
     const costs: MinuteCost[] = [];

@@ -182,7 +182,10 @@ const refreshStats = (s: RefreshStats) => ({
 async function benchIngestAndSnapshot(hosts: number) {
   return withDynalite(async (dynalite) => {
     let now = new Date(BASE);
-    const local = await openLocalStore({ endpoint: dynalite.endpoint, store: { clock: () => now } });
+    const local = await openLocalStore({
+      endpoint: dynalite.endpoint,
+      store: { clock: { now: () => now.getTime() } },
+    });
     try {
       const counter = countDynamo(local.store.ctx.doc);
       const ingest = ingestLambda(local.store, () => now);
@@ -255,7 +258,10 @@ async function benchDetector(hosts: number, withFullRead: boolean) {
     });
     // Ingest has written window digests since an hour before (the detector trusts them from then).
     let now = new Date(fleet.now.getTime() - 3_600_000);
-    const local = await openLocalStore({ endpoint: dynalite.endpoint, store: { clock: () => now } });
+    const local = await openLocalStore({
+      endpoint: dynalite.endpoint,
+      store: { clock: { now: () => now.getTime() } },
+    });
     try {
       const counter = countDynamo(local.store.ctx.doc);
       await markDigestsWritten(local.store.ctx);

@@ -55,7 +55,7 @@ export async function benchSchedule(): Promise<Record<string, unknown>> {
   const local = await startLocalDynamo();
   let now = T0;
   let ids = 0;
-  const store = new FleetStore({ doc: local.client, tables: local.tableNames, clock: () => new Date(now) });
+  const store = new FleetStore({ doc: local.client, tables: local.tableNames, clock: { now: () => now } });
   try {
     const hosts = generateHosts(HOSTS);
     const started = performance.now();

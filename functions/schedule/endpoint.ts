@@ -8,6 +8,13 @@
  * - 409 `RequestIdConflict`: the request id was already decided for a different request;
  * - 503 DynamoDB throttled or unavailable: retry the same request (it is idempotent) after Retry-After;
  * - 500 anything else (a bug or a broken configuration; logged, details not exposed).
+ *
+ * Why not middy's http middlewares (http-json-body-parser, http-error-handler): the body is parsed by
+ * the same parser as the queue's messages (parseDecisionBody, one error wording for both entry
+ * points), and the error mapping follows our typed errors' own `retryable` and conflict kinds, with
+ * Retry-After on a 503; http-error-handler only maps `http-errors` instances, so it would need every
+ * error rewrapped first: a second classification beside lib/model/failure.ts. The method check is
+ * the four lines below.
  */
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { RequestError, ValidationError } from '../../lib/model/errors.js';

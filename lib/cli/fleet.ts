@@ -39,7 +39,7 @@ export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<numbe
   }
   const { config } = await readConfig(args.config);
   const at = args.at ?? new Date();
-  const local = await openLocalStore({ dataDir, store: { clock: () => at } });
+  const local = await openLocalStore({ dataDir, store: { clock: { now: () => at.getTime() } } });
   try {
     const view = await readFleetView(local.store, {
       at,

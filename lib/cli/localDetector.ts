@@ -27,7 +27,10 @@ export async function withLocalStore<T>(
       `no local fleet store at ${dir}: run \`placid ingest FILE\` first, or pass --data-dir`,
     );
   }
-  const local = await openLocalStore({ dataDir: dir, store: clock ? { clock } : undefined });
+  const local = await openLocalStore({
+    dataDir: dir,
+    store: clock ? { clock: { now: () => clock().getTime() } } : undefined,
+  });
   try {
     return await use(local.store, local);
   } finally {

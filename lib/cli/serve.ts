@@ -82,7 +82,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   const endpoint = options.dynamodbEndpoint;
   const dataDir = endpoint ?? options.dataDir ?? defaultDataDir();
-  const pipeline = await LocalPipeline.start(endpoint ? { endpoint, stages: [] } : { dataDir, stages: [] });
+  // dynalite answers from a worker thread: its work and its heap's collections stay off the thread
+  // that answers Nova (recording each decision is a store write).
+  const pipeline = await LocalPipeline.start(
+    endpoint ? { endpoint, stages: [] } : { dataDir, stages: [], dynaliteThread: true },
+  );
   const writes = pendingWrites(options.io);
   // Requests never wait for the store's change feed: claims are conditional writes, so a snapshot
   // a second old costs at most a lost claim race, and the latency stays the engine's.

@@ -55,7 +55,7 @@ export interface FleetViewOptions {
 export const DEFAULT_WINDOW_MINUTES = 10;
 
 export async function readFleetView(store: FleetStore, options: FleetViewOptions = {}): Promise<FleetView> {
-  const at = options.at ?? store.ctx.clock();
+  const at = options.at ?? store.now();
   const windowMinutes = options.windowMinutes ?? DEFAULT_WINDOW_MINUTES;
   const config = options.config ?? defaultConfig();
   const window = { from: new Date(at.getTime() - windowMinutes * 60_000), to: at };

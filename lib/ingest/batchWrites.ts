@@ -1,5 +1,6 @@
 /**
- * The batch-wide writes of an ingest batch, after each message's state writes: the sample pages of
+ * The batch-wide writes of an ingest batch, after each message's state writes: one item of sightings
+ * for the hosts whose unchanged state was not rewritten (hostSightings.ts), the sample pages of
  * every message at once (25 per BatchWriteItem instead of one call per message), then the ingest
  * watermark, once. A message is done only when its pages and the watermark are written too; one
  * that is not is handed back to SQS (retryable), alone or with the others that share its failure.
@@ -7,6 +8,7 @@
 import type { ReportMessage } from '../model/reports.js';
 import type { BatchLogger, BatchOutcome } from '../queue/processBatch.js';
 import type { FleetStore } from '../store/fleetStore.js';
+import type { Sighting } from '../store/hostSightings.js';
 import type { PageWrite } from '../store/samplePages.js';
 import { pageKey, type SampleWriteStats } from '../store/sampleWrites.js';
 
@@ -16,6 +18,8 @@ export interface AcceptedMessage {
   pages: PageWrite[];
   /** Its newest `reported_at` (hypervisors and instances). */
   newestReportAt: string;
+  /** Its hosts whose unchanged state was not rewritten: their heartbeat is the batch's sighting item. */
+  sighted?: Sighting[];
 }
 
 export interface BatchWritesResult {
@@ -41,6 +45,13 @@ export async function writeBatchWide(
   const failed = new Map<string, unknown>();
   let samples = { written: 0, samples: 0 };
   if (accepted.length === 0) return { samples, failed };
+  const sighting = accepted.filter((m) => (m.sighted?.length ?? 0) > 0);
+  try {
+    // One item for the whole batch; unwritten, its hosts would read down until their heartbeat.
+    await store.putSightings(sighting.flatMap((m) => m.sighted ?? []));
+  } catch (error) {
+    for (const m of sighting) failed.set(m.messageId, error);
+  }
   try {
     const result = await store.putSamplePages(accepted.flatMap((m) => m.pages));
     samples = { written: result.written, samples: result.samples };

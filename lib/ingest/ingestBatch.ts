@@ -11,6 +11,7 @@ import { parseReportMessage, type ReportMessage } from '../model/reports.js';
 import type { MessageQueue } from '../queue/port.js';
 import { type BatchLogger, type BatchOutcome, processSqsBatch } from '../queue/processBatch.js';
 import type { FleetStore } from '../store/fleetStore.js';
+import type { Sighting } from '../store/hostSightings.js';
 import { type AcceptedMessage, failAfterwards, newestReportAt, writeBatchWide } from './batchWrites.js';
 import { KnownHosts, unknownHostIssues } from './knownHosts.js';
 import { reportsInBody } from './reportCount.js';
@@ -63,9 +64,9 @@ export interface IngestBatchResult extends BatchOutcome {
  * conflict, the network) is listed in `response.batchItemFailures`, so only that record comes back.
  * Storing is idempotent, so a redelivered message changes nothing.
  *
- * States are written message by message; the sample pages of every stored message then go out
- * together (BatchWriteItem, 25 a call), then the ingest watermark once (batchWrites.ts). A message
- * counts as done only when all three are written.
+ * States are written message by message; the batch's host sightings (one item), the sample pages
+ * of every stored message (BatchWriteItem, 25 a call) and the ingest watermark then go out once
+ * (batchWrites.ts). A message counts as done only when all of these are written.
  *
  * @example
  * const { response } = await ingestBatch(event, { store, deadLetter, clock: systemClock });
@@ -92,7 +93,8 @@ export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<In
       tracked(record, async () => {
         const issues = await unknownHostIssues(message, known);
         if (issues.length > 0) throw new ValidationError(`message ${record.messageId}`, issues);
-        const stored = await deps.store.putStates(message);
+        const sighted: Sighting[] = [];
+        const stored = await deps.store.putStates(message, sighted);
         known.remember(message.hypervisors);
         reports.stored += stored.hosts.stored + stored.instances.stored;
         reports.unchanged += stored.hosts.unchanged + stored.instances.unchanged;
@@ -101,6 +103,7 @@ export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<In
           messageId: record.messageId,
           pages: deps.store.samplePages(message),
           newestReportAt: newestReportAt(message),
+          sighted,
         });
       }),
     deadLetter: deps.deadLetter,

@@ -43,7 +43,7 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
   const simulated = !args.endpoints;
   const clock = simulated ? new ManualClock(Date.now()) : systemClock;
   const now = () => new Date(clock.now());
-  const local = await openLocalStore({ dataDir: args.dataDir ?? defaultDataDir(), store: { clock: now } });
+  const local = await openLocalStore({ dataDir: args.dataDir ?? defaultDataDir(), store: { clock } });
   try {
     const { store } = local;
     const { migration, instance } = await workflow.adHocMigration(store, {

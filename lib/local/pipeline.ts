@@ -73,7 +73,7 @@ export class LocalPipeline {
     const local = await openLocalStore({
       dataDir: options.dataDir,
       endpoint: options.endpoint,
-      store: { clock: () => new Date(wallClock.now()), ...options.store },
+      store: { clock: wallClock, ...options.store },
       dynaliteThread: options.dynaliteThread,
     });
     const pipeline = new LocalPipeline(local, wallClock, options.clock ?? new FastForwardClock());

@@ -54,8 +54,7 @@ async function executeOne(
   ]);
   const simulated = !options.endpoints;
   const clock: Clock = simulated ? new ManualClock(options.at ?? new Date()) : systemClock;
-  const now = () => new Date(clock.now());
-  const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock: now });
+  const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock });
   const base = {
     migration_id: message.migration_id,
     instance_uuid: message.instance_uuid,

@@ -44,3 +44,20 @@ export function withReportHeartbeat(service: ServiceState, reportedAt: string): 
   const lastSeen = !Number.isNaN(seen) && seen <= reported ? service.last_seen_up : reportedAt;
   return { ...service, last_seen_up: lastSeen, report_interval_seconds: REPORT_INTERVAL_SECONDS };
 }
+
+/**
+ * A service record whose heartbeat is `reportedAt` (withReportHeartbeat's, or an earlier
+ * sighting's), moved on to a later sighting of the same state at `seenAt` (a report ingest did not rewrite because only its time changed). Only
+ * when the report was the heartbeat: a heartbeat the report itself carried, or a service reported
+ * down, is what the unchanged later reports said too. Never moves the heartbeat backwards.
+ */
+export function withSighting(
+  service: ServiceState,
+  reportedAt: string,
+  seenAt: string | undefined,
+): ServiceState {
+  if (seenAt === undefined || !service.up || service.last_seen_up !== reportedAt) return service;
+  const seen = Date.parse(seenAt);
+  if (Number.isNaN(seen) || seen <= Date.parse(reportedAt)) return service;
+  return { ...service, last_seen_up: seenAt };
+}

@@ -8,7 +8,8 @@ import { Fleet } from '../engine/fleet.js';
 import type { HostState } from '../model/hostState.js';
 import { encodeCursor } from '../store/cursor.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { StoredHost } from '../store/hostItems.js';
+import { type StoredHost, withSeen } from '../store/hostItems.js';
+import type { Sightings } from '../store/hostSightings.js';
 
 /** What the snapshot reads: the change feed, the full listing, and the store's clock for cursors. */
 export type SnapshotSource = Pick<FleetStore, 'hostsChangedSince' | 'listHosts' | 'ctx'>;
@@ -123,7 +124,7 @@ export class FleetSnapshot {
 
   /** Starts a due read without waiting for it; answers with what is held now. */
   private revalidate(): RefreshStats {
-    const due = this.source.ctx.clock().getTime() - this.lastReadAt >= this.maxAgeMs;
+    const due = this.source.ctx.clock.now() - this.lastReadAt >= this.maxAgeMs;
     if (due && !this.inflight) {
       this.startRead().then(
         () => {
@@ -151,15 +152,16 @@ export class FleetSnapshot {
   }
 
   private async read(): Promise<RefreshStats> {
-    const now = this.source.ctx.clock().getTime();
+    const now = this.source.ctx.clock.now();
     if (this.loaded && now - this.lastReadAt < this.maxAgeMs) return this.freshStats();
     const full = !this.loaded || now - this.lastFullAt >= this.fullRefreshMs;
     const started = performance.now();
-    const incoming = full ? await this.listAll(now) : await this.readChanges(now);
+    const sightings: Sightings = new Map();
+    const incoming = full ? await this.listAll(now) : await this.readChanges(now, sightings);
     const readMs = performance.now() - started;
     this.lastReadAt = now;
     this.loaded = true;
-    const changed = this.merge(incoming);
+    const changed = this.merge(incoming, sightings);
     const removed = full ? this.removeMissing(incoming, now) : 0;
     const rebuilt = changed.length > 0 || removed > 0;
     const rebuildStarted = performance.now();
@@ -187,12 +189,14 @@ export class FleetSnapshot {
     return hosts;
   }
 
-  private async readChanges(now: number): Promise<StoredHost[]> {
+  /** The hosts changed since the last read; the sightings read with them go into `sightings`. */
+  private async readChanges(now: number, sightings: Sightings): Promise<StoredHost[]> {
     const quick =
       this.quickOverlapMs !== undefined && now - this.lastLongReadAt < this.source.ctx.changeOverlapMs;
     if (quick) {
       const changes = await this.source.hostsChangedSince(this.cursor, this.quickOverlapMs);
       this.cursor = changes.cursor;
+      for (const [k, seen] of changes.sightings) sightings.set(k, seen);
       return changes.hosts;
     }
     // From the last long read's cursor: whatever the quick reads since then could have missed.
@@ -200,20 +204,39 @@ export class FleetSnapshot {
     this.cursor = changes.cursor;
     this.longCursor = changes.cursor;
     this.lastLongReadAt = now;
+    for (const [k, seen] of changes.sightings) sightings.set(k, seen);
     return changes.hosts;
   }
 
-  /** Keeps the higher version of each host (an incremental read repeats hosts in its overlap window). */
-  private merge(incoming: readonly StoredHost[]): string[] {
-    const changed: string[] = [];
+  /**
+   * Keeps the higher version of each host (an incremental read repeats hosts in its overlap window),
+   * then moves held hosts' heartbeats on to `sightings`: a host whose unchanged state was not
+   * rewritten is in the change feed only through them. A newer item keeps the sighting held before
+   * (its own report may be older: a claim rewrote it).
+   */
+  private merge(incoming: readonly StoredHost[], sightings: Sightings): string[] {
+    const changed = new Set<string>();
     for (const stored of incoming) {
       const k = key(stored.state.host, stored.state.nodename);
       const held = this.entries.get(k);
-      if (held && held.version >= stored.version) continue;
-      this.entries.set(k, stored);
-      changed.push(k);
+      // The same item again may come with a newer sighting (a full listing applies them).
+      const next =
+        held && held.version >= stored.version
+          ? withSeen(held, stored.seen_at)
+          : withSeen(stored, held?.seen_at);
+      if (next === held) continue;
+      this.entries.set(k, next);
+      changed.add(k);
     }
-    return changed;
+    for (const [k, seen] of sightings) {
+      const held = this.entries.get(k);
+      if (!held) continue;
+      const moved = withSeen(held, seen);
+      if (moved === held) continue;
+      this.entries.set(k, moved);
+      changed.add(k);
+    }
+    return [...changed];
   }
 
   /**

@@ -29,6 +29,15 @@ import { WorldFleet } from './worldFleet.js';
 export const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
 
 /**
+ * Host sightings must reach back a report interval plus the simulation's `service_down_time`
+ * (two report intervals), and a minute more: else a host between reports reads down.
+ */
+async function sightingLookbackMs(reportIntervalMinutes: number): Promise<number> {
+  const { simSchedulerConfig } = await import('./schedulerConfig.js');
+  return (simSchedulerConfig(reportIntervalMinutes).DEFAULT.service_down_time + 2 * 60) * 1000;
+}
+
+/**
  * Ingest invocations in flight at once while a report round drains, as Lambda's SQS pollers run
  * several batches concurrently: one handler's requests then overlap another's, and the store's
  * thread works while this one parses.
@@ -82,6 +91,7 @@ export async function openSimulatedPlacid(
   const definition = await timer.time('setup', () => definitionModule.workflowDefinition());
   const clock = new SimClock(scenario.start.getTime());
   const fleet = new WorldFleet(layout, scenario, clock);
+  const lookbackMs = await sightingLookbackMs(scenario.reportIntervalMinutes);
   const pipeline = await timer.time('setup', () =>
     pipelineModule.LocalPipeline.start({
       wallClock: clock,
@@ -89,7 +99,7 @@ export async function openSimulatedPlacid(
       stages: [
         ingestModule.ingestPipelineStage({ maxConcurrency: options.ingestConcurrency ?? INGEST_CONCURRENCY }),
       ],
-      store: STORE_TUNING,
+      store: { ...STORE_TUNING, sightingLookbackMs: lookbackMs },
       // The store's server on another core: the handlers' requests no longer wait for this one.
       dynaliteThread: options.storeThread ?? true,
     }),

@@ -70,7 +70,7 @@ export async function claimResources(
     vcpus: request.vcpus,
     memory_mb: request.memory_mb,
     disk_mb: request.disk_gb * 1024,
-    claimed_at: ctx.clock().getTime(),
+    claimed_at: ctx.clock.now(),
   };
   const names: Record<string, string> = {
     '#host': 'host',

@@ -1,5 +1,6 @@
 /** What every store module needs: the client, physical table names, a clock and the tunables. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Clock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { TableNames } from './tables.js';
@@ -7,8 +8,8 @@ import type { TableNames } from './tables.js';
 export interface StoreContext {
   doc: DynamoDBDocumentClient;
   tables: TableNames;
-  /** Injectable for tests; also stamps `updated_at` and TTLs. */
-  clock: () => Date;
+  /** The store's time (the one Clock port; only `now` is read): stamps `updated_at`, TTLs and expiry. */
+  clock: Pick<Clock, 'now'>;
   retry: RetryPolicy;
   /** Conditional writes in flight at once per call. */
   concurrency: number;
@@ -34,6 +35,12 @@ export interface StoreContext {
    * writer's clock can become visible after a later-stamped one (clock skew, slow commit).
    */
   changeOverlapMs: number;
+  /**
+   * How far back readers look for host sightings (hostSightings.ts), which expire a minute later.
+   * Must cover the report interval plus `service_down_time` (60 s + 60 s by default): a longer
+   * `service_down_time` needs a longer lookback, or a host between reports reads down early.
+   */
+  sightingLookbackMs: number;
 }
 
 export type StoreOptions = Pick<StoreContext, 'doc' | 'tables'> &
@@ -41,7 +48,7 @@ export type StoreOptions = Pick<StoreContext, 'doc' | 'tables'> &
 
 export function storeContext(options: StoreOptions): StoreContext {
   return {
-    clock: () => new Date(),
+    clock: systemClock,
     concurrency: 16,
     sampleRetentionSeconds: 2 * 86_400,
     instanceRetentionSeconds: 86_400,
@@ -50,6 +57,7 @@ export function storeContext(options: StoreOptions): StoreContext {
     decisionRetentionSeconds: 30 * 86_400,
     claimTtlMs: 10 * 60_000,
     changeOverlapMs: 10_000,
+    sightingLookbackMs: 5 * 60_000,
     ...options,
     retry: { ...DEFAULT_RETRY, ...options.retry },
   };

@@ -13,7 +13,7 @@ export interface DecisionRecord<D = unknown> {
 
 /** Records a decision; false when one is already recorded for this request id (that one stays). */
 export async function putDecision(ctx: StoreContext, requestId: string, decision: unknown): Promise<boolean> {
-  const now = ctx.clock();
+  const now = new Date(ctx.clock.now());
   const item = {
     request_id: requestId,
     decided_at: now.toISOString(),

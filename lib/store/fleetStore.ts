@@ -14,6 +14,7 @@ import { DetectorStateRepository } from './detectorState.js';
 import { type FleetWindows, fleetWindows } from './fleetWindows.js';
 import type { StoredHost } from './hostItems.js';
 import { getHost, type HostChanges, hasNode, hostsChangedSince, listHosts } from './hostReads.js';
+import { putSightings, type Sighting } from './hostSightings.js';
 import { type HostWriteOutcome, putHostReport } from './hostWrites.js';
 import { ingestWatermark, noteIngested } from './ingestWatermark.js';
 import { getInstance, instancesByHost, listInstances, type StoredInstance } from './instances.js';
@@ -69,7 +70,7 @@ export class FleetStore {
 
   /** The store's clock: what stamps its writes and judges expiry. */
   now(): Date {
-    return this.ctx.clock();
+    return new Date(this.ctx.clock.now());
   }
 
   /**
@@ -80,16 +81,42 @@ export class FleetStore {
    */
   async putReports(message: Pick<ReportMessage, 'hypervisors' | 'instances'>): Promise<IngestOutcome> {
     const samples = await this.putSamples(message.hypervisors, message.instances);
-    return { ...(await this.putStates(message)), samples };
+    const sighted: Sighting[] = [];
+    const states = await this.putStates(message, sighted);
+    await this.putSightings(sighted);
+    return { ...states, samples };
   }
 
-  /** The state writes of a message: each host and instance report, written only if newer and changed. */
+  /**
+   * The state writes of a message: each host and instance report, written only if newer and
+   * changed. Hosts skipped as unchanged are appended to `sighted`: write them with putSightings
+   * (once per batch), or they read as down between heartbeats.
+   */
   async putStates(
     message: Pick<ReportMessage, 'hypervisors' | 'instances'>,
+    sighted: Sighting[] = [],
   ): Promise<Omit<IngestOutcome, 'samples'>> {
-    const hosts = await this.count(message.hypervisors, (r) => this.putHostReport(r));
+    const hosts = await this.count(message.hypervisors, async (r) => {
+      const outcome = await this.putHostReport(r);
+      if (outcome === 'unchanged')
+        sighted.push({ host: r.host, nodename: r.nodename, reported_at: r.reported_at });
+      return outcome;
+    });
     const instances = await this.count(message.instances, (r) => this.putInstanceReport(r));
     return { hosts, instances };
+  }
+
+  /**
+   * Records hosts seen reporting an unchanged state (one item per call, hostSightings.ts). When it
+   * fails the memo forgets them, so the redelivered reports are written rather than found stale.
+   */
+  async putSightings(sighted: readonly Sighting[]): Promise<void> {
+    try {
+      await putSightings(this.ctx, sighted);
+    } catch (error) {
+      for (const s of sighted) this.hostMemo.forget(`${s.host}\u0000${s.nodename}`);
+      throw error;
+    }
   }
 
   putHostReport(report: HypervisorReport): Promise<HostWriteOutcome> {

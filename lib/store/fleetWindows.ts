@@ -53,7 +53,7 @@ export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Pro
   const partitions = minutesBetween(from, to).flatMap((minute) =>
     Array.from({ length: WINDOW_SHARDS }, (_, shard) => ({ minute, shard })),
   );
-  const merge = new WindowMerge(from, to, epochSeconds(ctx.clock().getTime()));
+  const merge = new WindowMerge(from, to, epochSeconds(ctx.clock.now()));
   let queries = 0;
   const read = await mapLimit(partitions, ctx.concurrency, async ({ minute, shard }) => {
     const items: Record<string, unknown>[] = [];

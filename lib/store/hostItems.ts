@@ -5,7 +5,7 @@
  */
 import { hostStateOutOfBounds, quarantinedHostState } from '../model/bounds.js';
 import type { HostState } from '../model/hostState.js';
-import { withReportHeartbeat } from '../model/liveness.js';
+import { withReportHeartbeat, withSighting } from '../model/liveness.js';
 import type { HypervisorReport } from '../model/reports.js';
 import { HOST_CHANGE_SHARDS } from './tables.js';
 
@@ -33,6 +33,8 @@ export interface StoredHost {
   /** Epoch ms of the last write, by the writer's clock. */
   updated_at: number;
   claims: Record<string, Claim>;
+  /** The newest sighting (hostSightings.ts) applied as the heartbeat, when later than `reported_at`. */
+  seen_at?: string;
 }
 
 /** Spreads hosts over the change-index shards; stable, so a host always lands in the same shard. */
@@ -94,7 +96,7 @@ function harmless(state: HostState): HostState {
  * Rebuilds the engine's view: the reported state with each pending claim consumed the way Nova's
  * consume_from_request does (vCPUs, RAM, root+ephemeral disk, one more instance and I/O op).
  */
-export function hostFromItem(item: Record<string, unknown>): StoredHost {
+export function hostFromItem(item: Record<string, unknown>, seenAt?: string): StoredHost {
   const state = harmless(JSON.parse(item.state as string) as HostState);
   // Stale is not up: the report is the heartbeat ComputeFilter checks against service_down_time.
   state.service = withReportHeartbeat(state.service, item.reported_at as string);
@@ -108,11 +110,27 @@ export function hostFromItem(item: Record<string, unknown>): StoredHost {
     state.num_io_ops += 1;
     state.instances[id] = { uuid: id };
   }
-  return {
-    state,
-    reported_at: item.reported_at as string,
-    version: Number(item.version),
-    updated_at: Number(item.updated_at),
-    claims,
-  };
+  return withSeen(
+    {
+      state,
+      reported_at: item.reported_at as string,
+      version: Number(item.version),
+      updated_at: Number(item.updated_at),
+      claims,
+    },
+    seenAt,
+  );
+}
+
+/**
+ * The host with a sighting of its unchanged state at `seenAt` as its heartbeat, if that is later
+ * than its report and any sighting applied before; the same object otherwise.
+ */
+export function withSeen(stored: StoredHost, seenAt: string | undefined): StoredHost {
+  if (seenAt === undefined) return stored;
+  const newest = stored.seen_at ?? stored.reported_at;
+  if (!(Date.parse(seenAt) > Date.parse(newest))) return stored;
+  const service = withSighting(stored.state.service, newest, seenAt);
+  if (service === stored.state.service) return stored;
+  return { ...stored, state: { ...stored.state, service }, seen_at: seenAt };
 }

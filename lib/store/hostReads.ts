@@ -1,8 +1,13 @@
-/** Reading host states: one host, the whole fleet, or only what changed since a cursor. */
+/**
+ * Reading host states: one host, the whole fleet, or only what changed since a cursor. Each read
+ * also takes the nodes' recent sightings (hostSightings.ts) as their heartbeat: a host whose
+ * unchanged state was not rewritten is still up while it keeps reporting.
+ */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreContext } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { hostFromItem, type StoredHost } from './hostItems.js';
+import { type Sightings, sightingKey, sightingsSince } from './hostSightings.js';
 import { queryAll, scanAll } from './paginate.js';
 import { HOST_CHANGE_SHARDS, HOSTS_BY_CHANGE } from './tables.js';
 
@@ -13,7 +18,15 @@ export interface HostChanges {
   hosts: StoredHost[];
   /** Pass to the next call. */
   cursor: string;
+  /**
+   * The newest sighting of each node seen since the cursor (already applied to `hosts`): a reader
+   * holding hosts must apply them to hosts whose items did not change (StoredHost withSeen).
+   */
+  sightings: Sightings;
 }
+
+const seenOf = (sightings: Sightings, item: Item): string | undefined =>
+  sightings.get(sightingKey(item.host as string, item.nodename as string));
 
 /** One node of a host (`nodename` defaults to `host`, as for libvirt). */
 export async function getHost(
@@ -21,10 +34,13 @@ export async function getHost(
   host: string,
   nodename = host,
 ): Promise<StoredHost | undefined> {
-  const { Item } = await ctx.doc.send(
-    new GetCommand({ TableName: ctx.tables.hosts, Key: { host, nodename }, ConsistentRead: true }),
-  );
-  return Item ? hostFromItem(Item) : undefined;
+  const [{ Item }, sightings] = await Promise.all([
+    ctx.doc.send(
+      new GetCommand({ TableName: ctx.tables.hosts, Key: { host, nodename }, ConsistentRead: true }),
+    ),
+    sightingsSince(ctx),
+  ]);
+  return Item ? hostFromItem(Item, seenOf(sightings, Item)) : undefined;
 }
 
 /**
@@ -46,8 +62,11 @@ export async function hasNode(ctx: StoreContext, host: string, nodename: string)
 
 /** Every stored host, read page by page (`pageSize` items per Scan call). */
 export async function listHosts(ctx: StoreContext, pageSize = 500): Promise<StoredHost[]> {
-  const items = await scanAll(ctx, { TableName: ctx.tables.hosts, Limit: pageSize });
-  return items.map((item) => hostFromItem(item));
+  const [items, sightings] = await Promise.all([
+    scanAll(ctx, { TableName: ctx.tables.hosts, Limit: pageSize }),
+    sightingsSince(ctx),
+  ]);
+  return items.map((item) => hostFromItem(item, seenOf(sightings, item)));
 }
 
 /**
@@ -65,12 +84,17 @@ export async function hostsChangedSince(
   overlapMs = ctx.changeOverlapMs,
 ): Promise<HostChanges> {
   const since = decodeCursor(cursor);
-  const readStart = ctx.clock().getTime();
+  const readStart = ctx.clock.now();
   const from = since > 0 ? since - overlapMs : -1;
   const shards = Array.from({ length: HOST_CHANGE_SHARDS }, (_, i) => String(i));
-  const pages = await Promise.all(shards.map((shard) => queryShard(ctx, shard, from)));
+  const [pages, sightings] = await Promise.all([
+    Promise.all(shards.map((shard) => queryShard(ctx, shard, from))),
+    // Without a cursor: every sighting still in the lookback.
+    sightingsSince(ctx, from),
+  ]);
   // A host lives in exactly one shard, so the pages never overlap.
-  return { hosts: pages.flat().map(hostFromItem), cursor: encodeCursor(readStart) };
+  const hosts = pages.flat().map((item) => hostFromItem(item, seenOf(sightings, item)));
+  return { hosts, cursor: encodeCursor(readStart), sightings };
 }
 
 async function queryShard(ctx: StoreContext, shard: string, from: number): Promise<Item[]> {

@@ -33,7 +33,7 @@ export async function putHostReport(
   report: HypervisorReport,
   memo?: StateWriteMemo,
 ): Promise<HostWriteOutcome> {
-  const now = ctx.clock().getTime();
+  const now = ctx.clock.now();
   const key = `${report.host}\u0000${report.nodename}`;
   // What the item stores of a report: its state and zone (gaps and samples are not host state).
   const fingerprint = memo

@@ -34,7 +34,7 @@ export async function noteIngested(ctx: StoreContext, newestReportAt: string): P
         UpdateExpression: 'SET #newest = :new, #updated_at = :now',
         ConditionExpression: 'attribute_not_exists(#newest) OR #newest < :new',
         ExpressionAttributeNames: { '#newest': 'newest_report_at', '#updated_at': 'updated_at' },
-        ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock().getTime() },
+        ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock.now() },
       }),
     );
   } catch (error) {

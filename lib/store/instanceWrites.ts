@@ -28,7 +28,7 @@ export async function putInstanceReport(
   memo?: StateWriteMemo,
 ): Promise<InstanceWriteOutcome> {
   const { samples: _samples, ...state } = report;
-  const now = ctx.clock().getTime();
+  const now = ctx.clock.now();
   const fingerprint = memo ? stateFingerprint(state) : '';
   const verdict = memo?.verdict(report.uuid, fingerprint, report.reported_at, now) ?? 'write';
   if (verdict === 'unchanged') memo?.skipped(report.uuid, report.reported_at);

@@ -28,7 +28,7 @@ export async function instancesByHost(ctx: StoreContext, host: string): Promise<
     KeyConditionExpression: '#host = :host',
     FilterExpression: '#expires_at > :now',
     ExpressionAttributeNames: { '#host': 'host', '#expires_at': 'expires_at' },
-    ExpressionAttributeValues: { ':host': host, ':now': epochSeconds(ctx.clock().getTime()) },
+    ExpressionAttributeValues: { ':host': host, ':now': epochSeconds(ctx.clock.now()) },
   });
   return items.map(instanceFromItem);
 }
@@ -39,14 +39,14 @@ export async function listInstances(ctx: StoreContext): Promise<StoredInstance[]
     TableName: ctx.tables.instances,
     FilterExpression: '#expires_at > :now',
     ExpressionAttributeNames: { '#expires_at': 'expires_at' },
-    ExpressionAttributeValues: { ':now': epochSeconds(ctx.clock().getTime()) },
+    ExpressionAttributeValues: { ':now': epochSeconds(ctx.clock.now()) },
   });
   return items.map(instanceFromItem);
 }
 
 // DynamoDB deletes expired items up to days late, and dynalite never does: readers check themselves.
 function expired(ctx: StoreContext, item: Item): boolean {
-  return Number(item.expires_at) <= epochSeconds(ctx.clock().getTime());
+  return Number(item.expires_at) <= epochSeconds(ctx.clock.now());
 }
 
 function instanceFromItem(item: Item): StoredInstance {

@@ -28,7 +28,7 @@ export async function acquireLease(
   ttlMs: number,
 ): Promise<Lease | undefined> {
   if (!(ttlMs > 0)) throw new RangeError(`lease ttlMs must be > 0, got ${ttlMs}`);
-  const now = ctx.clock().getTime();
+  const now = ctx.clock.now();
   const until = now + ttlMs;
   try {
     const { Attributes } = await ctx.doc.send(
@@ -73,7 +73,7 @@ export async function releaseLease(ctx: StoreContext, name: string, owner: strin
         UpdateExpression: 'SET #until = :zero',
         ConditionExpression: '#owner = :owner AND #until > :now',
         ExpressionAttributeNames: { '#owner': 'owner', '#until': 'lease_until' },
-        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': ctx.clock().getTime() },
+        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': ctx.clock.now() },
       }),
     );
     return true;
@@ -83,9 +83,9 @@ export async function releaseLease(ctx: StoreContext, name: string, owner: strin
   }
 }
 
-/** The names of the leases held at `ctx.clock()`, sorted (a Scan: for reports and tests, not hot paths). */
+/** The names of the leases held at `new Date(ctx.clock.now())`, sorted (a Scan: for reports and tests, not hot paths). */
 export async function heldLeases(ctx: StoreContext): Promise<string[]> {
-  const now = ctx.clock().getTime();
+  const now = ctx.clock.now();
   const items = await scanAll(ctx, { TableName: ctx.tables.leases });
   return items
     .filter((item) => Number(item.lease_until) > now)

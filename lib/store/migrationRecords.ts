@@ -52,7 +52,7 @@ export class MigrationRecordRepository {
       },
       ExpressionAttributeValues: {
         ':uuid': instanceUuid,
-        ':now': epochSeconds(this.ctx.clock().getTime()),
+        ':now': epochSeconds(this.ctx.clock.now()),
         ...(since ? { ':since': since.toISOString() } : {}),
       },
       ConsistentRead: true,

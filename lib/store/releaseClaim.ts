@@ -41,7 +41,7 @@ export async function releaseClaim(
         },
         ExpressionAttributeValues: {
           ':claimed_at': claim.claimed_at,
-          ':now': ctx.clock().getTime(),
+          ':now': ctx.clock.now(),
           ':vcpus': -claim.vcpus,
           ':memory_mb': -claim.memory_mb,
           ':disk_mb': -claim.disk_mb,

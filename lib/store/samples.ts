@@ -98,7 +98,7 @@ async function queryPages(
       // Sort keys are `<ts>#<hash>`: this bound admits every hash of the last instant.
       ':high': `${new Date(to.getTime() + MAX_PAGE_SPAN_MS).toISOString()}#\uffff`,
       ':to': to.toISOString(),
-      ':now': epochSeconds(ctx.clock().getTime()),
+      ':now': epochSeconds(ctx.clock.now()),
     },
   });
 }

@@ -33,7 +33,7 @@ export async function markDigestsWritten(ctx: StoreContext): Promise<void> {
         UpdateExpression: 'SET #since = :since',
         ConditionExpression: 'attribute_not_exists(#since)',
         ExpressionAttributeNames: { '#since': 'since' },
-        ExpressionAttributeValues: { ':since': ctx.clock().toISOString() },
+        ExpressionAttributeValues: { ':since': new Date(ctx.clock.now()).toISOString() },
       }),
     );
   } catch (error) {

@@ -170,7 +170,7 @@ async function ingest(store: FleetStore, bodies: readonly string[], batch: numbe
 /** A store whose digests began an hour before NOW, with the case's messages ingested. */
 async function ingested(c: Case): Promise<{ store: FleetStore; uuids: string[] }> {
   let clock = new Date(NOW.getTime() - 3_600_000);
-  const store = await storeWithOwnTables(h, { clock: () => clock });
+  const store = await storeWithOwnTables(h, { clock: { now: () => clock.getTime() } });
   await markDigestsWritten(store.ctx);
   clock = NOW;
   const { bodies, uuids } = deliveries(c);

@@ -32,7 +32,7 @@ export async function openHarness(
 ) {
   const fleet = generateFleet(shape);
   let now = fleet.now;
-  const store = await storeWithOwnTables(dynamo, { clock: () => now });
+  const store = await storeWithOwnTables(dynamo, { clock: { now: () => now.getTime() } });
   await ingested(store, fleet);
   const queue = new LocalSqsQueue({ name: 'plans' });
   const settings: RebalanceSettings = { ...defaultRebalanceSettings(), mode, ...overrides };

@@ -190,3 +190,43 @@ describe('one SQS batch when some writes do not land', () => {
     expect(result.counts).toEqual({ stored: 0, rejected: 0, retried: 3 });
   });
 });
+
+describe('hosts whose unchanged state is not rewritten', () => {
+  /** A batch of `seen` messages m0..m2: m0 and m1 newer, unchanged reports; m2 a duplicate of the first batch's. */
+  const secondBatch = (prefix: string) =>
+    sqsEvent(record(prefix, 0, at(-4)), record(prefix, 1, at(-4)), record(prefix, 2, at(-5 + 2 / 100)));
+
+  it('are recorded in one sighting item per batch, which readers take as their heartbeat', async () => {
+    // Prepare
+    await ingest(batchOf('sighted', 3));
+    calls = {};
+    // Act
+    const result = await ingest(secondBatch('sighted'));
+    // Assess
+    expect(result.reports).toMatchObject({ unchanged: 2 * NODES_PER_MESSAGE, stale: NODES_PER_MESSAGE });
+    expect(count('PutItem', 'samples')).toBe(1);
+    const host = await h.store.getHost('sighted-m1-n3');
+    expect(host?.reported_at).toBe(at(-5 + 1 / 100));
+    expect(host?.seen_at).toBe(at(-4));
+    expect(host?.state.service.last_seen_up).toBe(at(-4));
+  });
+
+  it('hand back only the messages they came from when the sighting cannot be written, and the redelivery stores them', async () => {
+    // Prepare
+    await ingest(batchOf('unsighted', 3));
+    faults = injectFaults(h.store.ctx.doc, [
+      { when: isCall('PutCommand', tables().samples), times: Number.POSITIVE_INFINITY, act: throttle },
+    ]);
+    // Act
+    const failed = await ingest(secondBatch('unsighted'));
+    faults.restore();
+    faults = undefined;
+    const redelivered = await ingest(
+      sqsEvent(record('unsighted', 0, at(-4)), record('unsighted', 1, at(-4))),
+    );
+    // Assess
+    expect(failed.response.batchItemFailures).toEqual([{ itemIdentifier: 'm0' }, { itemIdentifier: 'm1' }]);
+    expect(redelivered.reports).toMatchObject({ stored: 2 * NODES_PER_MESSAGE, unchanged: 0, stale: 0 });
+    expect((await h.store.getHost('unsighted-m0-n0'))?.state.service.last_seen_up).toBe(at(-4));
+  });
+});

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_INTERVAL_SECONDS, serviceIsUp, withReportHeartbeat } from '../../lib/model/liveness.js';
+import {
+  REPORT_INTERVAL_SECONDS,
+  serviceIsUp,
+  withReportHeartbeat,
+  withSighting,
+} from '../../lib/model/liveness.js';
 
 const REPORTED = '2026-12-01T12:00:00.000Z';
 const secondsAfter = (seconds: number) => new Date(Date.parse(REPORTED) + seconds * 1000);
@@ -37,5 +42,35 @@ describe('liveness of a host known from its reports', () => {
   it('keeps a service reported down as down, whatever the time', () => {
     const service = withReportHeartbeat({ disabled: false, up: false }, REPORTED);
     expect(serviceIsUp(service, secondsAfter(1), 60)).toBe(false);
+  });
+});
+
+describe('a later sighting of an unchanged report', () => {
+  const later = secondsAfter(600).toISOString();
+
+  it('moves the heartbeat to the sighting, so the host stays up after its written report went stale', () => {
+    // Act
+    const seen = withSighting(fromReport, REPORTED, later);
+    // Assess
+    expect(seen.last_seen_up).toBe(later);
+    expect(serviceIsUp(fromReport, secondsAfter(630), 60)).toBe(false);
+    expect(serviceIsUp(seen, secondsAfter(630), 60)).toBe(true);
+  });
+
+  it('never moves the heartbeat backwards', () => {
+    const seen = withSighting(fromReport, REPORTED, later);
+    expect(withSighting(seen, later, REPORTED)).toBe(seen);
+  });
+
+  it("changes neither a service reported down nor Nova's own heartbeat carried by the report", () => {
+    // Prepare
+    const down = withReportHeartbeat({ disabled: false, up: false }, REPORTED);
+    const novaBeat = withReportHeartbeat(
+      { disabled: false, up: true, last_seen_up: secondsAfter(-30).toISOString() },
+      REPORTED,
+    );
+    // Act / Assess
+    expect(withSighting(down, REPORTED, later)).toBe(down);
+    expect(withSighting(novaBeat, REPORTED, later)).toBe(novaBeat);
   });
 });

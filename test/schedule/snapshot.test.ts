@@ -173,14 +173,16 @@ describe('FleetSnapshot version order', () => {
   /** A source whose reads are scripted: a full listing, then the given incremental results. */
   function scripted(listing: StoredHost[], ...changes: StoredHost[][]): SnapshotSource {
     let t = NOW.getTime();
-    const tick = () => {
-      t += 1_000;
-      return new Date(t);
+    const tick = {
+      now: () => {
+        t += 1_000;
+        return t;
+      },
     };
     return {
       ctx: { ...db.h.store.ctx, clock: tick },
       listHosts: async () => listing,
-      hostsChangedSince: async () => ({ hosts: changes.shift() ?? [], cursor: 'c' }),
+      hostsChangedSince: async () => ({ hosts: changes.shift() ?? [], cursor: 'c', sightings: new Map() }),
     } as unknown as SnapshotSource;
   }
   const stored = (version: number, freeRamMb: number): StoredHost => ({

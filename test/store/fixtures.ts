@@ -78,7 +78,7 @@ export async function startStore(options: Partial<StoreOptions> = {}): Promise<S
   const store = new FleetStore({
     doc: local.client,
     tables: local.tableNames,
-    clock: () => now,
+    clock: { now: () => now.getTime() },
     retry: { sleep: async () => {} },
     ...options,
   });

@@ -80,7 +80,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const consul = new FakeConsul();
   const agent = await consul.addAgent(CONSUL_NODE);
   const dynamo = await startLocalDynamo();
-  const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock: now });
+  const store = new FleetStore({
+    doc: dynamo.client,
+    tables: dynamo.tableNames,
+    clock: { now: () => now().getTime() },
+  });
 
   const credentials = options.novaMember ? memberCredentials(nova) : nova.credentials();
   const session = new KeystoneSession(credentials, { clock });

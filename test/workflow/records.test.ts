@@ -10,7 +10,11 @@ let local: LocalDynamo;
 let store: FleetStore;
 beforeEach(async () => {
   local = await startLocalDynamo();
-  store = new FleetStore({ doc: local.client, tables: local.tableNames, clock: () => NOW });
+  store = new FleetStore({
+    doc: local.client,
+    tables: local.tableNames,
+    clock: { now: () => NOW.getTime() },
+  });
 });
 afterEach(async () => {
   await local.close();

@@ -1,0 +1,97 @@
+/**
+ * Host sightings: the heartbeat of hosts whose state write was skipped. Ingest does not rewrite a
+ * host item whose state is unchanged (writeMemo.ts), so the item's `reported_at` can lag a live
+ * host by up to the host heartbeat (15 min), far beyond `service_down_time`. Each ingest batch
+ * instead writes one item listing the nodes it saw unchanged and when, in the `samples` table
+ * (it has TTL) under a minute partition `seen#<minute>`; readers take each node's newest sighting
+ * of the last few minutes as its heartbeat when that is newer than the item's report.
+ */
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, type StoreContext } from './context.js';
+import { queryAll } from './paginate.js';
+
+/** A node seen reporting an unchanged state at `reported_at`. */
+export interface Sighting {
+  host: string;
+  nodename: string;
+  reported_at: string;
+}
+
+/** The newest sighting of each node, by `host\u0000nodename`. */
+export type Sightings = Map<string, string>;
+
+/** Nodes per item: [host, nodename, reported_at] triples stay far below DynamoDB's 400 KB item limit. */
+export const SIGHTINGS_PER_ITEM = 2_000;
+const MINUTE_MS = 60_000;
+/** A writer's clock may run this far ahead of a reader's; its newest minute is read too. */
+const SKEW_MS = MINUTE_MS;
+
+export const sightingKey = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
+
+const partition = (ms: number): string =>
+  `seen#${new Date(Math.floor(ms / MINUTE_MS) * MINUTE_MS).toISOString().slice(0, 16)}`;
+
+/**
+ * Writes `sightings` as one item (more only past SIGHTINGS_PER_ITEM), keyed by the writer's clock
+ * and a random suffix, so two batches in the same millisecond never overwrite each other.
+ */
+export async function putSightings(ctx: StoreContext, sightings: readonly Sighting[]): Promise<number> {
+  if (sightings.length === 0) return 0;
+  const now = ctx.clock.now();
+  const stamp = new Date(now).toISOString();
+  const expires = epochSeconds(now + ctx.sightingLookbackMs + MINUTE_MS);
+  let items = 0;
+  for (let i = 0; i < sightings.length; i += SIGHTINGS_PER_ITEM) {
+    const nodes = sightings.slice(i, i + SIGHTINGS_PER_ITEM).map((s) => [s.host, s.nodename, s.reported_at]);
+    await ctx.doc.send(
+      new PutCommand({
+        TableName: ctx.tables.samples,
+        Item: { entity: partition(now), ts: `${stamp}#${randomUUID()}`, nodes, expires_at: expires },
+      }),
+    );
+    items++;
+  }
+  return items;
+}
+
+/**
+ * The newest sighting of each node among the items written after `fromMs` (by their writers'
+ * clocks), never further back than the store's sighting lookback. Expired items are skipped
+ * (dynalite never deletes them).
+ */
+export async function sightingsSince(
+  ctx: StoreContext,
+  fromMs = Number.NEGATIVE_INFINITY,
+): Promise<Sightings> {
+  const now = ctx.clock.now();
+  const from = Math.max(fromMs, now - ctx.sightingLookbackMs);
+  const minutes: number[] = [];
+  for (let m = Math.floor(from / MINUTE_MS); m <= Math.floor((now + SKEW_MS) / MINUTE_MS); m++)
+    minutes.push(m);
+  const pages = await Promise.all(
+    minutes.map((m) =>
+      queryAll(ctx, {
+        TableName: ctx.tables.samples,
+        KeyConditionExpression: '#entity = :entity AND #ts > :from',
+        FilterExpression: '#expires_at > :now',
+        ExpressionAttributeNames: { '#entity': 'entity', '#ts': 'ts', '#expires_at': 'expires_at' },
+        ExpressionAttributeValues: {
+          ':entity': partition(m * MINUTE_MS),
+          ':from': new Date(from).toISOString(),
+          ':now': epochSeconds(now),
+        },
+      }),
+    ),
+  );
+  const newest: Sightings = new Map();
+  for (const item of pages.flat()) {
+    for (const [host, nodename, reportedAt] of item.nodes as [string, string, string][]) {
+      const k = sightingKey(host, nodename);
+      const held = newest.get(k);
+      // A redelivered old sighting must not move a node's heartbeat backwards.
+      if (held === undefined || Date.parse(reportedAt) > Date.parse(held)) newest.set(k, reportedAt);
+    }
+  }
+  return newest;
+}

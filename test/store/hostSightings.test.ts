@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { serviceIsUp } from '../../lib/model/liveness.js';
+import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
+import type { StoredHost } from '../../lib/store/hostItems.js';
+import { at, hypervisorDoc, message, NOW, useStore } from './fixtures.js';
+
+const h = useStore();
+
+/** Nova's default `service_down_time`, as ComputeFilter reads it. */
+const DOWN_TIME_S = 60;
+const setMinutes = (minutes: number) => h.setNow(new Date(NOW.getTime() + minutes * 60_000));
+const isUp = (stored: StoredHost | undefined) =>
+  stored !== undefined && serviceIsUp(stored.state.service, h.store.now(), DOWN_TIME_S);
+
+/** A message with one unchanged report of `host` taken at minute `minutes` (after parsing, which rejects times ahead of NOW). */
+function reportAt(host: string, minutes: number) {
+  const parsed = message([hypervisorDoc({ host, nodename: host, vcpus_used: 2 })]);
+  return { ...parsed, hypervisors: parsed.hypervisors.map((r) => ({ ...r, reported_at: at(minutes) })) };
+}
+
+describe('host sightings', () => {
+  it('keeps a host reporting an unchanged state every minute up at every minute, though its item is not rewritten', async () => {
+    // Prepare
+    const snapshot = new FleetSnapshot(h.store);
+    const readings: string[] = [];
+    // Act: 20 minutes of reports, read 30 s after each (just before the next is due)
+    for (let minute = 0; minute <= 20; minute++) {
+      setMinutes(minute);
+      await h.store.putReports(reportAt('steady', minute));
+      setMinutes(minute + 0.5);
+      await snapshot.refresh();
+      const listed = (await h.store.listHosts()).find((x) => x.state.host === 'steady');
+      const reads = [await h.store.getHost('steady'), listed, snapshot.get('steady')];
+      readings.push(reads.map((r) => (isUp(r) ? 'up' : 'DOWN')).join('/'));
+    }
+    // Assess: up through every reader, and the item really was skipped in between
+    expect(readings).toEqual(Array(21).fill('up/up/up'));
+    expect(snapshot.fleet.hosts.find((x) => x.host === 'steady')?.service.up).toBe(true);
+    expect((await h.store.getHost('steady'))?.reported_at).not.toBe(at(20));
+  });
+
+  it('reads a host that stops reporting as down once a report interval and service_down_time have passed', async () => {
+    // Prepare
+    for (let minute = 0; minute <= 5; minute++) {
+      setMinutes(minute);
+      await h.store.putReports(reportAt('stops', minute));
+    }
+    const snapshot = new FleetSnapshot(h.store);
+    // Act
+    setMinutes(7);
+    const atLimit = await h.store.getHost('stops');
+    await snapshot.refresh();
+    const upAtLimit = [isUp(atLimit), isUp(snapshot.get('stops'))];
+    setMinutes(7.05);
+    const after = await h.store.getHost('stops');
+    await snapshot.refresh();
+    const upAfter = [isUp(after), isUp(snapshot.get('stops'))];
+    // Assess: the last sighting (minute 5) vouches until 5 + 1 + 1, not longer
+    expect(atLimit?.seen_at).toBe(at(5));
+    expect(upAtLimit).toEqual([true, true]);
+    expect(upAfter).toEqual([false, false]);
+  });
+
+  it('never moves a heartbeat backwards for a redelivered older sighting', async () => {
+    // Prepare
+    for (let minute = 0; minute <= 4; minute++) {
+      setMinutes(minute);
+      await h.store.putReports(reportAt('redelivered', minute));
+    }
+    const snapshot = new FleetSnapshot(h.store);
+    await snapshot.refresh();
+    // Act: an old batch's sighting, written again later
+    setMinutes(4.5);
+    await h.store.putSightings([{ host: 'redelivered', nodename: 'redelivered', reported_at: at(1) }]);
+    await snapshot.refresh();
+    // Assess
+    expect((await h.store.getHost('redelivered'))?.seen_at).toBe(at(4));
+    expect(snapshot.get('redelivered')?.seen_at).toBe(at(4));
+    expect(snapshot.get('redelivered')?.state.service.last_seen_up).toBe(at(4));
+  });
+
+  it('keeps the sighting held in the snapshot when a claim rewrites the item with its older report', async () => {
+    // Prepare
+    for (let minute = 0; minute <= 3; minute++) {
+      setMinutes(minute);
+      await h.store.putReports(reportAt('claimed', minute));
+    }
+    const snapshot = new FleetSnapshot(h.store);
+    await snapshot.refresh();
+    // Act: a claim bumps the item's version; its reported_at is still minute 0
+    setMinutes(3.5);
+    await h.store.claimResources('claimed', 'claimed', { vcpus: 1, memory_mb: 512, disk_gb: 0 }, {});
+    setMinutes(3.6);
+    await snapshot.refresh();
+    // Assess
+    const held = snapshot.get('claimed');
+    expect(held?.reported_at).toBe(at(0));
+    expect(held?.claims).not.toEqual({});
+    expect(held?.state.service.last_seen_up).toBe(at(3));
+  });
+});
