@@ -34,6 +34,7 @@ export interface HostView {
   /** What the hypervisor itself counts (pending claims included). */
   num_instances: number;
   steal: StealReading;
+  /** The host's newest report: its stored state's, or a later sighting of the same state. */
   reported_at: string;
   report_age_seconds: number;
 }
@@ -90,6 +91,8 @@ function hostView(
   config: SchedulerConfig,
 ): HostView {
   const s = stored.state;
+  // An unchanged state is not rewritten; its later reports arrive as sightings (hostSightings.ts).
+  const newestReport = stored.seen_at ?? stored.reported_at;
   const capacity = (kind: ResourceKind, used: number, total: number): Capacity => {
     const ratio = allocationRatio(s, kind, config);
     return { used, total, ratio, limit: total * ratio };
@@ -105,9 +108,9 @@ function hostView(
     vms,
     num_instances: s.num_instances,
     steal,
-    reported_at: stored.reported_at,
+    reported_at: newestReport,
     // A report up to the allowed clock skew ahead of the reader reads as just now.
-    report_age_seconds: Math.max(0, Math.round((at.getTime() - Date.parse(stored.reported_at)) / 1000)),
+    report_age_seconds: Math.max(0, Math.round((at.getTime() - Date.parse(newestReport)) / 1000)),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFleetView } from '../../lib/fleet/fleetView.js';
 import { serviceIsUp } from '../../lib/model/liveness.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
 import type { StoredHost } from '../../lib/store/hostItems.js';
@@ -37,6 +38,21 @@ describe('host sightings', () => {
     expect(readings).toEqual(Array(21).fill('up/up/up'));
     expect(snapshot.fleet.hosts.find((x) => x.host === 'steady')?.service.up).toBe(true);
     expect((await h.store.getHost('steady'))?.reported_at).not.toBe(at(20));
+  });
+
+  it("shows an unchanged host's newest report in the fleet view, not its stored state's", async () => {
+    // Prepare: the state is written at minute 0; the reports of minutes 1–6 change nothing
+    for (let minute = 0; minute <= 6; minute++) {
+      setMinutes(minute);
+      await h.store.putReports(reportAt('viewed', minute));
+    }
+    setMinutes(6.5);
+    // Act
+    const view = await readFleetView(h.store);
+    // Assess
+    const host = view.zones.flatMap((z) => z.hosts).find((x) => x.host === 'viewed');
+    expect((await h.store.getHost('viewed'))?.reported_at).toBe(at(0));
+    expect([host?.status, host?.reported_at, host?.report_age_seconds]).toEqual(['up', at(6), 30]);
   });
 
   it('reads a host that stops reporting as down once a report interval and service_down_time have passed', async () => {
