@@ -28,7 +28,10 @@ export function decisionJson(decision: ScheduleDecision, numInstances: number): 
     alternates: decision.placements.flatMap((p, i) =>
       p.alternates.map((h) => (multi ? { ...ref(h), instance_index: i } : ref(h))),
     ),
-    weighed: (decision.weighed ?? []).map((w) => ({ ...ref(w.host), weight: w.weight })),
+    weighed: ((decision.rankedWeights ? decision.rankedWeights() : decision.weighed) ?? []).map((w) => ({
+      ...ref(w.host),
+      weight: w.weight,
+    })),
     eliminated: decision.eliminated().map((e) => {
       const base = { host: e.host, nodename: e.nodename, filter: e.filter, reason: e.reason };
       return multi ? { ...base, instance_index: e.instance_index } : base;

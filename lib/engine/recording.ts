@@ -1,7 +1,7 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
-import type { Elimination, ExplainedTop, HostWeight, WeightPart } from './explain.js';
+import type { Elimination, ExplainedTop, HostWeight, RankedWeight, WeightPart } from './explain.js';
 import { rejectionMessage } from './filter.js';
 import type { Stage } from './filterHandler.js';
 import { NARROW_STAGES, narrowReason } from './narrow.js';
@@ -117,6 +117,14 @@ export class DecisionRecord {
       const host = w.hosts[w.positions[j]];
       return { host, weight: w.weights[j], breakdown: w.weighers.map((r) => weightPart(r, w, j, host)) };
     });
+  }
+
+  /** weighedHosts without the breakdowns: the same hosts, order and weights. */
+  rankedWeights(limit?: number): RankedWeight[] | null {
+    if (!this.weighedReached) return null;
+    const w = this.weighing;
+    if (!w) return [];
+    return rankHosts(w.weights, limit).map((j) => ({ host: w.hosts[w.positions[j]], weight: w.weights[j] }));
   }
 
   /**

@@ -263,6 +263,7 @@ function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecis
     explainedTop: (limit: number) =>
       record ? record.top(limit) : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
     weightsByHost: () => (record ? record.weightsByHost() : null),
+    rankedWeights: () => (record ? record.rankedWeights() : null),
     error: null,
     ...partial,
   };

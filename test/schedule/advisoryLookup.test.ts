@@ -80,6 +80,9 @@ describe('ScheduleDecision.weightsByHost', () => {
     expect(ranked.size).toBeGreaterThan(0);
     expect(ranked.size).toBeLessThan(fleet.hosts.length);
     expect(decision.weightsByHost?.()).toEqual(ranked);
+    // rankedWeights is `weighed` without breakdowns: same hosts, same order, same weights
+    const order = (decision.weighed ?? []).map((w) => [w.host.nodename, w.weight]);
+    expect(decision.rankedWeights?.()?.map((w) => [w.host.nodename, w.weight])).toEqual(order);
   });
 
   it('is null when the request never got to weighing', async () => {
@@ -96,5 +99,6 @@ describe('ScheduleDecision.weightsByHost', () => {
     // Assess
     expect(decision.error).not.toBeNull();
     expect(decision.weightsByHost?.()).toBeNull();
+    expect(decision.rankedWeights?.()).toBeNull();
   });
 });
