@@ -6,15 +6,13 @@
 import * as z from 'zod';
 import { bounded } from './bounds.js';
 import { hostStateInput } from './hostSchema.js';
-import { identifier, MAX_IDENTIFIER_LENGTH } from './identifiers.js';
+import { identifier } from './identifiers.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 /** SQS rejects bodies above 256 KiB, so nothing larger can arrive through the queue anyway. */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 /** An hour of 5-second samples; agents send far fewer per report. */
 export const MAX_SAMPLES_PER_REPORT = 720;
-/** Longest host, node, instance or name string; keeps every DynamoDB key well under its size limit. */
-export const MAX_NAME_LENGTH = MAX_IDENTIFIER_LENGTH;
 
 /** ISO-8601 with a zone (Z or ±hh:mm); normalised to `toISOString()` so stored strings sort by time. */
 export const isoTimestamp = z.iso

@@ -3,8 +3,6 @@ import { ValidationError } from './errors.js';
 import { formatPath } from './path.js';
 import { pyStr } from './pyStr.js';
 
-export { pyStr } from './pyStr.js';
-
 /** Parses `input` with `schema`, turning zod's issues into a ValidationError that names `source`. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source: string): z.output<S> {
   const result = schema.safeParse(input);
@@ -15,7 +13,5 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source
   );
 }
 
-export const nonNegative = z.number().finite().nonnegative();
-export const finite = z.number().finite();
 /** Values that Nova keeps as strings; numbers and booleans are accepted and stringified like Python's str(). */
 export const novaString = z.union([z.string(), z.number(), z.boolean()]).transform((v) => pyStr(v));
