@@ -5,8 +5,6 @@
 
 import type { Sleep } from './clock.js';
 
-export type { Sleep } from './clock.js';
-
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
   maxAttempts: number;
