@@ -7,21 +7,17 @@ import { SameAvailabilityZoneFilter } from './SameAvailabilityZoneFilter.js';
 
 export { HostStealFilter, RoleSpreadFilter, SameAvailabilityZoneFilter };
 
-/** The planner's move filters; each passes every host of a request that is not a planned move. */
-export const MOVE_FILTERS: readonly HostFilter<unknown>[] = [
-  SameAvailabilityZoneFilter as HostFilter<unknown>,
-  HostStealFilter as HostFilter<unknown>,
-  RoleSpreadFilter as HostFilter<unknown>,
-];
-
 /**
- * Placid's own filters, which live above the engine: the planner's move filters and the
- * compute-variant plug-in. Like Nova's filters under `all_filters`, they may be named in
- * `enabled_filters` without being listed in `available_filters`.
+ * Placid's own filters, which live above the engine: the compute-variant plug-in and the planner's
+ * move filters (each passes every host of a request that is not a planned move). Like Nova's
+ * filters under `all_filters`, they may be named in `enabled_filters` without being listed in
+ * `available_filters`.
  */
 export const PLACID_FILTERS: readonly HostFilter<unknown>[] = [
   ComputeVariantFilter as HostFilter<unknown>,
-  ...MOVE_FILTERS,
+  SameAvailabilityZoneFilter as HostFilter<unknown>,
+  HostStealFilter as HostFilter<unknown>,
+  RoleSpreadFilter as HostFilter<unknown>,
 ];
 
 /**
