@@ -17,6 +17,7 @@ export interface OptionSpec {
 }
 
 const RATIO_HELP = "Ratio for hosts that report none (a host's reported ratio wins); 0.0 means unset";
+const INITIAL_RATIO_HELP = 'Ratio for hosts that report none';
 
 export const DEFAULT_ENABLED_FILTERS = [
   'ComputeFilter',
@@ -125,24 +126,9 @@ export const OPTIONS = {
     cpu_allocation_ratio: { type: 'float', default: null, min: 0, zeroIsUnset: true, help: RATIO_HELP },
     ram_allocation_ratio: { type: 'float', default: null, min: 0, zeroIsUnset: true, help: RATIO_HELP },
     disk_allocation_ratio: { type: 'float', default: null, min: 0, zeroIsUnset: true, help: RATIO_HELP },
-    initial_cpu_allocation_ratio: {
-      type: 'float',
-      min: 0,
-      default: 4.0,
-      help: 'Ratio for hosts that report none',
-    },
-    initial_ram_allocation_ratio: {
-      type: 'float',
-      min: 0,
-      default: 1.0,
-      help: 'Ratio for hosts that report none',
-    },
-    initial_disk_allocation_ratio: {
-      type: 'float',
-      min: 0,
-      default: 1.0,
-      help: 'Ratio for hosts that report none',
-    },
+    initial_cpu_allocation_ratio: { type: 'float', default: 4.0, min: 0, help: INITIAL_RATIO_HELP },
+    initial_ram_allocation_ratio: { type: 'float', default: 1.0, min: 0, help: INITIAL_RATIO_HELP },
+    initial_disk_allocation_ratio: { type: 'float', default: 1.0, min: 0, help: INITIAL_RATIO_HELP },
     reserved_host_memory_mb: { type: 'int', default: 512, min: 0, help: 'Placement MEMORY_MB reserved' },
     reserved_host_cpus: { type: 'int', default: 0, min: 0, help: 'Placement VCPU reserved' },
     reserved_host_disk_mb: { type: 'int', default: 0, min: 0, help: 'Placement DISK_GB reserved (MiB)' },
