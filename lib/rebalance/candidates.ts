@@ -87,12 +87,6 @@ export function demandOf(candidates: readonly Candidate[]): number {
   return total;
 }
 
-export function bytesOf(candidates: readonly Candidate[]): number {
-  let total = 0;
-  for (const c of candidates) total += c.cost.bytes;
-  return total;
-}
-
 function bestRatio(pool: readonly Candidate[], needed: number): Candidate {
   let best = pool[0];
   let bestScore = score(best, needed);
