@@ -52,13 +52,11 @@ export function cheapestRelief<C extends CoverItem>(
     const staying = victims[k];
     const need = staying === undefined ? 0 : Math.max(0, problem.excessFor(staying.target) - worstDemand);
     if (best !== undefined && worstBytes >= best.bytes) break;
-    {
-      const rest = problem.pool.filter((c) => !worst.includes(c));
-      const cover = cheapestCover(rest, need, rounding, budget);
-      if (cover === 'over_budget') return cover;
-      if (cover !== undefined && (best === undefined || worstBytes + cover.bytes < best.bytes)) {
-        best = { bytes: worstBytes + cover.bytes, worst: [...worst], cover: cover.picks.map((i) => rest[i]) };
-      }
+    const rest = problem.pool.filter((c) => !worst.includes(c));
+    const cover = cheapestCover(rest, need, rounding, budget);
+    if (cover === 'over_budget') return cover;
+    if (cover !== undefined && (best === undefined || worstBytes + cover.bytes < best.bytes)) {
+      best = { bytes: worstBytes + cover.bytes, worst: [...worst], cover: cover.picks.map((i) => rest[i]) };
     }
     if (staying === undefined || staying.candidate === undefined) break;
     worst.push(staying.candidate);
