@@ -44,6 +44,11 @@ export function within(v: unknown, b: Bound): boolean {
   return typeof v === 'number' && v >= b.min && v <= b.max && (!b.integer || Number.isSafeInteger(v));
 }
 
+/** `bounded(name).int()`: whole even where the bound allows fractions. */
+export function whole(v: unknown, b: Bound): boolean {
+  return within(v, b) && Number.isSafeInteger(v);
+}
+
 /** `bounded('allocation_ratio', { positive: true })`. */
 export function isRatio(v: unknown): boolean {
   return within(v, BOUNDS.allocation_ratio) && (v as number) > BOUNDS.allocation_ratio.min;

@@ -11,8 +11,18 @@
  * the same few sample times across all its reports. A property test holds the two paths equal
  * (test/model/reportFastPath.test.ts).
  */
-import { BOUNDS, type Bound } from './boundsTable.js';
-import { isBoolean, isId, isName, isPlainObject, knownKeys, MISS, type Miss, within } from './fastChecks.js';
+import { BOUNDS } from './boundsTable.js';
+import {
+  isBoolean,
+  isId,
+  isName,
+  isPlainObject,
+  knownKeys,
+  MISS,
+  type Miss,
+  whole,
+  within,
+} from './fastChecks.js';
 import { fastHostState, HostLayout } from './hostFastPath.js';
 import type { HostState } from './hostState.js';
 import { isoTimestamp, MAX_SAMPLES_PER_REPORT, REPORT_SCHEMA_VERSION } from './reportSchema.js';
@@ -220,11 +230,6 @@ function flavorOf(v: unknown): Record<string, unknown> | Miss {
   const swap = v.swap === undefined ? 0 : v.swap;
   if (!whole(ephemeral_gb, BOUNDS.disk_gb) || !whole(swap, BOUNDS.swap_mb)) return MISS;
   return { name: v.name, vcpus: v.vcpus, memory_mb: v.memory_mb, root_gb: v.root_gb, ephemeral_gb, swap };
-}
-
-/** `bounded(name).int()`. */
-function whole(v: unknown, b: Bound): boolean {
-  return within(v, b) && Number.isSafeInteger(v);
 }
 
 const GROUP_KEYS = new Set(['name', 'policy']);

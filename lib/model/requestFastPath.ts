@@ -23,6 +23,7 @@ import {
   nullish,
   optional,
   recordKeys,
+  whole,
   within,
 } from './fastChecks.js';
 import { pyStr } from './pyStr.js';
@@ -120,8 +121,7 @@ const FLAVOR_KEYS = new Set(['name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral
 function flavorOf(v: unknown): Flavor | Miss {
   if (!isPlainObject(v) || !knownKeys(v, FLAVOR_KEYS)) return MISS;
   if (!optional(v.name, isName)) return MISS;
-  // `bounded('vcpus').int()`: whole even where the vCPU bound allows fractions.
-  if (!within(v.vcpus, BOUNDS.vcpus) || !Number.isSafeInteger(v.vcpus)) return MISS;
+  if (!whole(v.vcpus, BOUNDS.vcpus)) return MISS;
   if (!within(v.memory_mb, BOUNDS.ram_mb)) return MISS;
   const root = defaulted(v.root_gb, BOUNDS.disk_gb);
   const ephemeral = defaulted(v.ephemeral_gb, BOUNDS.disk_gb);
