@@ -7,6 +7,7 @@
  * bring the host under the threshold.
  */
 
+import { pct, vcpus as vcpu } from './format.js';
 import { hostEvidence } from './hostEvidence.js';
 import { readWindow, type WindowSettings } from './samples.js';
 import type { RebalanceSettings } from './settings.js';
@@ -93,6 +94,3 @@ function noisyNeighbours(vms: readonly VmDetection[], excess: number): NoisyNeig
   }
   return out;
 }
-
-const pct = (v: number) => `${v.toFixed(1)}%`;
-const vcpu = (v: number) => v.toFixed(1);

@@ -15,6 +15,8 @@
  * DISAGREEMENT_POINTS, the evidence says so, naming both figures, so the operator can fix the agent.
  */
 
+import { pct, vcpus as vcpu } from './format.js';
+
 /** Host metric and VM figure further apart than this (percentage points) disagree. */
 export const DISAGREEMENT_POINTS = 2;
 
@@ -104,6 +106,4 @@ export function hostEvidence(input: EvidenceInput): HostEvidence {
   };
 }
 
-const pct = (v: number) => `${v.toFixed(1)}%`;
-const vcpu = (v: number) => v.toFixed(1);
 const points = (v: number) => `${v > 0 ? '+' : ''}${v.toFixed(1)} points`;
