@@ -15,6 +15,7 @@ import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { parseDetectEvery, serveDetector } from './serveDetector.js';
+import { stopOnSignals } from './stopSignals.js';
 
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 export const DEFAULT_SERVE_PORT = 8780;
@@ -231,21 +232,6 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
-/** An abort signal for SIGINT/SIGTERM; `release` unhooks it. */
-function signalsToStop() {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
-}
-
 export function addServeCommand(program: Command, io: CliIO, done: (status: number) => void): void {
   program
     .command('serve')
@@ -280,7 +266,7 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
         'state machine and their outcomes land in the store.',
     )
     .action(async (opts) => {
-      const stop = signalsToStop();
+      const stop = stopOnSignals();
       try {
         done(await runServe(opts, io, stop.signal));
       } finally {
