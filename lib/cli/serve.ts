@@ -17,8 +17,8 @@ import type { CliIO } from './io.js';
 import { parseDetectEvery, serveDetector } from './serveDetector.js';
 import { stopOnSignals } from './stopSignals.js';
 
-export const DEFAULT_SERVE_HOST = '127.0.0.1';
-export const DEFAULT_SERVE_PORT = 8780;
+const DEFAULT_SERVE_HOST = '127.0.0.1';
+const DEFAULT_SERVE_PORT = 8780;
 
 /**
  * Something that runs beside the server for as long as it does (the seam for a detector loop):
@@ -124,7 +124,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 }
 
 /** How stale the fleet may get before a request starts a background read of the change feed. */
-export const SNAPSHOT_MAX_AGE_MS = 1000;
+const SNAPSHOT_MAX_AGE_MS = 1000;
 
 /**
  * Advisory records written after their answer went out; stopping waits for them. Each write starts
