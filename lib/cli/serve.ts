@@ -16,6 +16,7 @@ import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { parseDetectEvery, serveDetector } from './serveDetector.js';
 import { stopOnSignals } from './stopSignals.js';
+import { SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
 const DEFAULT_SERVE_HOST = '127.0.0.1';
 const DEFAULT_SERVE_PORT = 8780;
@@ -255,8 +256,8 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
       '--endpoints <file>',
       'JSON with "openstack", "kubernetes" and "consul" credentials: migrations use the real drivers (default: simulated over the stored reports)',
     )
-    .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
-    .option('--template <file>', 'a synthesized template instead of the built-in state machine definition')
+    .option('--settings <file>', SETTINGS_HELP)
+    .option('--template <file>', TEMPLATE_HELP)
     .addHelpText(
       'after',
       '\nSame requests and answers as the Function URL (docs/schedule.md). Stops on SIGINT or SIGTERM\n' +
