@@ -32,13 +32,6 @@ export interface ScheduleReply {
 }
 
 /**
- * Requests that can never succeed, however often they are retried: malformed or out-of-range input,
- * a request the engine refuses, a reused request id, and any other permanent fault (one
- * classification for every consumer: lib/queue/failure.ts).
- */
-export const isPoisonRequest = (error: unknown): boolean => isPermanentFailure(error);
-
-/**
  * The SQS-triggered handler over `stages`: the stage, or how to build it on first use (the
  * Lambda's queueHandler.ts: `lazily(() => queueStageFromEnv())`).
  * @example export const handler = createQueueHandler(lazily(() => queueStageFromEnv()));
@@ -65,7 +58,8 @@ export function createQueueHandler(stages: QueueStage | (() => Promise<QueueStag
         recordDecisionMetrics(decided);
       },
       deadLetter: stage.deadLetter,
-      isPoison: isPoisonRequest,
+      // a request that can never succeed (bad input, refused, reused id): one rule, lib/queue/failure.ts
+      isPoison: isPermanentFailure,
       logger,
     });
     recordBatchCounts(outcome.counts);
@@ -73,7 +67,7 @@ export function createQueueHandler(stages: QueueStage | (() => Promise<QueueStag
   });
 }
 
-export function replyOf(outcome: ScheduleOutcome): ScheduleReply {
+function replyOf(outcome: ScheduleOutcome): ScheduleReply {
   const { request_id, decided_at, replayed, decision } = outcome;
   return { request_id, decided_at, replayed, decision };
 }

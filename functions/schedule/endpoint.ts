@@ -31,7 +31,7 @@ import { recordAdvisoryMetrics, recordDecisionMetrics } from './metrics.js';
 type Result = Exclude<LambdaFunctionURLResult, string>;
 
 /** Seconds a client should wait before retrying after a 503. */
-export const RETRY_AFTER_SECONDS = 1;
+const RETRY_AFTER_SECONDS = 1;
 
 /**
  * The Function URL handler over `stage`: the deps, or how to build them on first use (the Lambda's

@@ -13,6 +13,7 @@ import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { checkQueueUrl } from './queueUrl.js';
+import { stopOnSignals } from './stopSignals.js';
 
 const COLLECT_EXIT_HELP = `
 Exit status (with --interval: the worst run's):
@@ -106,21 +107,6 @@ function progressLine(io: CliIO) {
     clear: () => {
       if (shown) io.stderr.write('\r\x1b[2K');
       shown = false;
-    },
-  };
-}
-
-/** Aborts on SIGINT or SIGTERM, so the loop ends after its current run; `release` unhooks it. */
-function stopOnSignals() {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
     },
   };
 }

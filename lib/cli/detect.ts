@@ -11,6 +11,7 @@ import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
+import { SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
 export interface DetectArgs {
   dataDir?: string;
@@ -99,11 +100,8 @@ export function addDetectCommand(program: Command, io: CliIO, done: (status: num
       '--endpoints <file>',
       'JSON with "openstack", "kubernetes" and "consul" credentials: migrate on the real clouds',
     )
-    .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
-    .option(
-      '--template <file>',
-      'a synthesized template (cdk.out/Placid.template.json) instead of the built-in definition',
-    )
+    .option('--settings <file>', SETTINGS_HELP)
+    .option('--template <file>', TEMPLATE_HELP)
     .option('--json', 'print the run as JSON: plan, sent, executed, expired, completed, idle')
     .option(
       '--full-read',

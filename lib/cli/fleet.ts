@@ -56,7 +56,7 @@ export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<numbe
 }
 
 /** Longest steal window: 30 days (samples older than the store keeps would only read as missing). */
-export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
+const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 
 function positiveMinutes(value: string): number {
   const n = Number(value);

@@ -13,6 +13,7 @@ import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
+import { SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
 export interface MigrateArgs {
   instance: string;
@@ -161,11 +162,8 @@ export function addMigrateCommand(program: Command, io: CliIO, done: (status: nu
       '--endpoints <file>',
       'JSON with "openstack", "kubernetes" and "consul" credentials: use the real clouds',
     )
-    .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
-    .option(
-      '--template <file>',
-      'a synthesized template (cdk.out/Placid.template.json) instead of the built-in definition',
-    )
+    .option('--settings <file>', SETTINGS_HELP)
+    .option('--template <file>', TEMPLATE_HELP)
     .option('--seed <n>', 'simulation: seed of the failure draws (default 1)', wholeNumber)
     .option(
       '--failure-rate <r>',

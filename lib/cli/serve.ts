@@ -15,9 +15,11 @@ import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { parseDetectEvery, serveDetector } from './serveDetector.js';
+import { stopOnSignals } from './stopSignals.js';
+import { SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
-export const DEFAULT_SERVE_HOST = '127.0.0.1';
-export const DEFAULT_SERVE_PORT = 8780;
+const DEFAULT_SERVE_HOST = '127.0.0.1';
+const DEFAULT_SERVE_PORT = 8780;
 
 /**
  * Something that runs beside the server for as long as it does (the seam for a detector loop):
@@ -123,7 +125,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 }
 
 /** How stale the fleet may get before a request starts a background read of the change feed. */
-export const SNAPSHOT_MAX_AGE_MS = 1000;
+const SNAPSHOT_MAX_AGE_MS = 1000;
 
 /**
  * Advisory records written after their answer went out; stopping waits for them. Each write starts
@@ -231,21 +233,6 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
-/** An abort signal for SIGINT/SIGTERM; `release` unhooks it. */
-function signalsToStop() {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
-}
-
 export function addServeCommand(program: Command, io: CliIO, done: (status: number) => void): void {
   program
     .command('serve')
@@ -269,8 +256,8 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
       '--endpoints <file>',
       'JSON with "openstack", "kubernetes" and "consul" credentials: migrations use the real drivers (default: simulated over the stored reports)',
     )
-    .option('--settings <file>', 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)')
-    .option('--template <file>', 'a synthesized template instead of the built-in state machine definition')
+    .option('--settings <file>', SETTINGS_HELP)
+    .option('--template <file>', TEMPLATE_HELP)
     .addHelpText(
       'after',
       '\nSame requests and answers as the Function URL (docs/schedule.md). Stops on SIGINT or SIGTERM\n' +
@@ -280,7 +267,7 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
         'state machine and their outcomes land in the store.',
     )
     .action(async (opts) => {
-      const stop = signalsToStop();
+      const stop = stopOnSignals();
       try {
         done(await runServe(opts, io, stop.signal));
       } finally {

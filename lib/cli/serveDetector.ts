@@ -9,7 +9,7 @@ import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import type { ServeExtension } from './serve.js';
 
-export const DEFAULT_DETECT_EVERY_MS = 60_000;
+const DEFAULT_DETECT_EVERY_MS = 60_000;
 
 export interface ServeDetectorOptions {
   everyMs: number;

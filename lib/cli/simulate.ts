@@ -7,6 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
+import { dirProblem } from '../local/dirProblem.js';
 import type { SimulationResult } from '../sim/result.js';
 import { InputError } from './errors.js';
 import type { CliIO } from './io.js';
@@ -90,22 +91,12 @@ async function writeHtml(result: SimulationResult, dir: string): Promise<string>
   return path;
 }
 
-const OUT_DIR_PROBLEMS: Record<string, string> = {
-  EEXIST: 'it is a file, not a directory',
-  ENOTDIR: 'part of the path is a file, not a directory',
-  EACCES: 'permission denied',
-  EROFS: 'read-only file system',
-  ENOENT: 'not a usable path',
-  ENAMETOOLONG: 'the path is too long',
-  ERR_INVALID_ARG_VALUE: 'not a valid path',
-};
-
 /** Creates the report directory, or says in one line why it cannot be (exit 2). */
 async function makeOutDir(dir: string): Promise<void> {
   try {
     await mkdir(resolve(dir), { recursive: true });
   } catch (error) {
-    const problem = OUT_DIR_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+    const problem = dirProblem(error);
     if (!problem) throw error;
     throw new InputError(`--out ${dir}: cannot hold the HTML report: ${problem}`, { cause: error });
   }

@@ -37,7 +37,7 @@ export const PROJECT_ROOT = packageRoot(import.meta.url);
  *   interpret a kubeconfig, which on Lambda is refused with a ConfigError asking for the token form
  *   (lib/drivers/kubernetes/connection.ts). The client would be about 3 MB of the workflow bundle.
  */
-export const NEVER_LOADED_ON_LAMBDA = [
+const NEVER_LOADED_ON_LAMBDA = [
   'tsx',
   '@aws-sdk/credential-provider-ini',
   '@aws-sdk/credential-provider-sso',
@@ -50,7 +50,7 @@ export const NEVER_LOADED_ON_LAMBDA = [
 ];
 
 /** Powertools' shim: the ESM bundle still contains CommonJS dependencies that call `require`. */
-export const ESM_REQUIRE_SHIM =
+const ESM_REQUIRE_SHIM =
   'import { createRequire } from "module";const require = createRequire(import.meta.url);';
 
 export interface ServiceFunctionProps {

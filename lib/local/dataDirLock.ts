@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
+import { dirProblem } from './dirProblem.js';
 
 const LOCK_FILE = 'placid.lock';
 
@@ -42,22 +43,12 @@ export function lockDataDir(dir: string): () => void {
   throw new ConfigError(`cannot lock the local store ${dir}: another process keeps taking it`);
 }
 
-const DIR_PROBLEMS: Record<string, string> = {
-  EEXIST: 'it is a file, not a directory',
-  ENOTDIR: 'part of the path is a file, not a directory',
-  EACCES: 'permission denied',
-  EROFS: 'read-only file system',
-  ENOENT: 'not a usable path',
-  ENAMETOOLONG: 'the path is too long',
-  ERR_INVALID_ARG_VALUE: 'not a valid path',
-};
-
 function makeDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'EEXIST' });
   } catch (error) {
-    const problem = DIR_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+    const problem = dirProblem(error);
     if (!problem) throw error;
     throw new ConfigError(`--data-dir ${dir} cannot hold a placid store: ${problem}`, { cause: error });
   }

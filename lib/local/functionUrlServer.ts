@@ -102,6 +102,7 @@ function urlEvent(req: IncomingMessage, body: Buffer): LambdaFunctionURLEvent {
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  const text = isText(headers['content-type']);
   const now = new Date();
   return {
     version: '2.0',
@@ -110,13 +111,8 @@ function urlEvent(req: IncomingMessage, body: Buffer): LambdaFunctionURLEvent {
     rawQueryString: url.search.slice(1),
     headers,
     // Text as text, as the Function URL does for JSON content; anything else base64, as it does too.
-    body:
-      body.length === 0
-        ? undefined
-        : isText(headers['content-type'])
-          ? body.toString('utf8')
-          : body.toString('base64'),
-    isBase64Encoded: body.length > 0 && !isText(headers['content-type']),
+    body: body.length === 0 ? undefined : body.toString(text ? 'utf8' : 'base64'),
+    isBase64Encoded: body.length > 0 && !text,
     requestContext: {
       accountId: 'anonymous',
       apiId: 'placid-serve',

@@ -63,7 +63,8 @@ async function executeOne(
   };
   const instance = await store.getInstance(message.instance_uuid);
   if (!instance && simulated) {
-    const cause = 'the local store has no report of the VM to simulate it from';
+    const cause =
+      'the local store has no report of the VM to simulate it from: ingest one (placid ingest) or pass --endpoints to migrate on the real clouds';
     return { ...base, status: 'failed', final_host: null, error: 'MissingReport', cause };
   }
   const { deps, beforeStep } = await localStepDeps(

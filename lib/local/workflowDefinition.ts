@@ -65,6 +65,10 @@ function readJson(path: string): unknown {
     const hint = path.endsWith(WORKFLOW_DEFINITION_FILE) ? ': run `npm run build`, which emits it' : '';
     throw new WorkflowDefinitionError(path, `cannot read it (${code ?? (error as Error).message})${hint}`);
   }
+  return parseJson(text, path);
+}
+
+function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -119,11 +123,19 @@ export function aslFromTemplate(template: CfnTemplate, path = 'the template'): S
     throw new WorkflowDefinitionError(path, 'the template has no AWS::StepFunctions::StateMachine');
   const body = machine.Properties?.DefinitionString as
     | string
-    | { 'Fn::Join': [string, Array<string | Token>] };
-  if (typeof body === 'string') return asDefinition(JSON.parse(body), path);
-  const [separator, parts] = body['Fn::Join'];
+    | { 'Fn::Join'?: [string, Array<string | Token>] }
+    | undefined;
+  if (typeof body === 'string') return asDefinition(parseJson(body, path), path);
+  const join = body?.['Fn::Join'];
+  if (!join) {
+    throw new WorkflowDefinitionError(
+      path,
+      "the state machine's DefinitionString is neither a string nor an Fn::Join: pass a template `cdk synth` wrote",
+    );
+  }
+  const [separator, parts] = join;
   const text = parts.map((p) => (typeof p === 'string' ? p : tokenValue(p, template))).join(separator);
-  return asDefinition(JSON.parse(text), path);
+  return asDefinition(parseJson(text, path), path);
 }
 
 function tokenValue(token: Token, template: CfnTemplate): string {

@@ -45,9 +45,9 @@ export interface FleetShape {
 export const HOST_STEAL_VARIANTS = ['demand_weighted', 'mean', 'vcpu_weighted', 'absent'] as const;
 export type HostStealVariant = (typeof HOST_STEAL_VARIANTS)[number];
 
-export const HOST_VCPUS = 32;
-export const HOST_RAM_MB = 393_216;
-export const HOST_DISK_GB = 2_000;
+const HOST_VCPUS = 32;
+const HOST_RAM_MB = 393_216;
+const HOST_DISK_GB = 2_000;
 const RESERVED_RAM_MB = 512;
 const SAMPLES = 10;
 

@@ -22,7 +22,7 @@ import { type SimSetup, startRun } from './setup.js';
 import { openSimulatedPlacid, type StackOptions } from './simulatedPlacid.js';
 import { hostUsage } from './usage.js';
 
-export const WIND_DOWN_MINUTES = 180;
+const WIND_DOWN_MINUTES = 180;
 
 export interface PlacidRun {
   measurements: RunMeasurements;

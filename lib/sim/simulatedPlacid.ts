@@ -26,7 +26,7 @@ import { WorldFleet } from './worldFleet.js';
  * day, so the rule the store checks (heartbeat at most a quarter of it) holds; it saves the
  * simulation ~3,000 writes an hour that change nothing it measures.
  */
-export const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
+const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
 
 /**
  * Host sightings must reach back a report interval plus the simulation's `service_down_time`
@@ -42,7 +42,7 @@ async function sightingLookbackMs(reportIntervalMinutes: number): Promise<number
  * several batches concurrently: one handler's requests then overlap another's, and the store's
  * thread works while this one parses.
  */
-export const INGEST_CONCURRENCY = 4;
+const INGEST_CONCURRENCY = 4;
 
 /** How the stand-ins run; the defaults are the fast ones, and the results do not depend on them. */
 export interface StackOptions {

@@ -51,7 +51,7 @@ export interface FakeFlavor {
   swap: number;
 }
 
-export const DEFAULT_FAKE_FLAVOR: FakeFlavor = {
+const DEFAULT_FAKE_FLAVOR: FakeFlavor = {
   name: 'm1.small',
   vcpus: 1,
   ram: 2048,

@@ -23,12 +23,12 @@ export class FakeStepFunctions {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
         const operation = String(req.headers['x-amz-target'] ?? '').replace('AWSStepFunctions.', '');
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Body;
         const reply = (status: number, doc: unknown) => {
           res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
           res.end(JSON.stringify(doc));
         };
         try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Body;
           reply(200, await call(activities, operation, body));
         } catch (error) {
           const type = error instanceof TaskGoneError ? 'TaskTimedOut' : 'InvalidArn';
