@@ -4,9 +4,10 @@
  * its `reported_at` lags), yet the detector needs it to skip a run when nothing new arrived.
  * Written once per ingest batch, never per message; it only moves forward.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../model/errors.js';
 import type { StoreContext } from './context.js';
+import { readMarker } from './markers.js';
 import { isConditionFailed } from './retry.js';
 
 /** The item's name; `#` keeps it apart from lease names, which are plain words. */
@@ -43,13 +44,6 @@ export async function noteIngested(ctx: StoreContext, newestReportAt: string): P
 }
 
 /** The newest `reported_at` ingested so far, or null before the first batch. */
-export async function ingestWatermark(ctx: StoreContext): Promise<string | null> {
-  const { Item } = await ctx.doc.send(
-    new GetCommand({
-      TableName: ctx.tables.leases,
-      Key: { name: INGEST_WATERMARK_NAME },
-      ConsistentRead: true,
-    }),
-  );
-  return typeof Item?.newest_report_at === 'string' ? Item.newest_report_at : null;
+export function ingestWatermark(ctx: StoreContext): Promise<string | null> {
+  return readMarker(ctx, INGEST_WATERMARK_NAME, 'newest_report_at');
 }

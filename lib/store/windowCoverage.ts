@@ -7,9 +7,10 @@
  * empty: no data, hence no suffering VMs, and a suffering VM's hysteresis would be forgotten.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_CLOCK_SKEW_MS } from '../model/reportChecks.js';
 import type { StoreContext } from './context.js';
+import { readMarker } from './markers.js';
 import { isConditionFailed } from './retry.js';
 
 export const WINDOW_DIGESTS_SINCE_NAME = '#window-digests-since';
@@ -44,15 +45,8 @@ export async function markDigestsWritten(ctx: StoreContext): Promise<void> {
 }
 
 /** When digests started (ISO-8601), or null if none was ever written. */
-export async function digestsWrittenSince(ctx: StoreContext): Promise<string | null> {
-  const { Item } = await ctx.doc.send(
-    new GetCommand({
-      TableName: ctx.tables.leases,
-      Key: { name: WINDOW_DIGESTS_SINCE_NAME },
-      ConsistentRead: true,
-    }),
-  );
-  return typeof Item?.since === 'string' ? Item.since : null;
+export function digestsWrittenSince(ctx: StoreContext): Promise<string | null> {
+  return readMarker(ctx, WINDOW_DIGESTS_SINCE_NAME, 'since');
 }
 
 /** Whether every sample of a window starting at `from` has a digest, given when digests started. */
