@@ -70,24 +70,16 @@ export class MigrationRecordRepository {
     reason?: string,
   ): Promise<boolean> {
     const stamp = to === 'queued' ? 'queued_at' : 'skipped_at';
+    const update = setExpression({ status: to, [stamp]: at.toISOString(), skip_reason: reason || undefined });
     try {
       await this.ctx.doc.send(
         new UpdateCommand({
           TableName: this.ctx.tables.migrations,
           Key: { instance_uuid: key.instance_uuid, started_at: key.started_at },
-          UpdateExpression: `SET #status = :to, #stamp = :at${reason ? ', #reason = :reason' : ''}`,
+          ...update,
           ConditionExpression: '#status = :planned',
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#stamp': stamp,
-            ...(reason ? { '#reason': 'skip_reason' } : {}),
-          },
-          ExpressionAttributeValues: {
-            ':to': to,
-            ':at': at.toISOString(),
-            ':planned': 'planned',
-            ...(reason ? { ':reason': reason } : {}),
-          },
+          ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#status': 'status' },
+          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':planned': 'planned' },
         }),
       );
       return true;
