@@ -8,7 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../model/errors.js';
 import type { StoreContext } from './context.js';
 import { readMarker } from './markers.js';
-import { isConditionFailed } from './retry.js';
+import { sendIfCondition } from './retry.js';
 
 /** The item's name; `#` keeps it apart from lease names, which are plain words. */
 export const INGEST_WATERMARK_NAME = '#ingest-watermark';
@@ -27,20 +27,17 @@ export async function noteIngested(ctx: StoreContext, newestReportAt: string): P
       },
     ]);
   }
-  try {
-    await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.leases,
-        Key: { name: INGEST_WATERMARK_NAME },
-        UpdateExpression: 'SET #newest = :new, #updated_at = :now',
-        ConditionExpression: 'attribute_not_exists(#newest) OR #newest < :new',
-        ExpressionAttributeNames: { '#newest': 'newest_report_at', '#updated_at': 'updated_at' },
-        ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock.now() },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await sendIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.leases,
+      Key: { name: INGEST_WATERMARK_NAME },
+      UpdateExpression: 'SET #newest = :new, #updated_at = :now',
+      ConditionExpression: 'attribute_not_exists(#newest) OR #newest < :new',
+      ExpressionAttributeNames: { '#newest': 'newest_report_at', '#updated_at': 'updated_at' },
+      ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock.now() },
+    }),
+  );
 }
 
 /** The newest `reported_at` ingested so far, or null before the first batch. */
