@@ -30,7 +30,7 @@ export interface RotationOptions {
 }
 
 /** True for errors that say "these credentials are not (or no longer) accepted". */
-export function isCredentialRejection(error: unknown): boolean {
+function isCredentialRejection(error: unknown): boolean {
   if (error instanceof KeystoneAuthError) return error.status === 401;
   if (error instanceof OpenStackForbiddenError) return true;
   if (error instanceof KubernetesApiError) return error.status === 401 || error.status === 403;

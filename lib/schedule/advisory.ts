@@ -181,7 +181,7 @@ export function fleetLookup(fleet: Fleet): (host: string, nodename: string) => H
  * The advisory record's fingerprint. Advisory requests never read it back (nothing was claimed);
  * it only has to differ from any placed request's, so a placed request never replays it.
  */
-export function advisoryHash(spec: RequestSpec): string {
+function advisoryHash(spec: RequestSpec): string {
   return requestHash({ ...spec, request_id: `advisory\u0000${spec.request_id}` });
 }
 

@@ -8,7 +8,7 @@ import { Fleet } from '../engine/fleet.js';
 import type { HostState } from '../model/hostState.js';
 import { encodeCursor } from '../store/cursor.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import { type StoredHost, withSeen } from '../store/hostItems.js';
+import { nodeKey as key, type StoredHost, withSeen } from '../store/hostItems.js';
 import type { Sightings } from '../store/hostSightings.js';
 
 /** What the snapshot reads: the change feed, the full listing, and the store's clock for cursors. */
@@ -50,8 +50,6 @@ export interface RefreshStats {
   readMs: number;
   rebuildMs: number;
 }
-
-const key = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
 
 export class FleetSnapshot {
   private readonly entries = new Map<string, StoredHost>();
@@ -193,17 +191,15 @@ export class FleetSnapshot {
   private async readChanges(now: number, sightings: Sightings): Promise<StoredHost[]> {
     const quick =
       this.quickOverlapMs !== undefined && now - this.lastLongReadAt < this.source.ctx.changeOverlapMs;
-    if (quick) {
-      const changes = await this.source.hostsChangedSince(this.cursor, this.quickOverlapMs);
-      this.cursor = changes.cursor;
-      for (const [k, seen] of changes.sightings) sightings.set(k, seen);
-      return changes.hosts;
-    }
-    // From the last long read's cursor: whatever the quick reads since then could have missed.
-    const changes = await this.source.hostsChangedSince(this.longCursor);
+    // A long read starts from the last long read's cursor: whatever the quick reads since could have missed.
+    const changes = quick
+      ? await this.source.hostsChangedSince(this.cursor, this.quickOverlapMs)
+      : await this.source.hostsChangedSince(this.longCursor);
     this.cursor = changes.cursor;
-    this.longCursor = changes.cursor;
-    this.lastLongReadAt = now;
+    if (!quick) {
+      this.longCursor = changes.cursor;
+      this.lastLongReadAt = now;
+    }
     for (const [k, seen] of changes.sightings) sightings.set(k, seen);
     return changes.hosts;
   }

@@ -9,7 +9,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Plan } from '../model/plan.js';
 import type { StoreContext } from './context.js';
-import { isConditionFailed } from './retry.js';
+import { sendIfCondition } from './retry.js';
 
 export const DETECTOR_STATE_ID = '#detector-state';
 
@@ -81,20 +81,15 @@ export class DetectorStateRepository {
 
   /** Writes the next state; false when another run wrote since `previous` was read (its state wins). */
   async write(previous: DetectorState, next: Omit<DetectorState, 'version'>): Promise<boolean> {
-    try {
-      await this.ctx.doc.send(
-        new PutCommand({
-          TableName: this.ctx.tables.plans,
-          Item: { plan_id: DETECTOR_STATE_ID, ...next, version: previous.version + 1 },
-          ConditionExpression: 'attribute_not_exists(#id) OR #version = :version',
-          ExpressionAttributeNames: { '#id': 'plan_id', '#version': 'version' },
-          ExpressionAttributeValues: { ':version': previous.version },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    return sendIfCondition(
+      this.ctx,
+      new PutCommand({
+        TableName: this.ctx.tables.plans,
+        Item: { plan_id: DETECTOR_STATE_ID, ...next, version: previous.version + 1 },
+        ConditionExpression: 'attribute_not_exists(#id) OR #version = :version',
+        ExpressionAttributeNames: { '#id': 'plan_id', '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      }),
+    );
   }
 }

@@ -12,7 +12,7 @@ import { checkHeartbeats, type StoreContext, type StoreOptions, storeContext } f
 import { type DecisionRecord, getDecision, putDecision } from './decisions.js';
 import { DetectorStateRepository } from './detectorState.js';
 import { type FleetWindows, fleetWindows } from './fleetWindows.js';
-import type { StoredHost } from './hostItems.js';
+import { nodeKey, type StoredHost } from './hostItems.js';
 import { getHost, type HostChanges, hasNode, hostsChangedSince, listHosts } from './hostReads.js';
 import { putSightings, type Sighting } from './hostSightings.js';
 import { type HostWriteOutcome, putHostReport } from './hostWrites.js';
@@ -114,7 +114,7 @@ export class FleetStore {
     try {
       await putSightings(this.ctx, sighted);
     } catch (error) {
-      for (const s of sighted) this.hostMemo.forget(`${s.host}\u0000${s.nodename}`);
+      for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
       throw error;
     }
   }
@@ -204,7 +204,7 @@ export class FleetStore {
   ): Promise<boolean> {
     // A claim changes what the next report must write (it may retire or expire it): never skip
     // that write. (The memo cannot see claims made by other processes; docs/store.md.)
-    this.hostMemo.forget(`${host}\u0000${nodename}`);
+    this.hostMemo.forget(nodeKey(host, nodename));
     return claimResources(this.ctx, host, nodename, request, limits);
   }
   releaseClaim(host: string, nodename: string, claimId: string): Promise<boolean> {

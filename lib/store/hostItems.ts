@@ -37,10 +37,13 @@ export interface StoredHost {
   seen_at?: string;
 }
 
+/** A compute node's key in the store's maps (write memo, sightings): `host\u0000nodename`. */
+export const nodeKey = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
+
 /** Spreads hosts over the change-index shards; stable, so a host always lands in the same shard. */
 export function changeShard(host: string, nodename: string): string {
   let hash = 0x811c9dc5;
-  const key = `${host}\u0000${nodename}`;
+  const key = nodeKey(host, nodename);
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return String((hash >>> 0) % HOST_CHANGE_SHARDS);
 }

@@ -6,8 +6,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreContext } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { hostFromItem, type StoredHost } from './hostItems.js';
-import { type Sightings, sightingKey, sightingsSince } from './hostSightings.js';
+import { hostFromItem, nodeKey, type StoredHost } from './hostItems.js';
+import { type Sightings, sightingsSince } from './hostSightings.js';
 import { queryAll, scanAll } from './paginate.js';
 import { HOST_CHANGE_SHARDS, HOSTS_BY_CHANGE } from './tables.js';
 
@@ -26,7 +26,7 @@ export interface HostChanges {
 }
 
 const seenOf = (sightings: Sightings, item: Item): string | undefined =>
-  sightings.get(sightingKey(item.host as string, item.nodename as string));
+  sightings.get(nodeKey(item.host as string, item.nodename as string));
 
 /** One node of a host (`nodename` defaults to `host`, as for libvirt). */
 export async function getHost(

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, type StoreContext } from './context.js';
+import { nodeKey } from './hostItems.js';
 import { queryAll } from './paginate.js';
 
 /** A node seen reporting an unchanged state at `reported_at`. */
@@ -18,7 +19,7 @@ export interface Sighting {
   reported_at: string;
 }
 
-/** The newest sighting of each node, by `host\u0000nodename`. */
+/** The newest sighting of each node, by nodeKey (`host\u0000nodename`). */
 export type Sightings = Map<string, string>;
 
 /** Nodes per item: [host, nodename, reported_at] triples stay far below DynamoDB's 400 KB item limit. */
@@ -26,8 +27,6 @@ export const SIGHTINGS_PER_ITEM = 2_000;
 const MINUTE_MS = 60_000;
 /** A writer's clock may run this far ahead of a reader's; its newest minute is read too. */
 const SKEW_MS = MINUTE_MS;
-
-export const sightingKey = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
 
 const partition = (ms: number): string =>
   `seen#${new Date(Math.floor(ms / MINUTE_MS) * MINUTE_MS).toISOString().slice(0, 16)}`;
@@ -87,7 +86,7 @@ export async function sightingsSince(
   const newest: Sightings = new Map();
   for (const item of pages.flat()) {
     for (const [host, nodename, reportedAt] of item.nodes as [string, string, string][]) {
-      const k = sightingKey(host, nodename);
+      const k = nodeKey(host, nodename);
       const held = newest.get(k);
       // A redelivered old sighting must not move a node's heartbeat backwards.
       if (held === undefined || Date.parse(reportedAt) > Date.parse(held)) newest.set(k, reportedAt);

@@ -12,7 +12,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { HypervisorReport } from '../model/reports.js';
 import type { StoreContext } from './context.js';
 import { WriteConflictError } from './errors.js';
-import { addUsage, type Claim, reportAttributes, reportedUsage } from './hostItems.js';
+import { addUsage, type Claim, nodeKey, reportAttributes, reportedUsage } from './hostItems.js';
 import { isConditionFailed } from './retry.js';
 import { type StateWriteMemo, stateFingerprint } from './writeMemo.js';
 
@@ -34,7 +34,7 @@ export async function putHostReport(
   memo?: StateWriteMemo,
 ): Promise<HostWriteOutcome> {
   const now = ctx.clock.now();
-  const key = `${report.host}\u0000${report.nodename}`;
+  const key = nodeKey(report.host, report.nodename);
   // What the item stores of a report: its state and zone (gaps and samples are not host state).
   const fingerprint = memo
     ? stateFingerprint({ availability_zone: report.availability_zone, state: report.state })

@@ -4,10 +4,11 @@
  * its `reported_at` lags), yet the detector needs it to skip a run when nothing new arrived.
  * Written once per ingest batch, never per message; it only moves forward.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../model/errors.js';
 import type { StoreContext } from './context.js';
-import { isConditionFailed } from './retry.js';
+import { readMarker } from './markers.js';
+import { sendIfCondition } from './retry.js';
 
 /** The item's name; `#` keeps it apart from lease names, which are plain words. */
 export const INGEST_WATERMARK_NAME = '#ingest-watermark';
@@ -26,30 +27,20 @@ export async function noteIngested(ctx: StoreContext, newestReportAt: string): P
       },
     ]);
   }
-  try {
-    await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.leases,
-        Key: { name: INGEST_WATERMARK_NAME },
-        UpdateExpression: 'SET #newest = :new, #updated_at = :now',
-        ConditionExpression: 'attribute_not_exists(#newest) OR #newest < :new',
-        ExpressionAttributeNames: { '#newest': 'newest_report_at', '#updated_at': 'updated_at' },
-        ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock.now() },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await sendIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.leases,
+      Key: { name: INGEST_WATERMARK_NAME },
+      UpdateExpression: 'SET #newest = :new, #updated_at = :now',
+      ConditionExpression: 'attribute_not_exists(#newest) OR #newest < :new',
+      ExpressionAttributeNames: { '#newest': 'newest_report_at', '#updated_at': 'updated_at' },
+      ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock.now() },
+    }),
+  );
 }
 
 /** The newest `reported_at` ingested so far, or null before the first batch. */
-export async function ingestWatermark(ctx: StoreContext): Promise<string | null> {
-  const { Item } = await ctx.doc.send(
-    new GetCommand({
-      TableName: ctx.tables.leases,
-      Key: { name: INGEST_WATERMARK_NAME },
-      ConsistentRead: true,
-    }),
-  );
-  return typeof Item?.newest_report_at === 'string' ? Item.newest_report_at : null;
+export function ingestWatermark(ctx: StoreContext): Promise<string | null> {
+  return readMarker(ctx, INGEST_WATERMARK_NAME, 'newest_report_at');
 }

@@ -10,7 +10,7 @@ import { mapLimit } from './concurrency.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import { queryAll } from './paginate.js';
 import { putIfAbsent } from './putIfAbsent.js';
-import { isConditionFailed } from './retry.js';
+import { isConditionFailed, sendIfCondition } from './retry.js';
 import { MIGRATIONS_BY_PLAN } from './tables.js';
 import { setExpression } from './updateExpression.js';
 
@@ -70,31 +70,18 @@ export class MigrationRecordRepository {
     reason?: string,
   ): Promise<boolean> {
     const stamp = to === 'queued' ? 'queued_at' : 'skipped_at';
-    try {
-      await this.ctx.doc.send(
-        new UpdateCommand({
-          TableName: this.ctx.tables.migrations,
-          Key: { instance_uuid: key.instance_uuid, started_at: key.started_at },
-          UpdateExpression: `SET #status = :to, #stamp = :at${reason ? ', #reason = :reason' : ''}`,
-          ConditionExpression: '#status = :planned',
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#stamp': stamp,
-            ...(reason ? { '#reason': 'skip_reason' } : {}),
-          },
-          ExpressionAttributeValues: {
-            ':to': to,
-            ':at': at.toISOString(),
-            ':planned': 'planned',
-            ...(reason ? { ':reason': reason } : {}),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    const update = setExpression({ status: to, [stamp]: at.toISOString(), skip_reason: reason || undefined });
+    return sendIfCondition(
+      this.ctx,
+      new UpdateCommand({
+        TableName: this.ctx.tables.migrations,
+        Key: { instance_uuid: key.instance_uuid, started_at: key.started_at },
+        ...update,
+        ConditionExpression: '#status = :planned',
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#status': 'status' },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':planned': 'planned' },
+      }),
+    );
   }
 
   /** Undoes `leavePlanned(…, 'queued', at)` when the message could not be sent. */

@@ -10,7 +10,7 @@ import type { Plan, StoredPlan, StoredPlanStatus } from '../model/plan.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import { queryAll } from './paginate.js';
 import { putIfAbsent } from './putIfAbsent.js';
-import { isConditionFailed } from './retry.js';
+import { sendIfCondition } from './retry.js';
 import { PLANS_BY_STATUS } from './tables.js';
 import { setExpression } from './updateExpression.js';
 
@@ -116,22 +116,17 @@ export class PlanRepository {
   ): Promise<boolean> {
     const update = setExpression({ status: to, ...extra });
     const allowed = Object.fromEntries(from.map((s, i) => [`:from${i}`, s]));
-    try {
-      await this.ctx.doc.send(
-        new UpdateCommand({
-          TableName: this.ctx.tables.plans,
-          Key: { plan_id: planId },
-          ...update,
-          ConditionExpression: `attribute_exists(#id) AND #st IN (${Object.keys(allowed).join(', ')})`,
-          ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#id': 'plan_id', '#st': 'status' },
-          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...allowed },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    return sendIfCondition(
+      this.ctx,
+      new UpdateCommand({
+        TableName: this.ctx.tables.plans,
+        Key: { plan_id: planId },
+        ...update,
+        ConditionExpression: `attribute_exists(#id) AND #st IN (${Object.keys(allowed).join(', ')})`,
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#id': 'plan_id', '#st': 'status' },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...allowed },
+      }),
+    );
   }
 
   private byStatus(status: StoredPlanStatus) {

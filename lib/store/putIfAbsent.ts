@@ -1,7 +1,7 @@
 /** The store's one "create unless it exists" write. */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreContext } from './context.js';
-import { isConditionFailed } from './retry.js';
+import { sendIfCondition } from './retry.js';
 
 /**
  * Writes `item` unless an item with the same key is stored already (`keyAttribute`: the table's
@@ -9,25 +9,20 @@ import { isConditionFailed } from './retry.js';
  * this call wrote it; false when one was there, which stays as it is. Redelivered and repeated
  * writers (deterministic ids) rely on that: the first write wins.
  */
-export async function putIfAbsent(
+export function putIfAbsent(
   ctx: Pick<StoreContext, 'doc'>,
   table: string,
   item: object,
   keyAttribute: string,
 ): Promise<boolean> {
-  try {
-    await ctx.doc.send(
-      new PutCommand({
-        TableName: table,
-        // A typed item is a plain attribute map to DynamoDB.
-        Item: item as Record<string, unknown>,
-        ConditionExpression: 'attribute_not_exists(#key)',
-        ExpressionAttributeNames: { '#key': keyAttribute },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return sendIfCondition(
+    ctx,
+    new PutCommand({
+      TableName: table,
+      // A typed item is a plain attribute map to DynamoDB.
+      Item: item as Record<string, unknown>,
+      ConditionExpression: 'attribute_not_exists(#key)',
+      ExpressionAttributeNames: { '#key': keyAttribute },
+    }),
+  );
 }

@@ -7,10 +7,11 @@
  * empty: no data, hence no suffering VMs, and a suffering VM's hysteresis would be forgotten.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_CLOCK_SKEW_MS } from '../model/reportChecks.js';
 import type { StoreContext } from './context.js';
-import { isConditionFailed } from './retry.js';
+import { readMarker } from './markers.js';
+import { sendIfCondition } from './retry.js';
 
 export const WINDOW_DIGESTS_SINCE_NAME = '#window-digests-since';
 
@@ -24,35 +25,25 @@ const marked = new WeakMap<DynamoDBDocumentClient, Set<string>>();
 export async function markDigestsWritten(ctx: StoreContext): Promise<void> {
   const tables = marked.get(ctx.doc) ?? new Set<string>();
   if (tables.has(ctx.tables.leases)) return;
-  try {
-    // UpdateItem, not PutItem: the ingest Lambda's role allows only updates on this table.
-    await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.leases,
-        Key: { name: WINDOW_DIGESTS_SINCE_NAME },
-        UpdateExpression: 'SET #since = :since',
-        ConditionExpression: 'attribute_not_exists(#since)',
-        ExpressionAttributeNames: { '#since': 'since' },
-        ExpressionAttributeValues: { ':since': new Date(ctx.clock.now()).toISOString() },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  // UpdateItem, not PutItem: the ingest Lambda's role allows only updates on this table.
+  await sendIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.leases,
+      Key: { name: WINDOW_DIGESTS_SINCE_NAME },
+      UpdateExpression: 'SET #since = :since',
+      ConditionExpression: 'attribute_not_exists(#since)',
+      ExpressionAttributeNames: { '#since': 'since' },
+      ExpressionAttributeValues: { ':since': new Date(ctx.clock.now()).toISOString() },
+    }),
+  );
   tables.add(ctx.tables.leases);
   marked.set(ctx.doc, tables);
 }
 
 /** When digests started (ISO-8601), or null if none was ever written. */
-export async function digestsWrittenSince(ctx: StoreContext): Promise<string | null> {
-  const { Item } = await ctx.doc.send(
-    new GetCommand({
-      TableName: ctx.tables.leases,
-      Key: { name: WINDOW_DIGESTS_SINCE_NAME },
-      ConsistentRead: true,
-    }),
-  );
-  return typeof Item?.since === 'string' ? Item.since : null;
+export function digestsWrittenSince(ctx: StoreContext): Promise<string | null> {
+  return readMarker(ctx, WINDOW_DIGESTS_SINCE_NAME, 'since');
 }
 
 /** Whether every sample of a window starting at `from` has a digest, given when digests started. */
