@@ -14,7 +14,6 @@ import { runCli } from '../cli/runCli.js';
 import { storeWithVm } from '../cli/storeWithVm.js';
 import { instanceDoc, message } from '../store/fixtures.js';
 import {
-  CONSUL_NODE,
   DEST,
   expectCleanEnd,
   type Harness,
@@ -527,9 +526,6 @@ describe('input the workflow cannot act on', () => {
     expect(await heldLeases(h, migration)).toEqual([]);
   });
 });
-
-// Referenced so the names stay in one place for readers of the harness.
-void CONSUL_NODE;
 
 describe('placid migrate', () => {
   it('migrates one VM through the workflow with simulated drivers and records it', async () => {
