@@ -47,7 +47,7 @@ const VM_SHAPE: VmShape = {
 };
 
 /** One message per hypervisor: the node and its VMs, one sample each, taken at `minute`. */
-export function fleetMessages(minute: number): string[] {
+function fleetMessages(minute: number): string[] {
   const t = reportTimes(BASE, minute);
   return Array.from({ length: HOSTS }, (_, h) => {
     const hypervisor = hypervisorReport(h, `cmp-${String(h).padStart(3, '0')}`, t);
