@@ -148,7 +148,7 @@ export function benchAdvisory(): Promise<Record<string, unknown>> {
 }
 
 /** The benchmark, with hooks around the timed runs (a profiler, when looking for the time). */
-export async function benchAdvisoryWith(
+async function benchAdvisoryWith(
   before: () => Promise<void> = async () => {},
   after: () => Promise<void> = async () => {},
 ): Promise<Record<string, unknown>> {

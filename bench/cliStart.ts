@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { percentile, round } from './stats.js';
+import { median, round } from './stats.js';
 
 const RUNS = 5;
 const HOSTS = 20_000;
@@ -45,21 +45,14 @@ function compare(placid: string[], bare: string[]) {
     time(placid, p);
     time(bare, b);
   }
-  const med = (xs: number[]) =>
-    round(
-      percentile(
-        xs.sort((x, y) => x - y),
-        50,
-      ),
-    );
-  const placidCpu = med(p.cpu);
-  const bareCpu = med(b.cpu);
+  const placidCpu = median(p.cpu);
+  const bareCpu = median(b.cpu);
   return {
     placid_cpu_ms: placidCpu,
     bare_node_cpu_ms: bareCpu,
     cpu_ratio: round(placidCpu / bareCpu),
-    placid_wall_ms: med(p.wall),
-    bare_node_wall_ms: med(b.wall),
+    placid_wall_ms: median(p.wall),
+    bare_node_wall_ms: median(b.wall),
   };
 }
 

@@ -47,7 +47,7 @@ const VM_SHAPE: VmShape = {
 };
 
 /** One message per hypervisor: the node and its VMs, one sample each, taken at `minute`. */
-export function fleetMessages(minute: number): string[] {
+function fleetMessages(minute: number): string[] {
   const t = reportTimes(BASE, minute);
   return Array.from({ length: HOSTS }, (_, h) => {
     const hypervisor = hypervisorReport(h, `cmp-${String(h).padStart(3, '0')}`, t);
@@ -137,40 +137,54 @@ const batched: Writer = async (store, { messages }) => {
   }
 };
 
+/**
+ * ingestBatch as a warm ingest Lambda container runs it: one dead-letter queue for its life, and
+ * message ids numbered across invocations. Each call delivers one SQS batch of `bodies`, sent at
+ * `now`, and throws unless every record was stored.
+ */
+export function warmIngestBatch(queueName: string) {
+  const deadLetter = new LocalSqsQueue({ name: `${queueName}-dlq` });
+  const queue = {
+    arn: `arn:aws:sqs:us-east-1:000000000000:${queueName}`,
+    region: 'us-east-1',
+    senderId: 'BENCH',
+  };
+  let serial = 0;
+  return async (store: FleetStore, knownHosts: KnownHosts, bodies: string[], now: Date): Promise<void> => {
+    const event: SQSEvent = {
+      Records: bodies.map((body) =>
+        toSqsRecord(
+          {
+            messageId: `m${++serial}`,
+            body,
+            attributes: {},
+            sentTimestamp: now.getTime(),
+            receiveCount: 1,
+            visibleAt: 0,
+          },
+          queue,
+        ),
+      ),
+    };
+    const result = await ingestBatch(event, {
+      store,
+      deadLetter,
+      clock: { now: () => now.getTime() },
+      knownHosts,
+    });
+    if (result.response.batchItemFailures.length + result.rejections.length > 0) {
+      throw new Error(`${queueName} bench batch not fully stored: ${JSON.stringify(result.counts)}`);
+    }
+  };
+}
+
 /** The ingest stage's core itself, as a warm Lambda container would run it (known hosts cached). */
 function throughIngestBatch(): Writer {
-  const deadLetter = new LocalSqsQueue({ name: 'bench-dlq' });
+  const ingest = warmIngestBatch('bench');
   let knownHosts: KnownHosts | undefined;
-  let serial = 0;
-  const queue = { arn: 'arn:aws:sqs:us-east-1:000000000000:bench', region: 'us-east-1', senderId: 'BENCH' };
   return async (store, { bodies, now }) => {
     knownHosts ??= KnownHosts.inStore(store);
-    for (const batch of inBatches(bodies)) {
-      const event: SQSEvent = {
-        Records: batch.map((body) =>
-          toSqsRecord(
-            {
-              messageId: `m${++serial}`,
-              body,
-              attributes: {},
-              sentTimestamp: now.getTime(),
-              receiveCount: 1,
-              visibleAt: 0,
-            },
-            queue,
-          ),
-        ),
-      };
-      const result = await ingestBatch(event, {
-        store,
-        deadLetter,
-        clock: { now: () => now.getTime() },
-        knownHosts,
-      });
-      if (result.response.batchItemFailures.length + result.rejections.length > 0) {
-        throw new Error(`bench batch not fully stored: ${JSON.stringify(result.counts)}`);
-      }
-    }
+    for (const batch of inBatches(bodies)) await ingest(store, knownHosts, batch, now);
   };
 }
 

@@ -20,7 +20,7 @@ import { parseRequestSpec } from '../lib/model/requestSchema.js';
 import type { RequestSpec } from '../lib/model/requestSpec.js';
 import { recordedDecisionJson } from '../lib/schedule/record.js';
 import { benchCliStart } from './cliStart.js';
-import { mib, percentile, round, writeSection } from './stats.js';
+import { median, mib, percentile, round, writeSection } from './stats.js';
 
 const SIZES = [1_000, 10_000, 100_000];
 
@@ -259,16 +259,9 @@ async function explainedVsUnexplained(scheduler: Scheduler, fleet: Fleet, spec: 
       cpu[key].push(c.user + c.system);
     }
   }
-  const p50 = (xs: number[]) =>
-    round(
-      percentile(
-        xs.sort((a, b) => a - b),
-        50,
-      ),
-    );
-  const unexplained = p50(cpu.plain);
-  const explainedCpu = p50(cpu.explained);
-  const recordedCpu = p50(cpu.recorded);
+  const unexplained = median(cpu.plain);
+  const explainedCpu = median(cpu.explained);
+  const recordedCpu = median(cpu.recorded);
   return {
     unexplained_cpu_p50_us: unexplained,
     explained_cpu_p50_us: explainedCpu,
@@ -288,8 +281,7 @@ async function medianCpu(fn: () => unknown, runs: number): Promise<number> {
     const c = process.cpuUsage(c0);
     cpu.push(c.user + c.system);
   }
-  cpu.sort((a, b) => a - b);
-  return round(percentile(cpu, 50));
+  return median(cpu);
 }
 
 /**

@@ -18,17 +18,14 @@
  * CPU is this process's (the Lambda's share) and dynalite's (DynamoDB's) apart.
  */
 import { readFileSync } from 'node:fs';
-import type { SQSEvent } from 'aws-lambda';
 import { defaultConfig } from '../lib/config/options.js';
 import { sampleWindow } from '../lib/detector/fleetRead.js';
 import { reconcile } from '../lib/detector/index.js';
 import type { DetectorDeps, ReconcileResult } from '../lib/detector/types.js';
 import { newestReportAt } from '../lib/ingest/batchWrites.js';
-import { ingestBatch } from '../lib/ingest/ingestBatch.js';
 import { KnownHosts } from '../lib/ingest/knownHosts.js';
 import { openLocalStore } from '../lib/local/localStore.js';
 import { LocalSqsQueue } from '../lib/local/sqsQueue.js';
-import { toSqsRecord } from '../lib/local/sqsRecord.js';
 import { parseReportMessage } from '../lib/model/reports.js';
 import { defaultRebalanceSettings } from '../lib/rebalance/settings.js';
 import { FleetSnapshot, type RefreshStats } from '../lib/schedule/snapshot.js';
@@ -38,6 +35,7 @@ import { markDigestsWritten } from '../lib/store/windowCoverage.js';
 import { digestWrites } from '../lib/store/windowDigest.js';
 import { childCpuMs, type DynaliteProcess, ownCpuMs, withDynalite } from './dynaliteProcess.js';
 import { countDynamo, type DynamoCounts } from './dynamoCounter.js';
+import { warmIngestBatch } from './fleetMinute.js';
 import { hypervisorReport, instanceReport, reportTimes, type VmShape } from './fleetReports.js';
 import { itemBytes } from './itemBytes.js';
 import { benchDetectorOffline } from './scaleOffline.js';
@@ -118,36 +116,12 @@ const strip = <T>({ value: _v, ...rest }: Measured<T>) => rest;
 
 /** ingestBatch as a warm ingest Lambda runs it: known hosts cached across invocations. */
 function ingestLambda(store: FleetStore, now: () => Date) {
-  const deadLetter = new LocalSqsQueue({ name: 'scale-dlq' });
+  const ingest = warmIngestBatch('scale');
   const knownHosts = KnownHosts.inStore(store);
-  const queue = { arn: 'arn:aws:sqs:us-east-1:000000000000:scale', region: 'us-east-1', senderId: 'BENCH' };
-  let serial = 0;
   return async (bodies: string[]): Promise<number> => {
     let invocations = 0;
     for (let b = 0; b < bodies.length; b += SQS_BATCH) {
-      const event: SQSEvent = {
-        Records: bodies.slice(b, b + SQS_BATCH).map((body) =>
-          toSqsRecord(
-            {
-              messageId: `m${++serial}`,
-              body,
-              attributes: {},
-              sentTimestamp: now().getTime(),
-              receiveCount: 1,
-              visibleAt: 0,
-            },
-            queue,
-          ),
-        ),
-      };
-      const result = await ingestBatch(event, {
-        store,
-        deadLetter,
-        clock: { now: () => now().getTime() },
-        knownHosts,
-      });
-      if (result.response.batchItemFailures.length + result.rejections.length > 0)
-        throw new Error(`scale bench batch not fully stored: ${JSON.stringify(result.counts)}`);
+      await ingest(store, knownHosts, bodies.slice(b, b + SQS_BATCH), now());
       invocations++;
     }
     return invocations;

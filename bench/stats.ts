@@ -33,6 +33,12 @@ export async function time(fn: () => unknown, runs: number, warmup = Math.ceil(r
   };
 }
 
+/** The median of unsorted `xs`, rounded to 0.1. */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return round(percentile(sorted, 50));
+}
+
 export function round(x: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;

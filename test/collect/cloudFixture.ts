@@ -12,6 +12,7 @@ import {
   FakeOpenStack,
   type FakeOpenStackOptions,
 } from '../../lib/local/fakes/openstack/server.js';
+import { openLocalStore } from '../../lib/local/localStore.js';
 
 export const NODE_1 = '11111111-1111-4111-8111-111111111111';
 export const NODE_2 = '22222222-2222-4222-8222-222222222222';
@@ -97,4 +98,31 @@ export function collectFiles(
   const configPath = join(dir, 'collect.yaml');
   writeFileSync(configPath, stringify(config));
   return { dir, configPath, dataDir: join(dir, 'store') };
+}
+
+/** The store key of instance `uuid` placed on `host` (host and nodename alike). */
+export const onNode = (uuid: string, host: string) => ({
+  kind: 'instance' as const,
+  uuid,
+  host,
+  nodename: host,
+});
+
+/** VM_R's stored counter-reset gap, and its samples on cmp-2 over the last `windowMs`. */
+export async function counterResetSamples(dataDir: string, windowMs: number) {
+  const local = await openLocalStore({ dataDir });
+  try {
+    const stored = (await local.store.getInstance(VM_R)) as unknown as {
+      gaps?: { reason: string; from: string; to: string }[];
+    };
+    const now = new Date();
+    const samples = await local.store.samplesFor(
+      onNode(VM_R, 'cmp-2'),
+      new Date(now.getTime() - windowMs),
+      now,
+    );
+    return { reset: stored.gaps?.find((g) => g.reason === 'counter_reset'), samples };
+  } finally {
+    await local.close();
+  }
 }

@@ -17,7 +17,15 @@ import {
   type FakeSeries,
   startFakePrometheus,
 } from '../drivers/prometheus/fakePrometheus.js';
-import { collectFiles, startCloud, VM_A, VM_B, VM_R, VM_SILENT } from './cloudFixture.js';
+import {
+  collectFiles,
+  counterResetSamples,
+  onNode,
+  startCloud,
+  VM_A,
+  VM_B,
+  VM_SILENT,
+} from './cloudFixture.js';
 
 const SETTINGS: Partial<CollectConfigInput> = {
   mapping: {
@@ -82,8 +90,6 @@ function byText(): Map<string, FakeSeries[]> {
   }
   return queries;
 }
-
-const onNode = (uuid: string, host: string) => ({ kind: 'instance' as const, uuid, host, nodename: host });
 
 let prometheus: FakePrometheus;
 let cloud: FakeOpenStack;
@@ -150,25 +156,11 @@ describe('placid collect against a fake Prometheus', () => {
   });
 
   it('marks the steps whose rate window spans a counter reset as gaps instead of data', async () => {
-    const local = await openLocalStore({ dataDir: files.dataDir });
-    try {
-      const stored = (await local.store.getInstance(VM_R)) as unknown as {
-        gaps?: { reason: string; from: string; to: string }[];
-      };
-      const reset = stored.gaps?.find((g) => g.reason === 'counter_reset');
-      expect(reset).toBeDefined();
-      const now = new Date();
-      const samples = await local.store.samplesFor(
-        onNode(VM_R, 'cmp-2'),
-        new Date(now.getTime() - 600_000),
-        now,
-      );
-      expect(samples.length).toBeGreaterThan(0);
-      expect(samples.every((x) => x.ts < (reset?.from ?? '') || x.ts > (reset?.to ?? ''))).toBe(true);
-      expect(samples.every((x) => Math.abs(x.steal_percent - 20) < 1e-6)).toBe(true);
-    } finally {
-      await local.close();
-    }
+    const { reset, samples } = await counterResetSamples(files.dataDir, 600_000);
+    expect(reset).toBeDefined();
+    expect(samples.length).toBeGreaterThan(0);
+    expect(samples.every((x) => x.ts < (reset?.from ?? '') || x.ts > (reset?.to ?? ''))).toBe(true);
+    expect(samples.every((x) => Math.abs(x.steal_percent - 20) < 1e-6)).toBe(true);
   });
 
   it("shows the hosts in placid fleet with host-side steal, or their VMs' steal", async () => {

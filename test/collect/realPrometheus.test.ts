@@ -11,7 +11,16 @@ import { openLocalStore } from '../../lib/local/localStore.js';
 import { runCli } from '../cli/runCli.js';
 import { libvirtText, nodeExporterText } from '../drivers/prometheus/nodeExporter.js';
 import { type RunningPrometheus, startPrometheus, waitUntil } from '../drivers/prometheus/realPrometheus.js';
-import { collectFiles, startCloud, VM_A, VM_B, VM_R, VM_SILENT } from './cloudFixture.js';
+import {
+  collectFiles,
+  counterResetSamples,
+  onNode,
+  startCloud,
+  VM_A,
+  VM_B,
+  VM_R,
+  VM_SILENT,
+} from './cloudFixture.js';
 
 const RESET_AT_SECONDS = 9;
 const guest = (steal: number, resetAtSeconds?: number) => ({
@@ -20,8 +29,6 @@ const guest = (steal: number, resetAtSeconds?: number) => ({
   load5: 1.5,
   resetAtSeconds,
 });
-
-const onNode = (uuid: string, host: string) => ({ kind: 'instance' as const, uuid, host, nodename: host });
 
 let prometheus: RunningPrometheus;
 let cloud: FakeOpenStack;
@@ -146,25 +153,11 @@ describe('placid collect against a real Prometheus', () => {
   });
 
   it('marks the steps after a counter reset as gaps instead of data', async () => {
-    const local = await openLocalStore({ dataDir: files.dataDir });
-    try {
-      const stored = (await local.store.getInstance(VM_R)) as unknown as {
-        gaps?: { reason: string; from: string; to: string }[];
-      };
-      const reset = stored.gaps?.find((g) => g.reason === 'counter_reset');
-      expect(reset).toBeDefined();
-      const now = new Date();
-      const samples = await local.store.samplesFor(
-        onNode(VM_R, 'cmp-2'),
-        new Date(now.getTime() - 60_000),
-        now,
-      );
-      expect(samples.length).toBeGreaterThan(0);
-      // Once the rate window no longer spans the reboot, the rates are good again.
-      expect(samples.every((x) => x.ts < (reset?.from ?? '') || x.ts > (reset?.to ?? ''))).toBe(true);
-    } finally {
-      await local.close();
-    }
+    const { reset, samples } = await counterResetSamples(files.dataDir, 60_000);
+    expect(reset).toBeDefined();
+    expect(samples.length).toBeGreaterThan(0);
+    // Once the rate window no longer spans the reboot, the rates are good again.
+    expect(samples.every((x) => x.ts < (reset?.from ?? '') || x.ts > (reset?.to ?? ''))).toBe(true);
   });
 
   it("shows the hosts in placid fleet with host-side steal, or their VMs' steal", async () => {

@@ -7,7 +7,7 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../lib/config/options.js';
 import { readFleet } from '../../lib/detector/fleetRead.js';
 import { reconcile } from '../../lib/detector/index.js';
@@ -23,17 +23,11 @@ import { defaultRebalanceSettings, type RebalanceSettings } from '../../lib/reba
 import { generateFleet, HOST_STEAL_VARIANTS } from '../../lib/sim/fleet.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { markDigestsWritten } from '../../lib/store/windowCoverage.js';
-import { type StoreHarness, startStore, storeWithOwnTables } from '../store/fixtures.js';
+import { storeWithOwnTables, useStore } from '../store/fixtures.js';
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const MINUTES = 13; // samples from 12 minutes before NOW up to NOW: the window's start is inside

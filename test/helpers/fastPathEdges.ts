@@ -22,7 +22,7 @@ export function outcome(fn: () => unknown): unknown {
 }
 
 /** Every bound's edges and their neighbours, plus numbers zod treats specially. */
-export const EDGE_NUMBERS = [
+const EDGE_NUMBERS = [
   ...new Set(
     Object.values(BOUNDS).flatMap((b) => [
       b.min,
@@ -49,7 +49,7 @@ export const EDGE_NUMBERS = [
   Number.NEGATIVE_INFINITY,
 ];
 
-export const EDGE_STRINGS = [
+const EDGE_STRINGS = [
   ...HOSTILE_STRINGS,
   'x'.repeat(255),
   'cmp-1',
@@ -61,17 +61,7 @@ export const EDGE_STRINGS = [
   ' ',
 ];
 
-export const WRONG_TYPES: unknown[] = [
-  null,
-  true,
-  false,
-  [],
-  {},
-  [1],
-  { a: 1 },
-  ['x', 'y', 'z'],
-  [['x', 'y', 'z']],
-];
+const WRONG_TYPES: unknown[] = [null, true, false, [], {}, [1], { a: 1 }, ['x', 'y', 'z'], [['x', 'y', 'z']]];
 
 export const ANY_VALUE: unknown[] = [...EDGE_NUMBERS, ...EDGE_STRINGS, ...WRONG_TYPES];
 /** For places that hold no number: a few numbers are enough to be the wrong type. */

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 
 /** Finite numbers no real host, flavor or sample has; each once broke a reader or a writer. */
-export const HOSTILE_NUMBERS = [4e15, 1e200, 1e306, -1e200, Number.MAX_SAFE_INTEGER, 2 ** 60, -5e15];
+const HOSTILE_NUMBERS = [4e15, 1e200, 1e306, -1e200, Number.MAX_SAFE_INTEGER, 2 ** 60, -5e15];
 
 /** Ids and names that must be refused wherever they enter. */
 export const HOSTILE_STRINGS = [
@@ -46,7 +46,7 @@ export const hostileString = fc.oneof(
 );
 
 /** Numeric fields of a hypervisor report (paths as they appear in the document). */
-export const HOST_NUMBER_FIELDS = [
+const HOST_NUMBER_FIELDS = [
   'vcpus_total',
   'vcpus_used',
   'total_usable_ram_mb',
@@ -61,7 +61,7 @@ export const HOST_NUMBER_FIELDS = [
 ] as const;
 
 /** String fields of a hypervisor report that are ids or names. */
-export const HOST_STRING_FIELDS = ['host', 'nodename', 'availability_zone'] as const;
+const HOST_STRING_FIELDS = ['host', 'nodename', 'availability_zone'] as const;
 
 /** Numeric fields of a request's flavor. */
 export const FLAVOR_NUMBER_FIELDS = ['vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb', 'swap'] as const;

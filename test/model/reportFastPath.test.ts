@@ -134,6 +134,16 @@ function paths(doc: unknown, prefix: (string | number)[] = []): (string | number
   return out;
 }
 
+/** The least instance report the schema takes: no samples, no optional fields. */
+const SMALL_VM = {
+  uuid: 'u1',
+  name: 'vm',
+  host: 'h1',
+  availability_zone: 'az1',
+  flavor: { name: 'm1', vcpus: 1, memory_mb: 512, root_gb: 1 },
+  reported_at: '2026-12-01T11:59:00Z',
+};
+
 describe('fastReportMessage', () => {
   it('gives exactly what zod gives for messages of the common shape, and takes every one zod accepts', () => {
     let accepted = 0;
@@ -235,16 +245,8 @@ describe('fastReportMessage', () => {
     expect(fastReportMessage({ ...doc, other: 1 })).toBeUndefined();
     expect(fastReportMessage({ ...doc, schema_version: 2 })).toBeUndefined();
     const gaps = [{ from: '2026-12-01T11:00:00Z', to: '2026-12-01T11:01:00Z', reason: 'no_data' }];
-    const inst = {
-      uuid: 'u1',
-      name: 'vm',
-      host: 'h1',
-      availability_zone: 'az1',
-      flavor: { name: 'm1', vcpus: 1, memory_mb: 512, root_gb: 1 },
-      reported_at: '2026-12-01T11:59:00Z',
-    };
-    expect(fastReportMessage({ ...doc, instances: [inst] })).toBeDefined();
-    expect(fastReportMessage({ ...doc, instances: [{ ...inst, gaps }] })).toBeUndefined();
+    expect(fastReportMessage({ ...doc, instances: [SMALL_VM] })).toBeDefined();
+    expect(fastReportMessage({ ...doc, instances: [{ ...SMALL_VM, gaps }] })).toBeUndefined();
   });
 
   it('words a refused message with zod, as before the fast path', () => {
@@ -252,12 +254,7 @@ describe('fastReportMessage', () => {
       schema_version: 1,
       instances: [
         {
-          uuid: 'u1',
-          name: 'vm',
-          host: 'h1',
-          availability_zone: 'az1',
-          flavor: { name: 'm1', vcpus: 1, memory_mb: 512, root_gb: 1 },
-          reported_at: '2026-12-01T11:59:00Z',
+          ...SMALL_VM,
           samples: [{ ts: '2026-12-01T11:59:00Z', steal_percent: 140, load5: 1, cpu_percent: 1 }],
         },
       ],

@@ -26,7 +26,7 @@ export function checkPlan(fleet: FleetInput, plan: Plan, settings: RebalanceSett
 }
 
 /** The bound never exceeds what the plan moves from the hosts it covers (all relieved there). */
-export function checkLowerBound(plan: Plan): void {
+function checkLowerBound(plan: Plan): void {
   const covers = plan.summary.lower_bound_covers;
   expect(plan.summary.lower_bound_bytes).toBeLessThanOrEqual(covers.plan_bytes);
   expect(covers.plan_bytes).toBeLessThanOrEqual(plan.summary.bytes);
@@ -37,7 +37,7 @@ export function checkLowerBound(plan: Plan): void {
  * Placement's rule on every destination after all moves: a resource the moves add to stays within
  * (total - reserved) × ratio (a host already over it before the plan may stay there, not grow).
  */
-export function checkCapacity(fleet: FleetInput, plan: Plan): void {
+function checkCapacity(fleet: FleetInput, plan: Plan): void {
   const vm = (uuid: string) => fleet.instances.find((i) => i.uuid === uuid)!;
   const usage = (s: HostState) => ({
     vcpus: s.vcpus_used,
@@ -74,7 +74,7 @@ export function checkCapacity(fleet: FleetInput, plan: Plan): void {
 }
 
 /** Zone, role limit and anti-affinity, replaying the moves in the order they were planned. */
-export function checkPlacementRules(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
+function checkPlacementRules(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
   const where = new Map(fleet.instances.map((i) => [i.uuid, i.host]));
   const zoneOf = new Map(fleet.hypervisors.map((h) => [h.host, h.availability_zone]));
   const vm = (uuid: string) => fleet.instances.find((i) => i.uuid === uuid)!;
@@ -98,7 +98,7 @@ export function checkPlacementRules(fleet: FleetInput, plan: Plan, settings: Reb
 }
 
 /** Per wave: concurrency per source, destination, zone and in total, and link bandwidth per host. */
-export function checkWaves(plan: Plan, settings: RebalanceSettings): void {
+function checkWaves(plan: Plan, settings: RebalanceSettings): void {
   const rate = migrationRateMbps(settings);
   const byWave = new Map<number, PlannedMigration[]>();
   for (const m of plan.migrations) byWave.set(m.wave, [...(byWave.get(m.wave) ?? []), m]);
@@ -124,7 +124,7 @@ export function checkWaves(plan: Plan, settings: RebalanceSettings): void {
 }
 
 /** Cooldown, ping-pong, blackout, expiry, block migrations and minimum benefit. */
-export function checkTimeRules(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
+function checkTimeRules(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
   const now = fleet.now;
   for (const m of plan.migrations) {
     const vm = fleet.instances.find((i) => i.uuid === m.instance_uuid)!;
@@ -144,7 +144,7 @@ export function checkTimeRules(fleet: FleetInput, plan: Plan, settings: Rebalanc
 }
 
 /** Every VM considered appears once, moved or with a reason, and every suffering VM is considered. */
-export function checkReasons(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
+function checkReasons(fleet: FleetInput, plan: Plan, settings: RebalanceSettings): void {
   const moved = plan.migrations.map((m) => m.instance_uuid);
   const skipped = plan.skipped.map((s) => s.instance_uuid);
   const considered = new Set([...moved, ...skipped]);

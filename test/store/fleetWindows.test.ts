@@ -1,23 +1,16 @@
 /** Window digests read back, node for node, exactly what nodeWindow reads from the pages (on dynalite). */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HypervisorReport, InstanceReport } from '../../lib/model/reports.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { nodeEntityKey } from '../../lib/store/samplePages.js';
 import { digestsCover, WINDOW_DIGESTS_SINCE_NAME } from '../../lib/store/windowCoverage.js';
-import { NOW, type StoreHarness, startStore, storeWithOwnTables } from './fixtures.js';
+import { NOW, storeWithOwnTables, useStore } from './fixtures.js';
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
-beforeEach(() => h.setNow(NOW));
+const h = useStore();
 
 const NODES = [
   { host: 'wa', nodename: 'wa' },

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MigrationRecordItem } from '../../lib/model/migration.js';
-import { at, hypervisorDoc, message, NOW, type StoreHarness, startStore } from './fixtures.js';
+import { at, hypervisorDoc, message, NOW, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 const expiresAt = Math.floor(NOW.getTime() / 1000) + 86_400;
 

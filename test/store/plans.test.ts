@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Plan, SkippedVm } from '../../lib/model/plan.js';
-import { at, type StoreHarness, startStore } from './fixtures.js';
+import { at, useStore } from './fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 let plans = 0;
 function plan(overrides: Partial<Plan> = {}): Plan {

@@ -79,25 +79,33 @@ const until = async (what: () => boolean, label: string): Promise<void> => {
   if (!what()) throw new Error(`timed out waiting for ${label}`);
 };
 
+/**
+ * Starts agent-a, which dies mid-drain: node cordoned, pods not yet evicted, nothing reported. Its
+ * task then passes the heartbeat timeout; `killed()` tells whether it has died yet.
+ */
+function startDoomedAgent(activities: LocalActivities): { doomed: Started; killed: () => boolean } {
+  let killed = false;
+  const doomed: Started = startAgent('agent-a', activities, {
+    ...h.deps,
+    drainer: drainerThat(async () => {
+      killed = true;
+      doomed.agent.abandon();
+      h.clock.advance(61_000);
+      activities.expireOverdue();
+      return 'hang';
+    }),
+  });
+  return { doomed, killed: () => killed };
+}
+
 describe('an agent killed mid-drain', () => {
   it('loses its task at the heartbeat timeout; another agent finishes the drain and the migration', async () => {
     h = await startHarness();
     const activities = new LocalActivities(h.clock, 50);
-    let killed = false;
-    const doomed: Started = startAgent('agent-a', activities, {
-      ...h.deps,
-      drainer: drainerThat(async () => {
-        // The process dies here: node cordoned, pods not yet evicted, nothing reported.
-        killed = true;
-        doomed.agent.abandon();
-        h.clock.advance(61_000);
-        activities.expireOverdue();
-        return 'hang';
-      }),
-    });
+    const { doomed, killed } = startDoomedAgent(activities);
     const migration = h.migration();
     const run = h.run(migration, { activities });
-    await until(() => killed, 'the kill');
+    await until(killed, 'the kill');
     const survivor = startAgent('agent-b', activities);
     const result = await run;
 
@@ -113,17 +121,7 @@ describe('an agent killed mid-drain', () => {
   it('rolls back cleanly, nothing left drained, when the drain fails on the agent that took it over', async () => {
     h = await startHarness();
     const activities = new LocalActivities(h.clock, 50);
-    let killed = false;
-    const doomed: Started = startAgent('agent-a', activities, {
-      ...h.deps,
-      drainer: drainerThat(async () => {
-        killed = true;
-        doomed.agent.abandon();
-        h.clock.advance(61_000);
-        activities.expireOverdue();
-        return 'hang';
-      }),
-    });
+    const { killed } = startDoomedAgent(activities);
     // The pod the restarted agent meets can never be evicted: the drain fails, rollback undrains.
     h.k8s.cluster.addPod({
       name: 'db-0',
@@ -133,7 +131,7 @@ describe('an agent killed mid-drain', () => {
     });
     const migration = h.migration();
     const run = h.run(migration, { activities });
-    await until(() => killed, 'the kill');
+    await until(killed, 'the kill');
     startAgent('agent-a-restarted', activities);
     const result = await run;
 

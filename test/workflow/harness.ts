@@ -29,7 +29,7 @@ export const VM = '6f1e0b2a-5c1d-4d8e-9a51-0c7a2f3b9e11';
 export const SOURCE = 'cmp-1';
 export const DEST = 'cmp-2';
 export const K8S_NODE = 'k8s-web-1';
-export const CONSUL_NODE = 'web-1';
+const CONSUL_NODE = 'web-1';
 export const START = Date.UTC(2026, 11, 1, 12);
 
 export interface HarnessOptions {

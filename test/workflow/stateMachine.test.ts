@@ -6,16 +6,14 @@
  */
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openLocalStore } from '../../lib/local/localStore.js';
 import { workflowDefinition } from '../../lib/local/workflowDefinition.js';
-import { parseReportMessage } from '../../lib/model/reports.js';
 import { AGENT_STEP_NAMES, CLOUD_STEP_NAMES } from '../../lib/workflow/dispatch.js';
 import { DEFERRAL_ERRORS, SYSTEM_TRANSIENT_ERRORS } from '../../lib/workflow/errors.js';
 import { hostSlots, vmLease } from '../../lib/workflow/leaseNames.js';
-import { runCli, tempFiles } from '../cli/runCli.js';
-import { hypervisorDoc, instanceDoc, message, messageDoc } from '../store/fixtures.js';
+import { runCli } from '../cli/runCli.js';
+import { storeWithVm } from '../cli/storeWithVm.js';
+import { instanceDoc, message } from '../store/fixtures.js';
 import {
-  CONSUL_NODE,
   DEST,
   expectCleanEnd,
   type Harness,
@@ -529,39 +527,9 @@ describe('input the workflow cannot act on', () => {
   });
 });
 
-// Referenced so the names stay in one place for readers of the harness.
-void CONSUL_NODE;
-
 describe('placid migrate', () => {
-  /** A local store holding cmp1 and cmp2 and one VM on cmp1, reported just now. */
-  async function storeWithVm(): Promise<string> {
-    const dir = tempFiles('placid-migrate-').dir;
-    const now = new Date();
-    const ts = now.toISOString();
-    const doc = messageDoc(
-      [
-        hypervisorDoc({ host: 'cmp1', nodename: 'cmp1', reported_at: ts, samples: [] }),
-        hypervisorDoc({ host: 'cmp2', nodename: 'cmp2', reported_at: ts, samples: [] }),
-      ],
-      [
-        instanceDoc({
-          uuid: VM,
-          reported_at: ts,
-          samples: [{ ts, steal_percent: 14, load5: 2, cpu_percent: 70 }],
-        }),
-      ],
-    );
-    const local = await openLocalStore({ dataDir: dir });
-    try {
-      await local.store.putReports(parseReportMessage(JSON.stringify(doc), now, 'test'));
-    } finally {
-      await local.close();
-    }
-    return dir;
-  }
-
   it('migrates one VM through the workflow with simulated drivers and records it', async () => {
-    const dir = await storeWithVm();
+    const dir = await storeWithVm(VM);
     const run = await runCli(['migrate', '--instance', VM, '--to', 'cmp2', '--data-dir', dir]);
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(run.stdout).toMatch(
@@ -570,7 +538,7 @@ describe('placid migrate', () => {
   });
 
   it('takes the leases, re-checks and gives them back on --dry-run', async () => {
-    const dir = await storeWithVm();
+    const dir = await storeWithVm(VM);
     const dry = await runCli([
       'migrate',
       '--instance',
@@ -587,13 +555,13 @@ describe('placid migrate', () => {
   });
 
   it('says the migration would be deferred when the destination does not pass the placement engine', async () => {
-    const dir = await storeWithVm();
+    const dir = await storeWithVm(VM);
     const run = await runCli(['migrate', '--instance', VM, '--to', 'cmp9', '--data-dir', dir, '--dry-run']);
     expect([run.status, run.stdout]).toEqual([1, expect.stringContaining('would be deferred')]);
   });
 
   it('reports a failed, rolled-back migration with exit status 4', async () => {
-    const dir = await storeWithVm();
+    const dir = await storeWithVm(VM);
     const run = await runCli([
       'migrate',
       '--instance',
@@ -609,7 +577,7 @@ describe('placid migrate', () => {
   });
 
   it('refuses an instance the store has no report of', async () => {
-    const dir = await storeWithVm();
+    const dir = await storeWithVm(VM);
     const run = await runCli(['migrate', '--instance', 'no-such-vm', '--to', 'cmp2', '--data-dir', dir]);
     expect([run.status, run.stderr]).toEqual([2, expect.stringContaining('no-such-vm has no report')]);
   });
