@@ -120,11 +120,11 @@ export class DecisionRecord {
   }
 
   /** weighedHosts without the breakdowns: the same hosts, order and weights. */
-  rankedWeights(limit?: number): RankedWeight[] | null {
+  rankedWeights(): RankedWeight[] | null {
     if (!this.weighedReached) return null;
     const w = this.weighing;
     if (!w) return [];
-    return rankHosts(w.weights, limit).map((j) => ({ host: w.hosts[w.positions[j]], weight: w.weights[j] }));
+    return rankHosts(w.weights).map((j) => ({ host: w.hosts[w.positions[j]], weight: w.weights[j] }));
   }
 
   /**
