@@ -11,6 +11,7 @@ import type { FleetStore } from '../store/fleetStore.js';
 import type { Sighting } from '../store/hostSightings.js';
 import type { PageWrite } from '../store/samplePages.js';
 import { pageKey, type SampleWriteStats } from '../store/sampleWrites.js';
+import { NotedWatermark } from './notedWatermark.js';
 
 /** A message whose states are stored; its pages and its part of the watermark are still to write. */
 export interface AcceptedMessage {
@@ -37,10 +38,14 @@ export function newestReportAt(message: Pick<ReportMessage, 'hypervisors' | 'ins
   return newest;
 }
 
-/** Writes the pages of all `accepted` messages, then the watermark of those whose pages are all written. */
+/**
+ * Writes the pages of all `accepted` messages, then the watermark of those whose pages are all
+ * written, unless `watermark` shows the store already holds it or a later one.
+ */
 export async function writeBatchWide(
   store: FleetStore,
   accepted: readonly AcceptedMessage[],
+  watermark = new NotedWatermark(),
 ): Promise<BatchWritesResult> {
   const failed = new Map<string, unknown>();
   let samples = { written: 0, samples: 0 };
@@ -69,8 +74,10 @@ export async function writeBatchWide(
   if (done.length === 0) return { samples, failed };
   // ISO-8601 strings as reports store them: the greatest string is the newest time.
   const newest = done.map((m) => m.newestReportAt).sort()[done.length - 1];
+  if (watermark.covers(newest)) return { samples, failed };
   try {
     await store.noteIngested(newest);
+    watermark.noted(newest);
   } catch (error) {
     // Without the watermark the detector may not look at these reports: retry them (cheap: their
     // states are stale by now and their pages are rewritten in place).

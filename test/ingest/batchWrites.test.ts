@@ -6,6 +6,7 @@
 import { BatchWriteCommand, type BatchWriteCommandInput, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
+import { NotedWatermark } from '../../lib/ingest/notedWatermark.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { ManualClock } from '../../lib/model/clock.js';
 import { BATCH_WRITE_LIMIT } from '../../lib/store/batchWriter.js';
@@ -68,11 +69,12 @@ const batchOf = (prefix: string, n: number, newest?: { index: number; at: string
     ),
   );
 
-const ingest = (event: ReturnType<typeof sqsEvent>) =>
+const ingest = (event: ReturnType<typeof sqsEvent>, watermark?: NotedWatermark) =>
   ingestBatch(event, {
     store: h.store,
     deadLetter: new LocalSqsQueue({ name: 'dlq' }),
     clock: new ManualClock(NOW),
+    watermark,
   });
 
 /** A BatchWriteItem that never takes the pages of nodes whose key contains `marker`. */
@@ -112,6 +114,48 @@ describe('one SQS batch of ten messages', () => {
     // Assess
     expect(count('UpdateItem', 'leases')).toBe(0);
     expect(await h.store.ingestWatermark()).toBeNull();
+  });
+});
+
+describe('batches of one warm container', () => {
+  it('skip the watermark write when it already noted the same or a newer report time', async () => {
+    // Prepare
+    const watermark = new NotedWatermark();
+    await ingest(batchOf('warm-a', 2, { index: 1, at: at(-1) }), watermark);
+    // Act: the same newest time, then an older one
+    await ingest(batchOf('warm-b', 2, { index: 1, at: at(-1) }), watermark);
+    await ingest(batchOf('warm-c', 2), watermark);
+    // Assess
+    expect(count('UpdateItem', 'leases')).toBe(1);
+    expect(await h.store.ingestWatermark()).toBe(at(-1));
+  });
+
+  it('write it again once a batch carries a newer report', async () => {
+    // Prepare
+    const watermark = new NotedWatermark();
+    await ingest(batchOf('newer-a', 2, { index: 1, at: at(-2) }), watermark);
+    // Act
+    await ingest(batchOf('newer-b', 2, { index: 0, at: at(-1) }), watermark);
+    // Assess
+    expect(count('UpdateItem', 'leases')).toBe(2);
+    expect(await h.store.ingestWatermark()).toBe(at(-1));
+  });
+
+  it('retry a watermark whose write failed, instead of taking it as noted', async () => {
+    // Prepare
+    const watermark = new NotedWatermark();
+    faults = injectFaults(h.store.ctx.doc, [
+      { when: isCall('UpdateCommand', tables().leases), times: Number.POSITIVE_INFINITY, act: throttle },
+    ]);
+    const failed = await ingest(batchOf('retry', 2, { index: 1, at: at(-1) }), watermark);
+    faults.restore();
+    faults = undefined;
+    // Act: the redelivery
+    const redelivered = await ingest(batchOf('retry', 2, { index: 1, at: at(-1) }), watermark);
+    // Assess
+    expect(failed.response.batchItemFailures).toHaveLength(2);
+    expect(redelivered.response.batchItemFailures).toEqual([]);
+    expect(await h.store.ingestWatermark()).toBe(at(-1));
   });
 });
 
