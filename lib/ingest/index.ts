@@ -8,6 +8,6 @@ export {
   type ReportCounts,
   type RetriedRecord,
 } from './ingestBatch.js';
-export { NotedWatermark } from './notedWatermark.js';
 export { KnownHosts, type NodeKey, type NodeLookup, unknownHostIssues } from './knownHosts.js';
+export { NotedWatermark } from './notedWatermark.js';
 export { reportsInBody } from './reportCount.js';
