@@ -240,15 +240,16 @@ describe('hosts whose unchanged state is not rewritten', () => {
   const secondBatch = (prefix: string) =>
     sqsEvent(record(prefix, 0, at(-4)), record(prefix, 1, at(-4)), record(prefix, 2, at(-5 + 2 / 100)));
 
-  it('are recorded in one sighting item per batch, which readers take as their heartbeat', async () => {
+  it('are recorded in one sighting item per batch, in the pages\' calls, which readers take as their heartbeat', async () => {
     // Prepare
     await ingest(batchOf('sighted', 3));
     calls = {};
     // Act
     const result = await ingest(secondBatch('sighted'));
-    // Assess
+    // Assess: 3 × 6 pages, their digest and the sighting item in ⌈20 / 25⌉ calls, no request of its own
     expect(result.reports).toMatchObject({ unchanged: 2 * NODES_PER_MESSAGE, stale: NODES_PER_MESSAGE });
-    expect(count('PutItem', 'samples')).toBe(1);
+    expect(count('PutItem', 'samples')).toBe(0);
+    expect(count('BatchWriteItem', 'samples')).toBe(1);
     const host = await h.store.getHost('sighted-m1-n3');
     expect(host?.reported_at).toBe(at(-5 + 1 / 100));
     expect(host?.seen_at).toBe(at(-4));
@@ -259,7 +260,7 @@ describe('hosts whose unchanged state is not rewritten', () => {
     // Prepare
     await ingest(batchOf('unsighted', 3));
     faults = injectFaults(h.store.ctx.doc, [
-      { when: isCall('PutCommand', tables().samples), times: Number.POSITIVE_INFINITY, act: throttle },
+      { when: isCall('BatchWriteCommand'), times: Number.POSITIVE_INFINITY, act: refusePagesOf('seen#') },
     ]);
     // Act
     const failed = await ingest(secondBatch('unsighted'));

@@ -149,8 +149,9 @@ describe('messagePages when one page holds a node', () => {
     maxSpanMs: fc.constantFrom(30 * 60_000, 60 * 60_000, 120 * 60_000),
     maxBytes: fc.constantFrom(300, 2_000, 128 * 1024),
   });
-  const toReports = (reports: { node: string; owner: string; samples: fc.ValueOf<typeof sample>[] }[]) => {
-    const asSample = (s: fc.ValueOf<typeof sample>) => ({
+  type Drawn = { m: number; steal: number; cpu: number; load: number };
+  const toReports = (reports: { node: string; owner: string; samples: Drawn[] }[]) => {
+    const asSample = (s: Drawn) => ({
       ts: minute(s.m),
       steal_percent: s.steal,
       cpu_percent: s.cpu,
