@@ -45,7 +45,9 @@ export async function putSightings(ctx: StoreContext, sightings: readonly Sighti
   if (sightings.length === 0) return 0;
   const now = ctx.clock.now();
   const stamp = new Date(now).toISOString();
-  const expires = epochSeconds(now + ctx.sightingLookbackMs + MINUTE_MS);
+  // Readers may look back further than this writer (ingest knows no service_down_time); none needs
+  // a sighting older than the host heartbeat, by which time the host's item is rewritten.
+  const expires = epochSeconds(now + Math.max(ctx.sightingLookbackMs, ctx.hostHeartbeatMs) + MINUTE_MS);
   let items = 0;
   for (let i = 0; i < sightings.length; i += SIGHTINGS_PER_ITEM) {
     const nodes = sightings.slice(i, i + SIGHTINGS_PER_ITEM).map((s) => [s.host, s.nodename, s.reported_at]);
