@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countDynamo } from '../../bench/dynamoCounter.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
+import { HOST_CHANGE_SHARDS } from '../../lib/store/tables.js';
 import { at, hypervisorDoc, message, NOW, type StoreHarness, startStore } from './fixtures.js';
 
 let h: StoreHarness;
@@ -37,7 +38,7 @@ async function reportEachMinute(host: string, minutes: number[]): Promise<void> 
   }
 }
 
-describe('getHost requests', () => {
+describe('host read requests', () => {
   it("reads a steady host's item and its newest sighting with one GetItem and one Query", async () => {
     // Prepare: state written at minute 20, unchanged reports sighted at minutes 21–30
     await reportEachMinute('steady-one', [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
@@ -61,5 +62,17 @@ describe('getHost requests', () => {
     // Assess
     expect(host?.seen_at).toBe(at(58));
     expect(counter.snapshot().requests).toEqual({ GetItem: 1, Query: 2 });
+  });
+
+  it('reads the sightings of a change read with one Query beside its change shards', async () => {
+    // Prepare
+    await reportEachMinute('changed', [40, 41, 42]);
+    setMinutes(42.5);
+    counter.reset();
+    // Act
+    const changes = await counted.hostsChangedSince();
+    // Assess: one Query per change shard (HOST_CHANGE_SHARDS) and one for the sightings
+    expect(changes.sightings.get('changed\u0000changed')).toBe(at(42));
+    expect(counter.snapshot().requests).toEqual({ Query: HOST_CHANGE_SHARDS + 1 });
   });
 });
