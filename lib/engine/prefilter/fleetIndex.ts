@@ -53,6 +53,8 @@ export class FleetIndex {
   /** Filter name → grouping id → groups: ids are the filter's own, so they cannot collide. */
   private readonly groupings = new Map<string, Map<string, { grouping: HostGrouping; groups: HostGroups }>>();
   private limits: { key: string; limits: FitLimits } | null = null;
+  /** passingMembers' answers by the passing groups, most recently used last. */
+  private readonly members = new Map<string, Int32Array>();
   private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
     null;
 
@@ -94,6 +96,26 @@ export class FleetIndex {
     const key = fit.key;
     if (this.limits?.key !== key) this.limits = { key, limits: buildFitLimits(this.columns, fit) };
     return this.limits.limits;
+  }
+
+  /**
+   * The ascending positions of the hosts whose aggregate membership group (aggregates.groupOf) has
+   * the verdict -1 (passes) in `verdicts`. Kept for the last few sets of passing groups: requests
+   * for one availability zone pass the same groups, and a list of the members is a third of the
+   * fleet's reads where most hosts are in other zones.
+   */
+  passingMembers(verdicts: Int16Array): Int32Array {
+    let key = '';
+    for (let g = 0; g < verdicts.length; g++) if (verdicts[g] === -1) key += `${g},`;
+    let list = this.members.get(key);
+    if (list !== undefined) {
+      this.members.delete(key);
+    } else {
+      list = passing(this.aggregates.groupOf, verdicts);
+      if (this.members.size >= MEMBER_LISTS) this.members.delete(this.members.keys().next().value!);
+    }
+    this.members.set(key, list);
+    return list;
   }
 
   /**
@@ -147,6 +169,18 @@ export class FleetIndex {
     this.factCache = { cpuOverride, initialCpu, rows };
     return rows;
   }
+}
+
+/** Member lists kept per fleet (at 100k hosts a list is up to 400 KB). */
+const MEMBER_LISTS = 8;
+
+function passing(groupOf: Int32Array, verdicts: Int16Array): Int32Array {
+  let n = 0;
+  for (let i = 0; i < groupOf.length; i++) if (verdicts[groupOf[i]] === -1) n++;
+  const list = new Int32Array(n);
+  n = 0;
+  for (let i = 0; i < groupOf.length; i++) if (verdicts[groupOf[i]] === -1) list[n++] = i;
+  return list;
 }
 
 /** Same key functions: the same objects, or (a grouping rebuilt per request) the same code. */

@@ -79,9 +79,9 @@ export class HostCheck {
 
   /**
    * Writes the positions of every candidate to `out` (at least the fleet's size) and returns how
-   * many: the hosts `failing` passes. Aggregate rules go first because they are one typed-array read
-   * per host and usually remove the most (other zones); the rest runs only over the positions still
-   * in. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
+   * many: the hosts `failing` passes. Aggregate rules go first because they usually remove the most
+   * (other zones) and the fleet keeps the members of the groups that pass them (passingMembers); the
+   * rest runs only over those positions. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
    * same rule as `failing` for it, in one pass with no host object read).
    */
   collect(out: Int32Array): number {
@@ -94,11 +94,14 @@ export class HostCheck {
     const simple = this.simpleAmounts();
     if (simple !== null) {
       const agg = this.aggregates;
-      return collectFitting(out, limits, simple, agg?.groupOf ?? null, agg?.verdicts ?? null);
+      return collectFitting(out, limits, simple, agg ? this.index.passingMembers(agg.verdicts) : null);
     }
     let n = 0;
-    if (this.aggregates) n = this.aggregates.passing(out);
-    else for (let i = 0; i < this.index.size; i++) out[n++] = i;
+    if (this.aggregates) {
+      const members = this.index.passingMembers(this.aggregates.verdicts);
+      out.set(members);
+      n = members.length;
+    } else for (let i = 0; i < this.index.size; i++) out[n++] = i;
     const hosts = this.index.hosts;
     let kept = 0;
     for (let j = 0; j < n; j++) {
