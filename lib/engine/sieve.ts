@@ -149,11 +149,10 @@ function sieveGrouped(
   const { hosts, positions } = c;
   const { groupOf } = groups;
   const verdicts = verdictTable(groups.size);
-  if (
-    groups.size <= Math.max(EAGER_GROUPS, c.count >> 3) &&
-    decideEveryGroup(stage, groups, hosts, spec, ctx, verdicts)
-  )
-    return;
+  if (groups.size <= Math.max(EAGER_GROUPS, c.count >> 3)) {
+    if (decideEveryGroup(stage, groups, hosts, spec, ctx, verdicts)) return;
+    if (everyMembershipPasses(c, groups, verdicts)) return;
+  }
   const n = c.count;
   let kept = 0;
   let j = 0;
@@ -204,6 +203,23 @@ function decideEveryGroup(
     if (v !== PASSED) allPass = false;
   }
   return allPass;
+}
+
+/**
+ * True when every group the candidates can be in passed: the pre-filter told which membership
+ * groups may hold candidates, and each of those lies in one group of `groups`. (An availability
+ * zone filter after the pre-filter's zone rule keeps every candidate; this answers that without
+ * reading them.)
+ */
+function everyMembershipPasses(c: Candidates, groups: HostGroups, verdicts: Uint8Array): boolean {
+  const memberships = c.memberships;
+  if (memberships == null || memberships.length > c.count) return false;
+  const map = c.index.byMembership(groups);
+  if (map === null) return false;
+  for (let m = 0; m < memberships.length; m++) {
+    if (memberships[m] === -1 && verdicts[map[m]] !== PASSED) return false;
+  }
+  return true;
 }
 
 let table = new Uint8Array(256);

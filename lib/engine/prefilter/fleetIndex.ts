@@ -53,6 +53,8 @@ export class FleetIndex {
   /** Filter name → grouping id → groups: ids are the filter's own, so they cannot collide. */
   private readonly groupings = new Map<string, Map<string, { grouping: HostGrouping; groups: HostGroups }>>();
   private limits: { key: string; limits: FitLimits } | null = null;
+  /** byMembership's answers. */
+  private readonly membershipMaps = new WeakMap<HostGroups, Int32Array | null>();
   /** passingMembers' answers by the passing groups, most recently used last. */
   private readonly members = new Map<string, Int32Array>();
   private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
@@ -119,6 +121,20 @@ export class FleetIndex {
   }
 
   /**
+   * For each aggregate membership group (aggregates.groupOf), the group of `groups` all its hosts
+   * are in, or null when some membership group's hosts are in several. Lets a grouped filter see
+   * which of its groups the pre-filter's candidates can be in without reading the candidates.
+   */
+  byMembership(groups: HostGroups): Int32Array | null {
+    let map = this.membershipMaps.get(groups);
+    if (map === undefined) {
+      map = membershipMap(this.aggregates, groups);
+      this.membershipMaps.set(groups, map);
+    }
+    return map;
+  }
+
+  /**
    * The hosts numbered by `grouping` (see hostGroups.ts) for the filter named `owner`, built on
    * first use and cached by the owner and the id. Ids are scoped per filter, so a plug-in's id can
    * never read a built-in's groups; one filter giving one id two sets of keys is refused.
@@ -169,6 +185,18 @@ export class FleetIndex {
     this.factCache = { cpuOverride, initialCpu, rows };
     return rows;
   }
+}
+
+function membershipMap(aggregates: AggregateIndex, groups: HostGroups): Int32Array | null {
+  const map = new Int32Array(aggregates.groups.length).fill(-1);
+  const { groupOf } = aggregates;
+  for (let i = 0; i < groupOf.length; i++) {
+    const m = groupOf[i];
+    const g = groups.groupOf[i];
+    if (map[m] === -1) map[m] = g;
+    else if (map[m] !== g) return null;
+  }
+  return map;
 }
 
 /** Member lists kept per fleet (at 100k hosts a list is up to 400 KB). */

@@ -72,6 +72,14 @@ export class HostCheck {
     this.traitGroupOf = traits.anyDisabled ? traits.groupOf : null;
   }
 
+  /**
+   * Per aggregate membership group: -1 when its hosts pass the aggregate rules (so may be
+   * candidates), else the rule they break; null without aggregate rules.
+   */
+  get membershipVerdicts(): Int16Array | null {
+    return this.aggregates?.verdicts ?? null;
+  }
+
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
   stageOf(host: HostState, i: number): string | null {
     return this.failing(host, i, this.index.fitLimits(this.resources));
