@@ -55,8 +55,8 @@ export class FleetIndex {
   private limits: { key: string; limits: FitLimits } | null = null;
   /** byMembership's answers. */
   private readonly membershipMaps = new WeakMap<HostGroups, Int32Array | null>();
-  /** passingMembers' answers by the passing groups, most recently used last. */
-  private readonly members = new Map<string, Int32Array>();
+  /** passingMembers' answers, most recently used first. */
+  private readonly members: MemberList[] = [];
   private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
     null;
 
@@ -107,17 +107,17 @@ export class FleetIndex {
    * fleet's reads where most hosts are in other zones.
    */
   passingMembers(verdicts: Int16Array): Int32Array {
-    let key = '';
-    for (let g = 0; g < verdicts.length; g++) if (verdicts[g] === -1) key += `${g},`;
-    let list = this.members.get(key);
-    if (list !== undefined) {
-      this.members.delete(key);
-    } else {
-      list = passing(this.aggregates.groupOf, verdicts);
-      if (this.members.size >= MEMBER_LISTS) this.members.delete(this.members.keys().next().value!);
-    }
-    this.members.set(key, list);
-    return list;
+    const lists = this.members;
+    let k = 0;
+    while (k < lists.length && !samePassing(lists[k].pass, verdicts)) k++;
+    const found = k < lists.length ? lists.splice(k, 1)[0] : null;
+    const entry = found ?? {
+      pass: Uint8Array.from(verdicts, (v) => (v === -1 ? 1 : 0)),
+      members: passing(this.aggregates.groupOf, verdicts),
+    };
+    lists.unshift(entry);
+    if (lists.length > MEMBER_LISTS) lists.pop();
+    return entry.members;
   }
 
   /**
@@ -201,6 +201,18 @@ function membershipMap(aggregates: AggregateIndex, groups: HostGroups): Int32Arr
 
 /** Member lists kept per fleet (at 100k hosts a list is up to 400 KB). */
 const MEMBER_LISTS = 8;
+
+interface MemberList {
+  /** Per membership group, 1 when it passed. */
+  pass: Uint8Array;
+  members: Int32Array;
+}
+
+/** Compares pass bits, not keys: a fleet may have thousands of membership groups. */
+function samePassing(pass: Uint8Array, verdicts: Int16Array): boolean {
+  for (let g = 0; g < verdicts.length; g++) if ((verdicts[g] === -1 ? 1 : 0) !== pass[g]) return false;
+  return true;
+}
 
 function passing(groupOf: Int32Array, verdicts: Int16Array): Int32Array {
   let n = 0;
