@@ -203,9 +203,16 @@ async function stageCpu(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, r
   const check = prefilterCheck(fleet.hosts, spec, ctx);
   const preCount = check.collect(prefiltered);
   const positions = new Int32Array(n);
-  // As the scheduler hands them on: with the memberships the pre-filter left open.
-  const memberships = check.membershipVerdicts;
-  const candidates: Candidates = { hosts: fleet.hosts, index, positions, count: preCount, memberships };
+  // As the scheduler hands them on: with the memberships the pre-filter left open and its blocked hosts.
+  const { membershipVerdicts: memberships, blocked } = check;
+  const candidates: Candidates = {
+    hosts: fleet.hosts,
+    index,
+    positions,
+    count: preCount,
+    memberships,
+    blocked,
+  };
   const restore = () => {
     positions.set(prefiltered.subarray(0, preCount));
     candidates.count = preCount;

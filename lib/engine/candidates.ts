@@ -20,6 +20,8 @@ export interface Candidates {
    * only remove hosts). Null or absent when not known.
    */
   memberships?: Int16Array | null;
+  /** 1 for each fleet position the pre-filter can never keep (fitLimits' blocked); null: not known. */
+  blocked?: Uint8Array | null;
 }
 
 /**
@@ -28,7 +30,14 @@ export interface Candidates {
  */
 export function listCandidates(hosts: readonly HostState[], positions: Int32Array): Candidates {
   for (let i = 0; i < hosts.length; i++) positions[i] = i;
-  return { hosts, index: fleetIndex(hosts), positions, count: hosts.length, memberships: null };
+  return {
+    hosts,
+    index: fleetIndex(hosts),
+    positions,
+    count: hosts.length,
+    memberships: null,
+    blocked: null,
+  };
 }
 
 /** The survivors as a new host list. */

@@ -225,6 +225,7 @@ function prefilter(run: Run, c: Candidates): ScheduleDecision['error'] {
     const check = prefilterCheck(c.hosts, spec, ctx);
     c.count = check.collect(c.positions);
     c.memberships = check.membershipVerdicts;
+    c.blocked = check.blocked;
     run.record?.prefiltered(c.hosts, c.positions, c.count, check);
   } catch (err) {
     if (err instanceof NoValidHostError) return noValidHost(err.message);
@@ -306,7 +307,14 @@ function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers, all: boolean): 
   const n = all ? fleet.hosts.length : 0;
   for (let i = 0; i < n; i++) buffers.positions[i] = i;
   const index = fleetIndex(fleet.hosts);
-  return { hosts: fleet.hosts, index, positions: buffers.positions, count: n, memberships: null };
+  return {
+    hosts: fleet.hosts,
+    index,
+    positions: buffers.positions,
+    count: n,
+    memberships: null,
+    blocked: null,
+  };
 }
 
 function instanceUuids(spec: RequestSpec): string[] {

@@ -151,7 +151,7 @@ function sieveGrouped(
   const verdicts = verdictTable(groups.size);
   if (groups.size <= Math.max(EAGER_GROUPS, c.count >> 3)) {
     if (decideEveryGroup(stage, groups, hosts, spec, ctx, verdicts)) return;
-    if (everyMembershipPasses(c, groups, verdicts)) return;
+    if (noCandidateFails(c, groups, verdicts)) return;
   }
   const n = c.count;
   let kept = 0;
@@ -206,18 +206,21 @@ function decideEveryGroup(
 }
 
 /**
- * True when every group the candidates can be in passed: the pre-filter told which membership
- * groups may hold candidates, and each of those lies in one group of `groups`. (An availability
- * zone filter after the pre-filter's zone rule keeps every candidate; this answers that without
- * reading them.)
+ * True when no candidate can be in a group that did not pass: the pre-filter told which aggregate
+ * memberships may hold candidates and which hosts never can (blocked), and no host of a group that
+ * did not pass is both. (An availability zone filter after the pre-filter's zone rule, or
+ * ComputeFilter when only the pre-filter's blocked hosts are disabled, keeps every candidate; this
+ * answers that without reading them.)
  */
-function everyMembershipPasses(c: Candidates, groups: HostGroups, verdicts: Uint8Array): boolean {
-  const memberships = c.memberships;
-  if (memberships == null || memberships.length > c.count) return false;
-  const map = c.index.byMembership(groups);
-  if (map === null) return false;
-  for (let m = 0; m < memberships.length; m++) {
-    if (memberships[m] === -1 && verdicts[map[m]] !== PASSED) return false;
+function noCandidateFails(c: Candidates, groups: HostGroups, verdicts: Uint8Array): boolean {
+  const open = c.memberships;
+  if (open == null) return false;
+  const { offsets, memberships } = c.index.openMemberships(groups, c.blocked ?? null);
+  // Only worth it while the lists are shorter than the candidates.
+  if (memberships.length > c.count) return false;
+  for (let g = 0; g < groups.size; g++) {
+    if (verdicts[g] === PASSED) continue;
+    for (let k = offsets[g]; k < offsets[g + 1]; k++) if (open[memberships[k]] === -1) return false;
   }
   return true;
 }

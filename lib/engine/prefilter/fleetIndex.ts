@@ -53,8 +53,11 @@ export class FleetIndex {
   /** Filter name → grouping id → groups: ids are the filter's own, so they cannot collide. */
   private readonly groupings = new Map<string, Map<string, { grouping: HostGrouping; groups: HostGroups }>>();
   private limits: { key: string; limits: FitLimits } | null = null;
-  /** byMembership's answers. */
-  private readonly membershipMaps = new WeakMap<HostGroups, Int32Array | null>();
+  /** openMemberships' answers, for the last `blocked` array asked with. */
+  private readonly openLists = new WeakMap<
+    HostGroups,
+    { blocked: Uint8Array | null; lists: GroupMemberships }
+  >();
   /** passingMembers' answers, most recently used first. */
   private readonly members: MemberList[] = [];
   private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
@@ -121,17 +124,17 @@ export class FleetIndex {
   }
 
   /**
-   * For each aggregate membership group (aggregates.groupOf), the group of `groups` all its hosts
-   * are in, or null when some membership group's hosts are in several. Lets a grouped filter see
-   * which of its groups the pre-filter's candidates can be in without reading the candidates.
+   * For each group of `groups`, the aggregate membership groups (aggregates.groupOf) of its hosts
+   * that are not `blocked` (fitLimits: a disabled or not-ready host is never a candidate), so a
+   * grouped filter can tell which of its groups the pre-filter's candidates can be in without
+   * reading the candidates.
    */
-  byMembership(groups: HostGroups): Int32Array | null {
-    let map = this.membershipMaps.get(groups);
-    if (map === undefined) {
-      map = membershipMap(this.aggregates, groups);
-      this.membershipMaps.set(groups, map);
-    }
-    return map;
+  openMemberships(groups: HostGroups, blocked: Uint8Array | null): GroupMemberships {
+    const cached = this.openLists.get(groups);
+    if (cached && cached.blocked === blocked) return cached.lists;
+    const lists = groupMemberships(this.aggregates.groupOf, groups, blocked);
+    this.openLists.set(groups, { blocked, lists });
+    return lists;
   }
 
   /**
@@ -187,16 +190,26 @@ export class FleetIndex {
   }
 }
 
-function membershipMap(aggregates: AggregateIndex, groups: HostGroups): Int32Array | null {
-  const map = new Int32Array(aggregates.groups.length).fill(-1);
-  const { groupOf } = aggregates;
-  for (let i = 0; i < groupOf.length; i++) {
-    const m = groupOf[i];
-    const g = groups.groupOf[i];
-    if (map[m] === -1) map[m] = g;
-    else if (map[m] !== g) return null;
+/** Group g's memberships: memberships[offsets[g]..offsets[g + 1]). */
+export interface GroupMemberships {
+  offsets: Int32Array;
+  memberships: Int32Array;
+}
+
+function groupMemberships(
+  membershipOf: Int32Array,
+  groups: HostGroups,
+  blocked: Uint8Array | null,
+): GroupMemberships {
+  const sets = Array.from({ length: groups.size }, () => new Set<number>());
+  for (let i = 0; i < membershipOf.length; i++) {
+    if (blocked === null || blocked[i] === 0) sets[groups.groupOf[i]].add(membershipOf[i]);
   }
-  return map;
+  const offsets = new Int32Array(groups.size + 1);
+  for (let g = 0; g < sets.length; g++) offsets[g + 1] = offsets[g] + sets[g].size;
+  const memberships = new Int32Array(offsets[groups.size]);
+  for (let g = 0; g < sets.length; g++) memberships.set([...sets[g]], offsets[g]);
+  return { offsets, memberships };
 }
 
 /** Member lists kept per fleet (at 100k hosts a list is up to 400 KB). */

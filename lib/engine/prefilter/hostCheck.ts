@@ -74,10 +74,15 @@ export class HostCheck {
 
   /**
    * Per aggregate membership group: -1 when its hosts pass the aggregate rules (so may be
-   * candidates), else the rule they break; null without aggregate rules.
+   * candidates), else the rule they break (all -1 without aggregate rules).
    */
-  get membershipVerdicts(): Int16Array | null {
-    return this.aggregates?.verdicts ?? null;
+  get membershipVerdicts(): Int16Array {
+    return this.aggregates?.verdicts ?? new Int16Array(this.index.aggregates.groups.length).fill(-1);
+  }
+
+  /** 1 for each host no request can have as a candidate (disabled, or no inventory yet). */
+  get blocked(): Uint8Array {
+    return this.index.fitLimits(this.resources).blocked;
   }
 
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
