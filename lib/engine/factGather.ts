@@ -137,21 +137,107 @@ export function addFactTerms(rows: Float64Array, c: Candidates, t: FactTerms, we
   const terms = t.count;
   t.count = 0;
   if (terms === 0) return;
+  let k = 0;
+  // Up to four terms a pass: their divisions overlap, and each survivor's position and row are
+  // read once for all of them (a pass per term: 26 µs at 10k hosts; by fours: 19).
+  for (; k + 3 < terms; k += 4) addFourTerms(rows, c, t, k, weights);
+  for (; k + 1 < terms; k += 2) addTwoTerms(rows, c, t, k, weights);
+  if (k < terms) addOneTerm(rows, c, t, k, weights);
+}
+
+function addOneTerm(rows: Float64Array, c: Candidates, t: FactTerms, k: number, weights: Float64Array): void {
   const { positions } = c;
   const n = c.count;
-  for (let k = 0; k < terms; k++) {
-    const slot = t.slot[k];
-    const min = t.min[k];
-    const max = t.max[k];
-    const lo = t.lo[k];
-    const span = t.span[k];
-    const m = t.m[k];
-    for (let j = 0; j < n; j++) {
-      let x = rows[positions[j] * FACT_WIDTH + slot];
-      if (x < min) x = min;
-      if (x > max) x = max;
-      weights[j] += m * ((x - lo) / span);
-    }
+  const slot = t.slot[k];
+  const min = t.min[k];
+  const max = t.max[k];
+  const lo = t.lo[k];
+  const span = t.span[k];
+  const m = t.m[k];
+  for (let j = 0; j < n; j++) {
+    let x = rows[positions[j] * FACT_WIDTH + slot];
+    if (x < min) x = min;
+    if (x > max) x = max;
+    weights[j] += m * ((x - lo) / span);
+  }
+}
+
+function addTwoTerms(
+  rows: Float64Array,
+  c: Candidates,
+  t: FactTerms,
+  k: number,
+  weights: Float64Array,
+): void {
+  const { positions } = c;
+  const n = c.count;
+  // biome-ignore format: one line per property
+  const s1 = t.slot[k], s2 = t.slot[k + 1];
+  // biome-ignore format: one line per property
+  const min1 = t.min[k], min2 = t.min[k + 1];
+  // biome-ignore format: one line per property
+  const max1 = t.max[k], max2 = t.max[k + 1];
+  // biome-ignore format: one line per property
+  const lo1 = t.lo[k], lo2 = t.lo[k + 1];
+  // biome-ignore format: one line per property
+  const span1 = t.span[k], span2 = t.span[k + 1];
+  // biome-ignore format: one line per property
+  const m1 = t.m[k], m2 = t.m[k + 1];
+  for (let j = 0; j < n; j++) {
+    const base = positions[j] * FACT_WIDTH;
+    let x = rows[base + s1];
+    if (x < min1) x = min1;
+    if (x > max1) x = max1;
+    let y = rows[base + s2];
+    if (y < min2) y = min2;
+    if (y > max2) y = max2;
+    // In term order, as two passes would add them.
+    let w = weights[j] + m1 * ((x - lo1) / span1);
+    w += m2 * ((y - lo2) / span2);
+    weights[j] = w;
+  }
+}
+
+function addFourTerms(
+  rows: Float64Array,
+  c: Candidates,
+  t: FactTerms,
+  k: number,
+  weights: Float64Array,
+): void {
+  const { positions } = c;
+  const n = c.count;
+  // biome-ignore format: one line per property
+  const s1 = t.slot[k], s2 = t.slot[k + 1], s3 = t.slot[k + 2], s4 = t.slot[k + 3];
+  // biome-ignore format: one line per property
+  const min1 = t.min[k], min2 = t.min[k + 1], min3 = t.min[k + 2], min4 = t.min[k + 3];
+  // biome-ignore format: one line per property
+  const max1 = t.max[k], max2 = t.max[k + 1], max3 = t.max[k + 2], max4 = t.max[k + 3];
+  // biome-ignore format: one line per property
+  const lo1 = t.lo[k], lo2 = t.lo[k + 1], lo3 = t.lo[k + 2], lo4 = t.lo[k + 3];
+  // biome-ignore format: one line per property
+  const sp1 = t.span[k], sp2 = t.span[k + 1], sp3 = t.span[k + 2], sp4 = t.span[k + 3];
+  // biome-ignore format: one line per property
+  const m1 = t.m[k], m2 = t.m[k + 1], m3 = t.m[k + 2], m4 = t.m[k + 3];
+  for (let j = 0; j < n; j++) {
+    const base = positions[j] * FACT_WIDTH;
+    let a = rows[base + s1];
+    if (a < min1) a = min1;
+    if (a > max1) a = max1;
+    let b = rows[base + s2];
+    if (b < min2) b = min2;
+    if (b > max2) b = max2;
+    let x = rows[base + s3];
+    if (x < min3) x = min3;
+    if (x > max3) x = max3;
+    let y = rows[base + s4];
+    if (y < min4) y = min4;
+    if (y > max4) y = max4;
+    let w = weights[j] + m1 * ((a - lo1) / sp1);
+    w += m2 * ((b - lo2) / sp2);
+    w += m3 * ((x - lo3) / sp3);
+    w += m4 * ((y - lo4) / sp4);
+    weights[j] = w;
   }
 }
 
