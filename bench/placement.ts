@@ -219,7 +219,15 @@ async function stageCpu(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, r
   };
   restore();
   await sieveFilters(scheduler.filters, candidates, spec, ctx);
-  const filtered: Candidates = { ...candidates, positions: positions.slice(0, candidates.count) };
+  // Built as the scheduler builds its candidates (one object shape for the weighers' code to see).
+  const filtered: Candidates = {
+    hosts: fleet.hosts,
+    index,
+    positions: positions.slice(0, candidates.count),
+    count: candidates.count,
+    memberships,
+    blocked,
+  };
   const weights = new Float64Array(n);
   weighCandidates(scheduler.weighers, filtered, spec, ctx, weights);
   const survivorWeights = weights.subarray(0, filtered.count);
