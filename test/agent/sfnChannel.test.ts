@@ -23,7 +23,7 @@ afterEach(async () => {
 async function setUp() {
   const clock = new ManualClock(Date.UTC(2026, 11, 1));
   const activities = new LocalActivities(clock, 200);
-  fake = await FakeStepFunctions.start(activities);
+  fake = await FakeStepFunctions.start({ activities, activityArns: [ARN] });
   const client = new SFNClient({
     region: 'us-east-1',
     endpoint: fake.endpoint,
