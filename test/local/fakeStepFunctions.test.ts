@@ -33,14 +33,7 @@ beforeAll(async () => {
   client = sdkClient();
 });
 
-function sdkClient(): SFNClient {
-  return new SFNClient({
-    region: 'us-east-1',
-    endpoint: fake.endpoint,
-    credentials: { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
-}
+const sdkClient = () => new SFNClient(fake.clientConfig());
 afterAll(async () => {
   client.destroy();
   await fake.close();

@@ -19,12 +19,7 @@ beforeAll(async () => {
     activities: new LocalActivities(new ManualClock()),
     stateMachineArns: [ARN],
   });
-  client = new SFNClient({
-    region: 'us-east-1',
-    endpoint: fake.endpoint,
-    credentials: { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  client = new SFNClient(fake.clientConfig());
 });
 afterAll(async () => {
   client.destroy();

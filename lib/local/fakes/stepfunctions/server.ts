@@ -78,6 +78,16 @@ export class FakeStepFunctions {
     return new FakeStepFunctions(server, `http://127.0.0.1:${port}`, executionCalls);
   }
 
+  /** What an SDK client needs to talk to the fake (`new SFNClient(fake.clientConfig())`): no retries. */
+  clientConfig() {
+    return {
+      region: 'us-east-1',
+      endpoint: this.endpoint,
+      credentials: { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local' },
+      maxAttempts: 1,
+    };
+  }
+
   /** Every execution started, by ARN. */
   get executions(): ReadonlyMap<string, FakeExecution> {
     return this.calls.executions;
