@@ -80,6 +80,11 @@ describe('the fake Step Functions refuses', () => {
     ]);
   });
 
+  it('a request missing a required member with ValidationException', async () => {
+    const call = client.send(new SendTaskHeartbeatCommand({} as { taskToken: string }));
+    expect(await refusal(call)).toEqual(['ValidationException', 400]);
+  });
+
   it('a malformed or wrong-kind ARN with InvalidArn', async () => {
     expect(await refusal(client.send(new GetActivityTaskCommand({ activityArn: 'not-an-arn' })))).toEqual([
       'InvalidArn',
