@@ -4,7 +4,7 @@
  * Reads are counted through the injected reader, over real files.
  */
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openLocalWave } from '../../lib/local/localMigration.js';
 import { executePlanMessages } from '../../lib/local/planExecution.js';
 import { ManualClock } from '../../lib/model/clock.js';
@@ -16,6 +16,19 @@ import { hypervisorDoc, instanceDoc, message, NOW, useStore } from '../store/fix
 
 const h = useStore();
 const files = tempFiles('placid-wave-');
+
+/** Full listings of the hosts table (the placement re-check's snapshot loading), counted in the client. */
+let hostScans = 0;
+beforeAll(() => {
+  h.local.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { TableName?: string };
+      if (context.commandName === 'ScanCommand' && input.TableName === h.local.tableNames.hosts) hostScans++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'hostScanCounter' },
+  );
+});
 
 /** A reader over the real file system that counts the reads of each path. */
 function countingReader() {
@@ -59,9 +72,10 @@ async function wave(name: string, n: number): Promise<MigrationInput[]> {
 }
 
 describe('executePlanMessages', () => {
-  it('reads the settings file once per wave, not once per migration', async () => {
+  it('reads the settings file and loads the fleet snapshot once per wave, not once per migration', async () => {
     const settings = files.write('settings.json', { record_retention_days: 9 });
     const { readText, reads } = countingReader();
+    hostScans = 0;
 
     const first = await executePlanMessages(h.local, await wave('a', 2), { settings, readText, at: NOW });
     expect(first.map((m) => [m.status, m.final_host])).toEqual([
@@ -71,6 +85,8 @@ describe('executePlanMessages', () => {
     // The workflow moved each VM in the store, so the wave after sees them on their destinations.
     for (const m of first) expect((await h.store.getInstance(m.instance_uuid))?.host).toBe(m.dest_host);
     expect(reads.get(settings)).toBe(1);
+    // One fleet snapshot for the wave's re-checks: loaded by one full listing, then read by changes.
+    expect(hostScans).toBe(1);
 
     const second = await executePlanMessages(h.local, await wave('bb', 1), { settings, readText, at: NOW });
     expect(second.map((m) => m.status)).toEqual(['succeeded']);
