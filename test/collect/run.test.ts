@@ -90,7 +90,12 @@ describe('collectOnce against the fake cloud', () => {
   it("names a VM's Kubernetes cluster from its metadata, else from its host's aggregate", async () => {
     // Prepare: VM_A names its own cluster; VM_R's host cmp-2 is in an aggregate of cluster prod-b
     cloud = await startCloud();
-    cloud.addAggregate({ name: 'k8s-b', hosts: ['cmp-2'], metadata: { placid_k8s_cluster: 'prod-b' } });
+    cloud.addAggregate({
+      name: 'k8s-b',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-b' },
+    });
     k8sVm(cloud, K8S_OWN, 'cmp-2', { kubernetes_node: 'web-1', kubernetes_cluster: 'prod-a' });
     k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
     k8sVm(cloud, K8S_NO_NODE, 'cmp-1', { kubernetes_cluster: 'prod-a' });
@@ -114,7 +119,12 @@ describe('collectOnce against the fake cloud', () => {
 
   it('leaves the cluster out (the default one) when neither key names it, or the aggregate key is off', async () => {
     cloud = await startCloud();
-    cloud.addAggregate({ name: 'k8s-b', hosts: ['cmp-2'], metadata: { placid_k8s_cluster: 'prod-b' } });
+    cloud.addAggregate({
+      name: 'k8s-b',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-b' },
+    });
     k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
     const run = await collectFrom(cloud, configOf());
     const r = all(parsed(run.messages)).instances.find((i) => i.uuid === K8S_HOST);
@@ -125,8 +135,18 @@ describe('collectOnce against the fake cloud', () => {
   it('gives no cluster to the VMs of a host whose aggregates name two, and calls the run incomplete', async () => {
     // Prepare
     cloud = await startCloud();
-    cloud.addAggregate({ name: 'k8s-a', hosts: ['cmp-2'], metadata: { placid_k8s_cluster: 'prod-a' } });
-    cloud.addAggregate({ name: 'k8s-b', hosts: ['cmp-2'], metadata: { placid_k8s_cluster: 'prod-b' } });
+    cloud.addAggregate({
+      name: 'k8s-a',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-a' },
+    });
+    cloud.addAggregate({
+      name: 'k8s-b',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-b' },
+    });
     k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
     k8sVm(cloud, K8S_OWN, 'cmp-2', { kubernetes_node: 'web-1', kubernetes_cluster: 'prod-a' });
     // Act
