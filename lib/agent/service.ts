@@ -107,12 +107,14 @@ async function collectLoop(
         io.log({ event: 'collect-run', status: collect.exitStatusOf(summary), summary });
       } catch (error) {
         // Reconnect next time: a secret may have been rotated or a source restarted.
+        sources?.close?.();
         sources = undefined;
         io.log({ event: 'collect-error', error: `${(error as Error).name}: ${(error as Error).message}` });
       }
       await systemClock.sleep(started + settings.intervalMs - Date.now(), stop);
     }
   } finally {
+    sources?.close?.();
     await sink.close();
   }
 }
