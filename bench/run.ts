@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, results merged into bench/results.json. */
 import '../bin/nodeRuntime.js';
 import { benchAdvisory } from './advisory.js';
+import { benchAdvisoryDetect } from './advisoryDetect.js';
 import { benchBundles } from './bundle.js';
 import { benchIngest } from './ingest.js';
 import { benchPlacement } from './placement.js';
@@ -18,6 +19,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   schedule: benchSchedule,
   plan: benchPlan,
   advisory: benchAdvisory,
+  'advisory-detect': benchAdvisoryDetect,
   scale: benchScale,
   simulation: benchSimulation,
 };
