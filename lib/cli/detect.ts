@@ -51,6 +51,7 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
         fullRead: args.fullRead,
       }),
     args.at ? now : undefined,
+    plan.config.DEFAULT.service_down_time,
   );
   if (args.json) {
     io.stdout.write(`${JSON.stringify(summarize(rounds), null, 2)}\n`);

@@ -86,8 +86,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const dataDir = endpoint ?? options.dataDir ?? defaultDataDir();
   // dynalite answers from a worker thread: its work and its heap's collections stay off the thread
   // that answers Nova (recording each decision is a store write).
+  const store = { serviceDownTimeSeconds: config.DEFAULT.service_down_time };
   const pipeline = await LocalPipeline.start(
-    endpoint ? { endpoint, stages: [] } : { dataDir, stages: [], dynaliteThread: true },
+    endpoint ? { endpoint, stages: [], store } : { dataDir, stages: [], dynaliteThread: true, store },
   );
   const writes = pendingWrites(options.io);
   // Requests never wait for the store's change feed: claims are conditional writes, so a snapshot

@@ -6,10 +6,10 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { InstanceReport } from '../model/reports.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import { WriteConflictError } from './errors.js';
 import type { WriteOutcome } from './hostWrites.js';
-import { isConditionFailed } from './retry.js';
 import { type StateWriteMemo, stateFingerprint } from './writeMemo.js';
 
 /** 'unchanged': the same state was written recently, so only `reported_at` would have moved. */
@@ -104,33 +104,28 @@ async function putState(
   ]) {
     if (condition.includes(ref)) names[ref] = name;
   }
-  try {
-    await ctx.doc.send(
-      new PutCommand({
-        TableName: ctx.tables.instances,
-        Item: {
-          uuid: report.uuid,
-          host: report.host,
-          nodename: report.nodename,
-          availability_zone: report.availability_zone,
-          reported_at: report.reported_at,
-          // At the top level too, where conditions can compare it (markMigrated sets it there).
-          ...(last ? { last_migrated_at: last } : {}),
-          updated_at: now,
-          // Vanished instances (deleted, or moved out of the reporting scope) age out.
-          expires_at: epochSeconds(Date.parse(report.reported_at)) + ctx.instanceRetentionSeconds,
-          state: JSON.stringify({ ...state, last_migrated_at: last }),
-        },
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return sendIfCondition(
+    ctx,
+    new PutCommand({
+      TableName: ctx.tables.instances,
+      Item: {
+        uuid: report.uuid,
+        host: report.host,
+        nodename: report.nodename,
+        availability_zone: report.availability_zone,
+        reported_at: report.reported_at,
+        // At the top level too, where conditions can compare it (markMigrated sets it there).
+        ...(last ? { last_migrated_at: last } : {}),
+        updated_at: now,
+        // Vanished instances (deleted, or moved out of the reporting scope) age out.
+        expires_at: epochSeconds(Date.parse(report.reported_at)) + ctx.instanceRetentionSeconds,
+        state: JSON.stringify({ ...state, last_migrated_at: last }),
+      },
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+    }),
+  );
 }
 
 /** The later of two timestamps; on a tie the second (the stored spelling, which conditions compare). */
