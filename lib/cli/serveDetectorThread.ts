@@ -98,14 +98,22 @@ export async function startDetectorThread(options: DetectorThreadData): Promise<
     },
     run: async () => {
       const reply = next();
+      // Held while a run is in flight: a stopping server has closed its listener and must not
+      // exit before the run it waits for has finished.
+      worker.ref();
       post({ type: 'run' });
-      const message = await reply;
-      return message.type === 'ran' ? { lines: message.lines, error: message.error } : { lines: [] };
+      try {
+        const message = await reply;
+        return message.type === 'ran' ? { lines: message.lines, error: message.error } : { lines: [] };
+      } finally {
+        worker.unref();
+      }
     },
     close: () => {
       closing ??= (async () => {
         if (ended) return;
         const exited = once(worker, 'exit');
+        worker.ref();
         post({ type: 'close' });
         const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
         try {
