@@ -43,7 +43,7 @@ async function eventually(check: () => boolean, ms = 30_000): Promise<void> {
 /** The fake activity API, a fake cloud and Prometheus, and the agent's config file beside the collector's. */
 async function world() {
   const activities = new LocalActivities(systemClock, 200);
-  const sfn = await FakeStepFunctions.start(activities);
+  const sfn = await FakeStepFunctions.start({ activities, activityArns: [ARN] });
   const cloud: FakeOpenStack = await startCloud();
   // No series at all: each run still reports the inventory, with its steps as gaps.
   const prometheus: FakePrometheus = await startFakePrometheus(new Map());
