@@ -236,7 +236,7 @@ describe('hosts whose unchanged state is not rewritten', () => {
   const secondBatch = (prefix: string) =>
     sqsEvent(record(prefix, 0, at(-4)), record(prefix, 1, at(-4)), record(prefix, 2, at(-5 + 2 / 100)));
 
-  it('are recorded in one sighting item per batch, in the pages\' calls, which readers take as their heartbeat', async () => {
+  it("are recorded in one sighting item per batch, in the pages' calls, which readers take as their heartbeat", async () => {
     // Prepare
     await ingest(batchOf('sighted', 3));
     calls = {};
