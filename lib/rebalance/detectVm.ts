@@ -7,6 +7,7 @@
  * thresholds never changes the state. Stale or insufficient data is never "suffering".
  */
 
+import type { SampleSeries } from '../model/sampleSeries.js';
 import { readWindow, type WindowSettings } from './samples.js';
 import type { RebalanceSettings } from './settings.js';
 import { demandVcpus } from './stealModel.js';
@@ -88,10 +89,12 @@ function withoutData(
 }
 
 /** Store samples say which host the VM was on; samples from another host describe that host. */
-function samplesOnHost(vm: VmObservation): readonly VmSample[] {
-  for (const s of vm.samples) {
+function samplesOnHost(vm: VmObservation): readonly VmSample[] | SampleSeries {
+  // A series holds one node's samples only.
+  if (!Array.isArray(vm.samples)) return vm.samples;
+  for (const s of vm.samples as readonly VmSample[]) {
     if (s.host !== undefined && s.host !== vm.host) {
-      return vm.samples.filter((t) => t.host === undefined || t.host === vm.host);
+      return (vm.samples as readonly VmSample[]).filter((t) => t.host === undefined || t.host === vm.host);
     }
   }
   return vm.samples;

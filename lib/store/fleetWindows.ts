@@ -6,7 +6,15 @@
  * the later page.
  */
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { HostSample, InstanceSample } from '../model/reports.js';
+import {
+  type SampleSeries,
+  SERIES_CPU,
+  SERIES_LOAD5,
+  SERIES_MS,
+  SERIES_STEAL,
+  SERIES_STRIDE,
+  seriesOf,
+} from '../model/sampleSeries.js';
 import { mapLimit } from './concurrency.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import type { NodeWindow } from './samples.js';
@@ -29,8 +37,17 @@ export interface FleetWindowStats {
 
 export interface FleetWindows {
   /** By nodeEntityKey; a node without samples in the window is absent. */
-  nodes: Map<string, NodeWindow>;
+  nodes: Map<string, NodeSeries>;
   stats: FleetWindowStats;
+}
+
+/**
+ * A node's window as series (model/sampleSeries.ts): its own samples and those of each instance
+ * reported on it (instances without samples in the window absent), stretches of one array.
+ */
+export interface NodeSeries {
+  host: SampleSeries;
+  instances: Map<string, SampleSeries>;
 }
 
 /** One owner's samples in the window as read, before de-duplication: times, pages, values. */
@@ -42,11 +59,18 @@ interface Series {
 }
 
 interface NodeSamples {
-  host: Series;
+  host: Series | undefined;
   instances: Map<string, Series>;
 }
 
 const newSeries = (): Series => ({ ms: [], pages: [], values: [] });
+
+/** A node's window as series, from the sample objects nodeWindow reads. */
+export function nodeSeriesOf(window: NodeWindow): NodeSeries {
+  const instances = new Map<string, SampleSeries>();
+  for (const [uuid, samples] of window.instances) instances.set(uuid, seriesOf(samples));
+  return { host: seriesOf(window.host), instances };
+}
 
 /** The samples with `from <= ts <= to` of every node, from the digests of the minutes the window touches. */
 export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Promise<FleetWindows> {
@@ -91,7 +115,7 @@ export class WindowMerge {
     to: Date,
     private readonly nowSeconds: number,
   ) {
-    // Timestamps are canonical ISO-8601, so comparing their times is comparing the strings.
+    // Timestamps are canonical ISO-8601 with milliseconds, so their times compare as the strings do.
     this.lo = from.getTime();
     this.hi = to.getTime();
   }
@@ -105,72 +129,76 @@ export class WindowMerge {
     if (entry.expires <= this.nowSeconds) return;
     let node = this.nodes.get(entry.node);
     if (!node) {
-      node = { host: newSeries(), instances: new Map() };
+      node = { host: undefined, instances: new Map() };
       this.nodes.set(entry.node, node);
     }
-    collect(node.host, entry.host, base, this.lo, this.hi, entry.page);
+    if (this.touches(entry.host, base)) {
+      node.host ??= newSeries();
+      this.collect(node.host, entry.host, base, entry.page);
+    }
     for (let i = 0; i < entry.instances.length; i += 2) {
+      const flat = entry.instances[i + 1] as ArrayLike<number>;
+      // Series only for samples inside the window: a VM seen only before it is absent, as in nodeWindow.
+      if (!this.touches(flat, base)) continue;
       const uuid = entry.instances[i] as string;
       let series = node.instances.get(uuid);
       if (!series) {
         series = newSeries();
         node.instances.set(uuid, series);
       }
-      collect(series, entry.instances[i + 1] as ArrayLike<number>, base, this.lo, this.hi, entry.page);
+      this.collect(series, flat, base, entry.page);
     }
   }
 
-  windows(): { nodes: Map<string, NodeWindow>; samples: number } {
-    // Agents stamp a node's samples alike: one string per distinct time, not one per sample.
-    const strings = new Map<number, string>();
-    const iso = (ms: number) => {
-      let text = strings.get(ms);
-      if (text === undefined) {
-        text = new Date(ms).toISOString();
-        strings.set(ms, text);
-      }
-      return text;
-    };
-    const out = new Map<string, NodeWindow>();
+  /** Whether any sample of `flat` lies in the window. */
+  private touches(flat: ArrayLike<number>, base: number): boolean {
+    for (let i = 0; i < flat.length; i += SAMPLE_STRIDE) {
+      const ms = base + flat[i];
+      if (ms >= this.lo && ms <= this.hi) return true;
+    }
+    return false;
+  }
+
+  /** Appends the samples of `flat` (a digest entry's, of the minute starting at `base`) inside the window. */
+  private collect(into: Series, flat: ArrayLike<number>, base: number, page: string): void {
+    for (let i = 0; i < flat.length; i += SAMPLE_STRIDE) {
+      const ms = base + flat[i];
+      if (ms < this.lo || ms > this.hi) continue;
+      into.ms.push(ms);
+      into.pages.push(page);
+      into.values.push(flat[i + 1], flat[i + 2], flat[i + 3]);
+    }
+  }
+
+  /** Every node's series, one array per node; the merge's own arrays are left to the collector. */
+  windows(): { nodes: Map<string, NodeSeries>; samples: number } {
+    const out = new Map<string, NodeSeries>();
     let count = 0;
     for (const [key, node] of this.nodes) {
-      const instances = new Map<string, InstanceSample[]>();
-      for (const [uuid, series] of node.instances) {
-        const samples = samplesOf(series, iso);
-        if (samples.length > 0) instances.set(uuid, samples);
-        count += samples.length;
-      }
-      const host: HostSample[] = samplesOf(node.host, iso);
-      count += host.length;
+      let room = node.host?.ms.length ?? 0;
+      for (const series of node.instances.values()) room += series.ms.length;
+      const data = new Float64Array(room * SERIES_STRIDE);
+      let at = 0;
+      const write = (series: Series | undefined): SampleSeries => {
+        const start = at;
+        if (series) at = writeDeduplicated(series, data, at);
+        return { data, start, end: at };
+      };
+      const host = write(node.host);
+      const instances = new Map<string, SampleSeries>();
+      for (const [uuid, series] of node.instances) instances.set(uuid, write(series));
+      count += at;
       out.set(key, { host, instances });
     }
     return { nodes: out, samples: count };
   }
 }
 
-/** Appends the samples of `flat` (a digest entry's, of the minute starting at `base`) inside [lo, hi]. */
-function collect(
-  into: Series,
-  flat: ArrayLike<number>,
-  base: number,
-  lo: number,
-  hi: number,
-  page: string,
-): void {
-  for (let i = 0; i < flat.length; i += SAMPLE_STRIDE) {
-    const ms = base + flat[i];
-    if (ms < lo || ms > hi) continue;
-    into.ms.push(ms);
-    into.pages.push(page);
-    into.values.push(flat[i + 1], flat[i + 2], flat[i + 3]);
-  }
-}
-
 /**
- * The series oldest first, one sample per timestamp: the one from the greater page key, or, in one
- * page, the later one (nodeWindow's rule).
+ * Writes the series into `data` from sample `at` on, oldest first, one sample per time: the one
+ * from the greater page key, or, in one page, the later one (nodeWindow's rule). Returns the end.
  */
-function samplesOf(s: Series, iso: (ms: number) => string): InstanceSample[] {
+function writeDeduplicated(s: Series, data: Float64Array, at: number): number {
   let ordered = true;
   for (let i = 1; i < s.ms.length && ordered; i++) ordered = s.ms[i - 1] < s.ms[i];
   const order = s.ms.map((_, i) => i);
@@ -181,16 +209,16 @@ function samplesOf(s: Series, iso: (ms: number) => string): InstanceSample[] {
       (a, b) => s.ms[a] - s.ms[b] || (s.pages[a] < s.pages[b] ? -1 : s.pages[a] > s.pages[b] ? 1 : 0),
     );
   }
-  const out: InstanceSample[] = [];
+  let end = at;
   for (let k = 0; k < order.length; k++) {
     const i = order[k];
     if (k + 1 < order.length && s.ms[order[k + 1]] === s.ms[i]) continue; // a later one wins
-    out.push({
-      ts: iso(s.ms[i]),
-      steal_percent: s.values[3 * i],
-      cpu_percent: s.values[3 * i + 1],
-      load5: s.values[3 * i + 2],
-    });
+    const o = end * SERIES_STRIDE;
+    data[o + SERIES_MS] = s.ms[i];
+    data[o + SERIES_STEAL] = s.values[3 * i];
+    data[o + SERIES_CPU] = s.values[3 * i + 1];
+    data[o + SERIES_LOAD5] = s.values[3 * i + 2];
+    end++;
   }
-  return out;
+  return end;
 }
