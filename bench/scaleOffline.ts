@@ -31,6 +31,8 @@ interface Phase<T> {
   cpu_ms: number;
   peak_heap_mib: number;
   peak_rss_mib: number;
+  /** Heap still live after the phase (after a full collection): what the run holds from here on. */
+  live_heap_mib: number;
 }
 
 /** Runs one phase; memory is the process's peak while it ran (sampled, and after it). */
@@ -46,7 +48,10 @@ async function phase<T>(run: () => T | Promise<T>): Promise<Phase<T>> {
   try {
     const value = await run();
     sample();
-    return { value, cpu_ms: Math.round(ownCpuMs() - cpu0), peak_heap_mib: mib(heap), peak_rss_mib: mib(rss) };
+    const cpu_ms = Math.round(ownCpuMs() - cpu0);
+    gc();
+    const live = process.memoryUsage().heapUsed;
+    return { value, cpu_ms, peak_heap_mib: mib(heap), peak_rss_mib: mib(rss), live_heap_mib: mib(live) };
   } finally {
     clearInterval(sampler);
   }

@@ -8,6 +8,7 @@
  */
 
 import type { SampleSeries } from '../model/sampleSeries.js';
+import { flat } from './format.js';
 import { readWindow, type WindowSettings } from './samples.js';
 import type { RebalanceSettings } from './settings.js';
 import { demandVcpus } from './stealModel.js';
@@ -65,7 +66,7 @@ export function detectVm(
     load5PerVcpu,
     demandVcpus: demandVcpus(cpu.mean, steal.mean, vcpus),
     stolenVcpus: (steal.mean / 100) * vcpus,
-    reason: verdict.reason,
+    reason: flat(verdict.reason),
   };
 }
 
@@ -84,7 +85,7 @@ function withoutData(
     load5PerVcpu: null,
     demandVcpus: null,
     stolenVcpus: null,
-    reason,
+    reason: flat(reason),
   };
 }
 
