@@ -33,12 +33,17 @@ export async function instancesByHost(ctx: StoreContext, host: string): Promise<
   return items.map(instanceFromItem);
 }
 
-/** Every unexpired instance (a Scan; for the fleet view, not for hot paths). */
+/**
+ * Every unexpired instance (a Scan: the fleet view, and a planning detection, which needs every
+ * VM's flavor, role and server group). Only `state` comes back: it holds the whole report, and
+ * the SDK then unmarshals one attribute an item, not nine (200,000 items at 10,000 hosts).
+ */
 export async function listInstances(ctx: StoreContext): Promise<StoredInstance[]> {
   const items = await scanAll(ctx, {
     TableName: ctx.tables.instances,
     FilterExpression: '#expires_at > :now',
-    ExpressionAttributeNames: { '#expires_at': 'expires_at' },
+    ProjectionExpression: '#state',
+    ExpressionAttributeNames: { '#expires_at': 'expires_at', '#state': 'state' },
     ExpressionAttributeValues: { ':now': epochSeconds(ctx.clock.now()) },
   });
   return items.map(instanceFromItem);
