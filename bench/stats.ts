@@ -51,6 +51,15 @@ export function mib(bytes: number): number {
 const RESULTS = new URL('./results.json', import.meta.url);
 
 /** Merges one section into bench/results.json (other sections are kept). */
+/** One section of bench/results.json as last written, or undefined. */
+export function readSection(name: string): unknown {
+  try {
+    return JSON.parse(readFileSync(RESULTS, 'utf8'))[name];
+  } catch {
+    return undefined;
+  }
+}
+
 export function writeSection(name: string, data: unknown): void {
   let all: Record<string, unknown> = {};
   try {

@@ -24,6 +24,7 @@ const detectorDeps = lazily((): DetectorDeps => {
     store: new FleetStore({
       doc: createDocumentClient({ endpoint: env.dynamoEndpoint }),
       tables: env.tables,
+      serviceDownTimeSeconds: env.config.DEFAULT.service_down_time,
     }),
     planQueue: new SqsQueue(new SQSClient({}), env.planQueueUrl),
     settings: env.settings,

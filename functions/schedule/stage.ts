@@ -33,6 +33,7 @@ export async function scheduleDeps(settings: ScheduleEnv, baseDir: string): Prom
   const store = new FleetStore({
     doc: createDocumentClient({ endpoint: settings.dynamoEndpoint }),
     tables: settings.tables,
+    serviceDownTimeSeconds: config.DEFAULT.service_down_time,
   });
   const snapshot = new FleetSnapshot(store, {
     fullRefreshMs: settings.fullRefreshMs,

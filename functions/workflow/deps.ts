@@ -13,16 +13,17 @@ import { storeRecorder, storeStealReader } from '../../lib/workflow/records.js';
 import { WORKFLOW_ENV, type WorkflowEnv } from './env.js';
 
 export function workflowDeps(env: WorkflowEnv): CloudStepDeps {
-  const store = new FleetStore({
-    doc: createDocumentClient({ endpoint: env.dynamoEndpoint }),
-    tables: env.tables,
-  });
   const config = env.schedulerConfig
     ? resolveConfig(
         parseJsonConfig(env.schedulerConfig, WORKFLOW_ENV.schedulerConfig),
         WORKFLOW_ENV.schedulerConfig,
       )
     : defaultConfig();
+  const store = new FleetStore({
+    doc: createDocumentClient({ endpoint: env.dynamoEndpoint }),
+    tables: env.tables,
+    serviceDownTimeSeconds: config.DEFAULT.service_down_time,
+  });
   return {
     settings: env.settings,
     clock: systemClock,

@@ -61,7 +61,11 @@ async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Prom
   if (args.hosts) throw new InputError('give either --hosts or --store, not both');
   const { config, baseDir } = await readConfig(args.config);
   const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
-  const pipeline = await LocalPipeline.start({ dataDir: args.dataDir ?? defaultDataDir(), stages: [] });
+  const pipeline = await LocalPipeline.start({
+    dataDir: args.dataDir ?? defaultDataDir(),
+    stages: [],
+    store: { serviceDownTimeSeconds: config.DEFAULT.service_down_time },
+  });
   try {
     const deps = { store: pipeline.store, snapshot: new FleetSnapshot(pipeline.store), scheduler };
     return (await adviseRequest(request.spec, request.candidates!, deps, true)).answer;

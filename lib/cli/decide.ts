@@ -19,11 +19,14 @@ export interface Decided {
   decision: ScheduleDecision;
 }
 
-/** Reads the inputs, builds the configured scheduler (with any plugin modules) and explains one placement. */
-export async function decide(inputs: DecisionInputs): Promise<Decided> {
+/**
+ * Reads the inputs, builds the configured scheduler (with any plugin modules) and explains one
+ * placement. `requestDoc`: the request file's JSON when the caller has read it already.
+ */
+export async function decide(inputs: DecisionInputs, requestDoc?: unknown): Promise<Decided> {
   const { config, baseDir } = await readConfig(inputs.config);
   const hosts = await readHosts(inputs.hosts);
-  const spec = await readRequest(inputs.request);
+  const spec = await readRequest(inputs.request, requestDoc);
   const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   const decision = await scheduler.schedule(hosts, spec, { explain: true });
   return { config, hosts, spec, decision };

@@ -39,7 +39,10 @@ export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<numbe
   }
   const { config } = await readConfig(args.config);
   const at = args.at ?? new Date();
-  const local = await openLocalStore({ dataDir, store: { clock: { now: () => at.getTime() } } });
+  const local = await openLocalStore({
+    dataDir,
+    store: { clock: { now: () => at.getTime() }, serviceDownTimeSeconds: config.DEFAULT.service_down_time },
+  });
   try {
     const view = await readFleetView(local.store, {
       at,

@@ -33,9 +33,12 @@ export async function readHosts(path: string): Promise<HostState[]> {
   return parseHostStates(doc, path);
 }
 
-/** REQUEST.json: one request spec (as readHosts: zod only when the fast path declines). */
-export async function readRequest(path: string): Promise<RequestSpec> {
-  const doc = await readJsonFile(path, 'request');
+/**
+ * REQUEST.json: one request spec (as readHosts: zod only when the fast path declines). `doc`: the
+ * file's JSON when the caller has it already (errors still name `path`).
+ */
+export async function readRequest(path: string, doc?: unknown): Promise<RequestSpec> {
+  doc ??= await readJsonFile(path, 'request');
   const fast = fastRequestSpec(doc, path);
   if (fast) return fast;
   const { parseRequestSpec } = await import('../model/requestSchema.js');

@@ -16,6 +16,8 @@ export async function withLocalStore<T>(
   use: (store: FleetStore, local: LocalStore) => Promise<T>,
   /** The store's wall clock (e.g. `detect --at`). Default the system's. */
   clock?: () => Date,
+  /** The config's `service_down_time`, which sets how far back host reads look for sightings. */
+  serviceDownTimeSeconds?: number,
 ): Promise<T> {
   const [{ openLocalStore }, { defaultDataDir }] = await Promise.all([
     import('../local/localStore.js'),
@@ -29,7 +31,7 @@ export async function withLocalStore<T>(
   }
   const local = await openLocalStore({
     dataDir: dir,
-    store: clock ? { clock: { now: () => clock().getTime() } } : undefined,
+    store: { ...(clock ? { clock: { now: () => clock().getTime() } } : {}), serviceDownTimeSeconds },
   });
   try {
     return await use(local.store, local);

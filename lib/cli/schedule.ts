@@ -29,7 +29,7 @@ export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number
   if (args.dataDir || args.claim) throw new InputError('--data-dir and --claim need --store');
   if (!args.hosts) throw new InputError('give the fleet: --hosts FILE, or --store for the stored one');
   const [{ decide }, { printDecision }] = await Promise.all([import('./decide.js'), import('./report.js')]);
-  const decided = await decide({ hosts: args.hosts, request: args.request, config: args.config });
+  const decided = await decide({ hosts: args.hosts, request: args.request, config: args.config }, doc);
   await warnAboutRatios(decided, io);
   return printDecision(decided, args.json ?? false, io);
 }
@@ -65,6 +65,10 @@ async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> 
 
 /** `[DEFAULT] *_allocation_ratio` values the hosts' own ratios override, said once per option. */
 async function warnAboutRatios(decided: Decided, io: CliIO): Promise<void> {
+  // Unset options (Nova's default) cannot differ from a host's ratio: no need to scan 20k hosts.
+  const d = decided.config.DEFAULT;
+  if (d.cpu_allocation_ratio === null && d.ram_allocation_ratio === null && d.disk_allocation_ratio === null)
+    return;
   const { ratioConfigWarnings } = await import('../engine/ratios.js');
   for (const warning of ratioConfigWarnings(decided.hosts, decided.config))
     io.stderr.write(terminalSafe(`placid: warning: ${warning}\n`));

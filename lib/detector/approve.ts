@@ -6,7 +6,7 @@ import { checkPlanId, ExpiredPlanApprovalError, PlanNotPendingError, UnknownPlan
 
 /**
  * Marks `planId` approved.
- * @throws InvalidPlanIdError (empty, over 128 characters, control characters), UnknownPlanError, ExpiredPlanApprovalError (also when past its expiry but not yet marked),
+ * @throws InvalidPlanIdError (empty, over 128 characters, control characters or broken Unicode), UnknownPlanError, ExpiredPlanApprovalError (also when past its expiry but not yet marked),
  *   PlanNotPendingError (a recommendation, or already approved, completed…)
  * @example await approvePlan(store, 'plan-3f2a…', new Date())
  */

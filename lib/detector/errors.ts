@@ -1,5 +1,6 @@
 /** Why an operator's approval was refused; each names the plan (exit status 2 in the CLI). */
 import { PlacidError } from '../model/errors.js';
+import { identifierProblem } from '../model/identifierRules.js';
 
 export class PlanApprovalError extends PlacidError {
   constructor(
@@ -40,29 +41,12 @@ export const MAX_PLAN_ID_CHARS = 128;
 /** A plan id that cannot name any plan: empty, too long, or holding control characters. */
 export class InvalidPlanIdError extends PlanApprovalError {
   constructor(planId: string, problem: string) {
-    const shown =
-      planId.length > 40
-        ? `${JSON.stringify(planId.slice(0, 40))}… (${planId.length} characters)`
-        : JSON.stringify(planId);
-    super(
-      planId,
-      `plan id ${shown} ${problem}; plan ids look like plan-3f2a…, as \`placid plans\` lists them`,
-    );
+    super(planId, `plan id ${problem}; plan ids look like plan-3f2a…, as \`placid plans\` lists them`);
   }
 }
 
 /** Refuses a plan id no plan can have, before it reaches the store (whose key limits would answer 500). */
 export function checkPlanId(planId: string): void {
-  if (planId.trim() === '') throw new InvalidPlanIdError(planId, 'is empty');
-  if (planId.length > MAX_PLAN_ID_CHARS) {
-    throw new InvalidPlanIdError(planId, `is longer than ${MAX_PLAN_ID_CHARS} characters`);
-  }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(planId) || !isWellFormed(planId)) {
-    throw new InvalidPlanIdError(planId, 'holds control characters or broken Unicode');
-  }
-}
-
-function isWellFormed(text: string): boolean {
-  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+  const problem = identifierProblem(planId, { max: MAX_PLAN_ID_CHARS });
+  if (problem) throw new InvalidPlanIdError(planId, problem);
 }

@@ -68,7 +68,7 @@ function extrasOf(parsed: HostStateOutput): Record<string, unknown> {
 }
 
 /** A counter stat (`num_instances`, `io_workload`) when it is a count within `max` (stats are free-form strings). */
-function statCount(value: StatValue | undefined, max: number): number | undefined {
+export function statCount(value: StatValue | undefined, max: number): number | undefined {
   if (typeof value !== 'string') return undefined;
   const n = Number.parseInt(value, 10) || 0;
   return n >= 0 && n <= max ? n : undefined;

@@ -32,10 +32,10 @@ import {
   validNovaStrings,
   within,
 } from './fastChecks.js';
-import { checkDistinctHosts, completeHostState } from './hostDefaults.js';
-import type { HostStateOutput } from './hostSchema.js';
+import { checkDistinctHosts, statCount } from './hostDefaults.js';
 import {
   type Aggregate,
+  ASSUMED_SERVICE,
   HOST_STATE_FIELDS,
   type HostState,
   type InstanceOnHost,
@@ -67,8 +67,7 @@ export function fastHostStates(input: unknown, source: string): HostState[] | un
  * lists and traits, as the engine's Fleet would lay them out.
  */
 export function fastHostState(x: unknown, layout = new HostLayout()): HostState | undefined {
-  const parsed = parsedHost(x, layout);
-  return parsed === undefined ? undefined : completeHostState(parsed, parsed.extra);
+  return hostOf(x, layout);
 }
 
 /** Equal sub-values of the hosts of one parse, shared. */
@@ -105,10 +104,12 @@ export const FAST_PATH_FIELDS: ReadonlySet<string> = new Set(
   [...HOST_STATE_FIELDS].filter((field) => field !== 'extra' && field !== 'limits'),
 );
 
-function parsedHost(
-  x: unknown,
-  layout: HostLayout,
-): (HostStateOutput & { extra: Record<string, unknown> }) | undefined {
+/**
+ * One host in one pass: the checks, then the finished host state (toHostState's fields, in its
+ * order). No intermediate zod-shaped object: at 20k hosts a second object per host was a fifth of
+ * the parse, most of it garbage collection.
+ */
+function hostOf(x: unknown, layout: HostLayout): HostState | undefined {
   if (!isPlainObject(x)) return undefined;
   const h = x as Record<string, unknown>;
   // Unknown keys pass through (looseObject); keys that zod or the prototype treat specially do not.
@@ -120,7 +121,8 @@ function parsedHost(
     if (extras === undefined) extras = [key];
     else extras.push(key);
   }
-  if (!isId(h.host) || !optional(h.nodename, isId) || !optional(h.uuid, isId)) return undefined;
+  const host = h.host;
+  if (!isId(host) || !optional(h.nodename, isId) || !optional(h.uuid, isId)) return undefined;
   if (!nullish(h.cell_uuid, isName) || !nullish(h.hypervisor_hostname, isName)) return undefined;
   if (!nullish(h.availability_zone, isName)) return undefined;
   if (!nullish(h.hypervisor_type, isString) || !nullish(h.host_ip, isString)) return undefined;
@@ -155,30 +157,33 @@ function parsedHost(
   if (!optional(h.num_io_ops, (v) => within(v, BOUNDS.io_ops))) return undefined;
   if (!nullish(h.hypervisor_version, (v) => within(v, BOUNDS.hypervisor_version))) return undefined;
 
-  if (h.aggregates !== undefined && !validAggregates(h.aggregates)) return undefined;
-  if (h.service !== undefined && !validService(h.service)) return undefined;
-  if (h.supported_instances !== undefined && !validSupported(h.supported_instances)) return undefined;
-  if (h.traits !== undefined && !validNames(h.traits)) return undefined;
+  // Shared sub-values are checked when first seen only: a later one equal to it is as valid.
+  const aggregates =
+    h.aggregates === undefined
+      ? NO_AGGREGATES
+      : layout.aggregates.get(h.aggregates, validAggregates, buildAggregates);
+  const service =
+    h.service === undefined ? ASSUMED_SERVICE : layout.services.get(h.service, validService, buildService);
+  const supported_instances =
+    h.supported_instances === undefined
+      ? NO_SUPPORTED
+      : layout.supported.get(h.supported_instances, validSupported, buildSupported);
+  const traits = h.traits === undefined ? NO_TRAITS : layout.traits.get(h.traits, validNames, copyNames);
+  if (aggregates === MISS || service === MISS || supported_instances === MISS || traits === MISS)
+    return undefined;
   const instances = h.instances === undefined ? {} : instancesOf(h.instances);
   const stats = h.stats === undefined ? {} : novaStrings(h.stats);
   if (instances === MISS || stats === MISS) return undefined;
-  const aggregates =
-    h.aggregates === undefined ? NO_AGGREGATES : layout.aggregates.get(h.aggregates, buildAggregates);
-  const service = h.service === undefined ? undefined : layout.services.get(h.service, buildService);
-  const supported =
-    h.supported_instances === undefined
-      ? NO_SUPPORTED
-      : layout.supported.get(h.supported_instances, buildSupported);
-  const traits =
-    h.traits === undefined ? NO_TRAITS : layout.traits.get(h.traits, (v) => (v as string[]).slice());
 
   const extra: Record<string, unknown> = {};
   if (extras) for (const key of extras) if (!HOST_STATE_FIELDS.has(key)) extra[key] = h[key];
+  const nodename = (h.nodename as string | undefined) ?? host;
+  // toHostState's defaults, field for field (completeHostState in hostDefaults.ts).
   return {
-    host: h.host as string,
-    nodename: h.nodename as string | undefined,
-    uuid: h.uuid as string | undefined,
-    cell_uuid: h.cell_uuid as string | null | undefined,
+    host,
+    nodename,
+    uuid: (h.uuid as string | undefined) ?? `${host}:${nodename}`,
+    cell_uuid: (h.cell_uuid as string | null | undefined) ?? null,
     free_ram_mb,
     total_usable_ram_mb,
     free_disk_mb,
@@ -186,30 +191,33 @@ function parsedHost(
     disk_mb_used,
     vcpus_total,
     vcpus_used,
-    cpu_allocation_ratio: h.cpu_allocation_ratio as number | null | undefined,
-    ram_allocation_ratio: h.ram_allocation_ratio as number | null | undefined,
-    disk_allocation_ratio: h.disk_allocation_ratio as number | null | undefined,
+    cpu_allocation_ratio: (h.cpu_allocation_ratio as number | null | undefined) ?? null,
+    ram_allocation_ratio: (h.ram_allocation_ratio as number | null | undefined) ?? null,
+    disk_allocation_ratio: (h.disk_allocation_ratio as number | null | undefined) ?? null,
     aggregates,
     instances,
-    num_instances: h.num_instances as number | undefined,
-    num_io_ops: h.num_io_ops as number | undefined,
+    num_instances:
+      (h.num_instances as number | undefined) ??
+      statCount(stats.num_instances, BOUNDS.host_instances.max) ??
+      Object.keys(instances).length,
+    num_io_ops: (h.num_io_ops as number | undefined) ?? statCount(stats.io_workload, BOUNDS.io_ops.max) ?? 0,
     failed_builds,
     metrics: [],
     service,
-    hypervisor_type: h.hypervisor_type as string | null | undefined,
-    hypervisor_version: h.hypervisor_version as number | null | undefined,
-    hypervisor_hostname: h.hypervisor_hostname as string | null | undefined,
-    supported_instances: supported,
-    // zod's transform: a string stays, an absent or null one becomes null.
+    hypervisor_type: (h.hypervisor_type as string | null | undefined) ?? null,
+    hypervisor_version: (h.hypervisor_version as number | null | undefined) ?? null,
+    hypervisor_hostname: (h.hypervisor_hostname as string | null | undefined) ?? null,
+    supported_instances,
     cpu_info: (h.cpu_info as string | null | undefined) ?? null,
-    host_ip: h.host_ip as string | null | undefined,
+    host_ip: (h.host_ip as string | null | undefined) ?? null,
     stats,
-    numa_topology: h.numa_topology as null | undefined,
-    pci_stats: h.pci_stats as null | undefined,
-    availability_zone: h.availability_zone as string | null | undefined,
+    numa_topology: null,
+    pci_stats: null,
+    availability_zone: (h.availability_zone as string | null | undefined) ?? null,
     traits,
     inventories: {},
     extra,
+    limits: {},
   };
 }
 
@@ -224,9 +232,14 @@ class SharedValues<T> {
   private readonly values: T[] = [];
   private byText: Map<string, T> | undefined;
 
-  /** The value for `raw` (already validated), built once per distinct raw value. */
-  get(raw: unknown, build: (raw: unknown) => T): T {
+  /**
+   * The value for `raw`, built once per distinct raw value; MISS when `valid` refuses it. A raw
+   * value equal to one seen before is that one's value without a second check.
+   */
+  get(raw: unknown, valid: (raw: unknown) => boolean, build: (raw: unknown) => T): T | Miss {
     for (let i = 0; i < this.seen.length; i++) if (matches(raw, this.seen[i])) return this.values[i];
+    // JSON text cannot tell an absent key from an undefined one: checked every time on this path.
+    if (!valid(raw)) return MISS;
     if (this.seen.length < RECENT) {
       const value = build(raw);
       this.seen.push(seenForm(raw));
@@ -261,7 +274,10 @@ function seenForm(v: unknown): Seen {
   return { entries };
 }
 
-/** `v` (validated JSON) equals the value `seen` was made of, keys in the same order. */
+/**
+ * `v` (JSON-made) equals the value `seen` was made of, keys in the same order: then it is as valid
+ * as that value was, and builds the same.
+ */
 function matches(v: unknown, seen: Seen): boolean {
   if (seen === null || typeof seen !== 'object') return v === seen;
   if (v === null || typeof v !== 'object') return false;
@@ -272,6 +288,8 @@ function matches(v: unknown, seen: Seen): boolean {
     return true;
   }
   if (Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
   const entries = seen.entries;
   let i = 0;
   for (const k in v) {
@@ -355,6 +373,10 @@ function validSupported(v: unknown): boolean {
     if (typeof t[0] !== 'string' || typeof t[1] !== 'string' || typeof t[2] !== 'string') return false;
   }
   return true;
+}
+
+function copyNames(v: unknown): string[] {
+  return (v as string[]).slice();
 }
 
 function buildSupported(v: unknown): [string, string, string][] {

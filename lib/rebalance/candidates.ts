@@ -18,6 +18,7 @@ import type { Skip } from '../model/plan.js';
 import type { InstanceReport } from '../model/reports.js';
 import type { Cooldown } from './cooldown.js';
 import type { MigrationCost } from './cost.js';
+import type { CoverItem } from './coverSearch.js';
 import type { VmDetection } from './types.js';
 import type { VmShare } from './vmSteal.js';
 
@@ -35,6 +36,15 @@ export interface Candidate {
   share: VmShare;
   suffering: boolean;
   cost: MigrationCost;
+}
+
+/** A candidate as the cover search sees it (coverSearch.ts): what leaves and what it costs. */
+export interface CandidateItem extends CoverItem {
+  c: Candidate;
+}
+
+export function candidateItem(c: Candidate): CandidateItem {
+  return { demandVcpus: c.demandVcpus, bytes: c.cost.bytes, c };
 }
 
 /**

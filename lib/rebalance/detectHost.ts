@@ -53,8 +53,6 @@ export function detectHost(
   const base = {
     host: host.host,
     availability_zone: host.availability_zone,
-    stealPercent: steal,
-    stealSource: evidence.source,
     evidence,
     demandVcpus: demand,
     capacityVcpus: effectiveCapacity(demand, steal ?? 0, host.vcpus_total),

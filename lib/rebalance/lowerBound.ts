@@ -13,7 +13,7 @@
  * - When no set relieves them all, the bound covers none of the host's suffering VMs.
  * Host bounds add up: moves from different hosts do not relieve each other.
  */
-import type { Candidate } from './candidates.js';
+import { type Candidate, candidateItem } from './candidates.js';
 import { cheapestRelief } from './reliefSet.js';
 import { excessDemand, type HostLoad, withDemand } from './stealModel.js';
 
@@ -52,7 +52,7 @@ export function hostLowerBound(
   if (recoverable.length === 0) return { bytes, covers };
   if (!load) return null;
   const after = withDemand(load, -left);
-  const item = new Map(pool.map((c) => [c, { demandVcpus: c.demandVcpus, bytes: c.cost.bytes, c }]));
+  const item = new Map(pool.map((c) => [c, candidateItem(c)]));
   const set = cheapestRelief(
     {
       victims: recoverable.map((v) => ({

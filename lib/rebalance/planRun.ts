@@ -104,7 +104,7 @@ export class PlanRun {
         (a, b) =>
           Number(b.status === 'contended') - Number(a.status === 'contended') ||
           b.victims.length - a.victims.length ||
-          (b.stealPercent ?? 0) - (a.stealPercent ?? 0) ||
+          (b.evidence.lossPercent ?? 0) - (a.evidence.lossPercent ?? 0) ||
           a.host.localeCompare(b.host),
       );
   }

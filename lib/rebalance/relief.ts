@@ -18,7 +18,14 @@
 
 import type { Skip } from '../model/plan.js';
 import { attemptMove } from './attempt.js';
-import { type Candidate, demandOf, RELIEF_EPSILON, selectForRelief } from './candidates.js';
+import {
+  type Candidate,
+  type CandidateItem,
+  candidateItem,
+  demandOf,
+  RELIEF_EPSILON,
+  selectForRelief,
+} from './candidates.js';
 import { pct, vcpus } from './format.js';
 import { hostLowerBound } from './lowerBound.js';
 import type { MovePurpose } from './moveReason.js';
@@ -40,13 +47,6 @@ interface Victim {
   candidate: Candidate | undefined;
 }
 
-/** A candidate as the cover search sees it. */
-interface Item {
-  demandVcpus: number;
-  bytes: number;
-  c: Candidate;
-}
-
 export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void> {
   const s = p.settings;
   const exit = s.steal_exit_threshold_percent;
@@ -64,11 +64,11 @@ export async function relieveHost(p: PlanRun, host: HostDetection): Promise<void
   }
   const mustMove = victims.filter((v) => v.target <= 0);
   const recoverable = victims.filter((v) => v.target > 0);
-  const items = new Map<Candidate, Item>();
+  const items = new Map<Candidate, CandidateItem>();
   const itemOf = (c: Candidate) => {
     let item = items.get(c);
     if (!item) {
-      item = { demandVcpus: c.demandVcpus, bytes: c.cost.bytes, c };
+      item = candidateItem(c);
       items.set(c, item);
     }
     return item;
@@ -134,7 +134,7 @@ interface NextMove {
 
 /** The moves to plan: the worst victims of the cheapest set first, then its cover by demand; else greedy. */
 function movesOf(
-  set: ReliefSet<Item> | undefined | 'over_budget',
+  set: ReliefSet<CandidateItem> | undefined | 'over_budget',
   left: readonly Candidate[],
   need: number,
   load: HostLoad | undefined,

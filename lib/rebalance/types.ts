@@ -72,10 +72,10 @@ export interface HostDetection {
   host: string;
   availability_zone: string | null;
   status: HostStatus;
-  /** Its lost share of demand (stolen / demanded vCPUs), percent, on `evidence` (hostEvidence.ts). */
-  stealPercent: number | null;
-  stealSource: 'host' | 'vms' | null;
-  /** Both sources, which decided, whether they disagree, and a phrase for reasons. */
+  /**
+   * Its lost share of demand (stolen / demanded vCPUs, `lossPercent`) and the source that decided
+   * it; both sources, whether they disagree, and a phrase for reasons (hostEvidence.ts).
+   */
   evidence: HostEvidence;
   demandVcpus: number;
   /** Effective capacity (stealModel.effectiveCapacity): what the host delivers. */

@@ -28,13 +28,13 @@ import { WorldFleet } from './worldFleet.js';
  */
 const STORE_TUNING = { instanceHeartbeatMs: 6 * 3_600_000 };
 
-/**
- * Host sightings must reach back a report interval plus the simulation's `service_down_time`
- * (two report intervals), and a minute more: else a host between reports reads down.
- */
-async function sightingLookbackMs(reportIntervalMinutes: number): Promise<number> {
+/** The liveness the simulation's readers judge by: its hosts report every few minutes (schedulerConfig.ts). */
+async function livenessWindow(reportIntervalMinutes: number) {
   const { simSchedulerConfig } = await import('./schedulerConfig.js');
-  return (simSchedulerConfig(reportIntervalMinutes).DEFAULT.service_down_time + 2 * 60) * 1000;
+  return {
+    serviceDownTimeSeconds: simSchedulerConfig(reportIntervalMinutes).DEFAULT.service_down_time,
+    reportIntervalSeconds: reportIntervalMinutes * 60,
+  };
 }
 
 /**
@@ -91,7 +91,7 @@ export async function openSimulatedPlacid(
   const definition = await timer.time('setup', () => definitionModule.workflowDefinition());
   const clock = new SimClock(scenario.start.getTime());
   const fleet = new WorldFleet(layout, scenario, clock);
-  const lookbackMs = await sightingLookbackMs(scenario.reportIntervalMinutes);
+  const liveness = await livenessWindow(scenario.reportIntervalMinutes);
   const pipeline = await timer.time('setup', () =>
     pipelineModule.LocalPipeline.start({
       wallClock: clock,
@@ -99,7 +99,7 @@ export async function openSimulatedPlacid(
       stages: [
         ingestModule.ingestPipelineStage({ maxConcurrency: options.ingestConcurrency ?? INGEST_CONCURRENCY }),
       ],
-      store: { ...STORE_TUNING, sightingLookbackMs: lookbackMs },
+      store: { ...STORE_TUNING, ...liveness },
       // The store's server on another core: the handlers' requests no longer wait for this one.
       dynaliteThread: options.storeThread ?? true,
     }),

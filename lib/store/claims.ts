@@ -10,9 +10,9 @@ import type { SchedulerConfig } from '../config/options.js';
 import { allocationRatio } from '../engine/ratios.js';
 import { ValidationError } from '../model/errors.js';
 import type { HostState } from '../model/hostState.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
 import type { Claim } from './hostItems.js';
-import { isConditionFailed } from './retry.js';
 
 export interface ClaimRequest {
   vcpus: number;
@@ -104,24 +104,21 @@ export async function claimResources(
     values[`:max_${limit}`] = capInUnits - requested;
     conditions.push(`${attribute} <= :max_${limit}`);
   }
-  try {
-    await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.hosts,
-        Key: { host, nodename },
-        UpdateExpression:
-          'SET #claims.#id = :claim, #updated_at = :now ' +
-          'ADD #used_vcpus :vcpus, #used_memory_mb :memory_mb, #used_disk_mb :disk_mb, #version :one',
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    return request.claim_id !== undefined && (await claimExists(ctx, host, nodename, id));
-  }
+  const claimed = await sendIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.hosts,
+      Key: { host, nodename },
+      UpdateExpression:
+        'SET #claims.#id = :claim, #updated_at = :now ' +
+        'ADD #used_vcpus :vcpus, #used_memory_mb :memory_mb, #used_disk_mb :disk_mb, #version :one',
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
+  if (claimed) return true;
+  return request.claim_id !== undefined && (await claimExists(ctx, host, nodename, id));
 }
 
 async function claimExists(ctx: StoreContext, host: string, nodename: string, id: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { type LivenessWindow, sightingLookbackMs } from './sightingLookback.js';
 import type { TableNames } from './tables.js';
 
 export interface StoreContext {
@@ -36,17 +37,17 @@ export interface StoreContext {
    */
   changeOverlapMs: number;
   /**
-   * How far back readers look for host sightings (hostSightings.ts), which expire a minute later.
-   * Must cover the report interval plus `service_down_time` (60 s + 60 s by default): a longer
-   * `service_down_time` needs a longer lookback, or a host between reports reads down early.
+   * How far back readers look for host sightings (hostSightings.ts). Derived from the options'
+   * `serviceDownTimeSeconds` and `reportIntervalSeconds` unless given (sightingLookback.ts).
    */
   sightingLookbackMs: number;
 }
 
 export type StoreOptions = Pick<StoreContext, 'doc' | 'tables'> &
-  Partial<Omit<StoreContext, 'doc' | 'tables' | 'retry'>> & { retry?: Partial<RetryPolicy> };
+  Partial<Omit<StoreContext, 'doc' | 'tables' | 'retry'>> & { retry?: Partial<RetryPolicy> } & LivenessWindow;
 
 export function storeContext(options: StoreOptions): StoreContext {
+  const { serviceDownTimeSeconds, reportIntervalSeconds, ...tunables } = options;
   return {
     clock: systemClock,
     concurrency: 16,
@@ -57,8 +58,8 @@ export function storeContext(options: StoreOptions): StoreContext {
     decisionRetentionSeconds: 30 * 86_400,
     claimTtlMs: 10 * 60_000,
     changeOverlapMs: 10_000,
-    sightingLookbackMs: 5 * 60_000,
-    ...options,
+    sightingLookbackMs: sightingLookbackMs({ serviceDownTimeSeconds, reportIntervalSeconds }),
+    ...tunables,
     retry: { ...DEFAULT_RETRY, ...options.retry },
   };
 }

@@ -8,8 +8,8 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Plan } from '../model/plan.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
-import { sendIfCondition } from './retry.js';
 
 export const DETECTOR_STATE_ID = '#detector-state';
 

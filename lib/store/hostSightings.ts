@@ -3,8 +3,12 @@
  * host item whose state is unchanged (writeMemo.ts), so the item's `reported_at` can lag a live
  * host by up to the host heartbeat (15 min), far beyond `service_down_time`. Each ingest batch
  * instead writes one item listing the nodes it saw unchanged and when, in the `samples` table
- * (it has TTL) under a minute partition `seen#<minute>`; readers take each node's newest sighting
+ * (it has TTL) under an hour partition `seen#<hour>`; readers take each node's newest sighting
  * of the last few minutes as its heartbeat when that is newer than the item's report.
+ *
+ * There is no per-node sighting item: one per node would multiply the ingest writes this saves.
+ * Hour partitions (sort key: the writer's time) let one Query read the whole lookback (two across
+ * an hour boundary); minute partitions took one Query per minute, even for a single host.
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -25,11 +29,13 @@ export type Sightings = Map<string, string>;
 /** Nodes per item: [host, nodename, reported_at] triples stay far below DynamoDB's 400 KB item limit. */
 export const SIGHTINGS_PER_ITEM = 2_000;
 const MINUTE_MS = 60_000;
-/** A writer's clock may run this far ahead of a reader's; its newest minute is read too. */
+const HOUR_MS = 60 * MINUTE_MS;
+/** A writer's clock may run this far ahead of a reader's; its newest stamps are read too. */
 const SKEW_MS = MINUTE_MS;
 
+/** `seen#2026-12-01T12`: the hour of `ms`. */
 const partition = (ms: number): string =>
-  `seen#${new Date(Math.floor(ms / MINUTE_MS) * MINUTE_MS).toISOString().slice(0, 16)}`;
+  `seen#${new Date(Math.floor(ms / HOUR_MS) * HOUR_MS).toISOString().slice(0, 13)}`;
 
 /**
  * Writes `sightings` as one item (more only past SIGHTINGS_PER_ITEM), keyed by the writer's clock
@@ -39,7 +45,9 @@ export async function putSightings(ctx: StoreContext, sightings: readonly Sighti
   if (sightings.length === 0) return 0;
   const now = ctx.clock.now();
   const stamp = new Date(now).toISOString();
-  const expires = epochSeconds(now + ctx.sightingLookbackMs + MINUTE_MS);
+  // Readers may look back further than this writer (ingest knows no service_down_time); none needs
+  // a sighting older than the host heartbeat, by which time the host's item is rewritten.
+  const expires = epochSeconds(now + Math.max(ctx.sightingLookbackMs, ctx.hostHeartbeatMs) + MINUTE_MS);
   let items = 0;
   for (let i = 0; i < sightings.length; i += SIGHTINGS_PER_ITEM) {
     const nodes = sightings.slice(i, i + SIGHTINGS_PER_ITEM).map((s) => [s.host, s.nodename, s.reported_at]);
@@ -65,18 +73,18 @@ export async function sightingsSince(
 ): Promise<Sightings> {
   const now = ctx.clock.now();
   const from = Math.max(fromMs, now - ctx.sightingLookbackMs);
-  const minutes: number[] = [];
-  for (let m = Math.floor(from / MINUTE_MS); m <= Math.floor((now + SKEW_MS) / MINUTE_MS); m++)
-    minutes.push(m);
+  const hours: number[] = [];
+  for (let hour = Math.floor(from / HOUR_MS); hour <= Math.floor((now + SKEW_MS) / HOUR_MS); hour++)
+    hours.push(hour);
   const pages = await Promise.all(
-    minutes.map((m) =>
+    hours.map((hour) =>
       queryAll(ctx, {
         TableName: ctx.tables.samples,
         KeyConditionExpression: '#entity = :entity AND #ts > :from',
         FilterExpression: '#expires_at > :now',
         ExpressionAttributeNames: { '#entity': 'entity', '#ts': 'ts', '#expires_at': 'expires_at' },
         ExpressionAttributeValues: {
-          ':entity': partition(m * MINUTE_MS),
+          ':entity': partition(hour * HOUR_MS),
           ':from': new Date(from).toISOString(),
           ':now': epochSeconds(now),
         },

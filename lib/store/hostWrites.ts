@@ -10,10 +10,10 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { HypervisorReport } from '../model/reports.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
 import { WriteConflictError } from './errors.js';
 import { addUsage, type Claim, nodeKey, reportAttributes, reportedUsage } from './hostItems.js';
-import { isConditionFailed } from './retry.js';
 import { type StateWriteMemo, stateFingerprint } from './writeMemo.js';
 
 export type WriteOutcome = 'stored' | 'stale';
@@ -128,20 +128,15 @@ async function conditionalWrite(
     values[`:${name}`] = value;
     sets.push(`#${name} = :${name}`);
   }
-  try {
-    await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.hosts,
-        Key: { host: report.host, nodename: report.nodename },
-        UpdateExpression: `SET ${sets.join(', ')} ADD #version :one`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return sendIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.hosts,
+      Key: { host: report.host, nodename: report.nodename },
+      UpdateExpression: `SET ${sets.join(', ')} ADD #version :one`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
 }

@@ -6,9 +6,9 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../model/errors.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
 import { readMarker } from './markers.js';
-import { sendIfCondition } from './retry.js';
 
 /** The item's name; `#` keeps it apart from lease names, which are plain words. */
 export const INGEST_WATERMARK_NAME = '#ingest-watermark';

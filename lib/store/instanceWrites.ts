@@ -6,10 +6,10 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { InstanceReport } from '../model/reports.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import { WriteConflictError } from './errors.js';
 import type { WriteOutcome } from './hostWrites.js';
-import { isConditionFailed } from './retry.js';
 import { type StateWriteMemo, stateFingerprint } from './writeMemo.js';
 
 /** 'unchanged': the same state was written recently, so only `reported_at` would have moved. */
@@ -103,21 +103,16 @@ async function putState(
   ]) {
     if (condition.includes(ref)) names[ref] = name;
   }
-  try {
-    await ctx.doc.send(
-      new PutCommand({
-        TableName: ctx.tables.instances,
-        Item: instanceStateItem(ctx, report, last, now),
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return sendIfCondition(
+    ctx,
+    new PutCommand({
+      TableName: ctx.tables.instances,
+      Item: instanceStateItem(ctx, report, last, now),
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+    }),
+  );
 }
 
 /** The state item of an instance report with `last` as its last migration, written at `now`. */

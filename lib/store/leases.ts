@@ -4,9 +4,9 @@
  * its expiry can be told apart from the new one by whatever it writes to.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sendIfCondition, updateIfCondition } from './conditionalWrite.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import { scanAll } from './paginate.js';
-import { isConditionFailed } from './retry.js';
 
 export interface Lease {
   name: string;
@@ -30,57 +30,49 @@ export async function acquireLease(
   if (!(ttlMs > 0)) throw new RangeError(`lease ttlMs must be > 0, got ${ttlMs}`);
   const now = ctx.clock.now();
   const until = now + ttlMs;
-  try {
-    const { Attributes } = await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.leases,
-        Key: { name },
-        UpdateExpression: 'SET #owner = :owner, #until = :until, #expires_at = :ttl ADD #token :one',
-        ConditionExpression: 'attribute_not_exists(#name) OR #until <= :now OR #owner = :owner',
-        ExpressionAttributeNames: {
-          '#name': 'name',
-          '#owner': 'owner',
-          '#until': 'lease_until',
-          '#expires_at': 'expires_at',
-          '#token': 'token',
-        },
-        ExpressionAttributeValues: {
-          ':owner': owner,
-          ':until': until,
-          // Keep the item (and its token) a day past expiry, so tokens keep growing after takeovers.
-          ':ttl': epochSeconds(until) + 86_400,
-          ':now': now,
-          ':one': 1,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { name, owner, expires_at_ms: until, token: Number(Attributes?.token) };
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
-  }
+  const written = await updateIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.leases,
+      Key: { name },
+      UpdateExpression: 'SET #owner = :owner, #until = :until, #expires_at = :ttl ADD #token :one',
+      ConditionExpression: 'attribute_not_exists(#name) OR #until <= :now OR #owner = :owner',
+      ExpressionAttributeNames: {
+        '#name': 'name',
+        '#owner': 'owner',
+        '#until': 'lease_until',
+        '#expires_at': 'expires_at',
+        '#token': 'token',
+      },
+      ExpressionAttributeValues: {
+        ':owner': owner,
+        ':until': until,
+        // Keep the item (and its token) a day past expiry, so tokens keep growing after takeovers.
+        ':ttl': epochSeconds(until) + 86_400,
+        ':now': now,
+        ':one': 1,
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  if (!written) return undefined;
+  return { name, owner, expires_at_ms: until, token: Number(written.Attributes?.token) };
 }
 
 /** Ends `owner`'s hold on lease `name` now; false when `owner` does not hold it. */
-export async function releaseLease(ctx: StoreContext, name: string, owner: string): Promise<boolean> {
-  try {
-    await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.leases,
-        Key: { name },
-        // Expire instead of delete: deleting would reset the fencing token.
-        UpdateExpression: 'SET #until = :zero',
-        ConditionExpression: '#owner = :owner AND #until > :now',
-        ExpressionAttributeNames: { '#owner': 'owner', '#until': 'lease_until' },
-        ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': ctx.clock.now() },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+export function releaseLease(ctx: StoreContext, name: string, owner: string): Promise<boolean> {
+  return sendIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.leases,
+      Key: { name },
+      // Expire instead of delete: deleting would reset the fencing token.
+      UpdateExpression: 'SET #until = :zero',
+      ConditionExpression: '#owner = :owner AND #until > :now',
+      ExpressionAttributeNames: { '#owner': 'owner', '#until': 'lease_until' },
+      ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ':now': ctx.clock.now() },
+    }),
+  );
 }
 
 /** The names of the leases held at `new Date(ctx.clock.now())`, sorted (a Scan: for reports and tests, not hot paths). */

@@ -3,9 +3,9 @@
  * agents' reports carry `last_migrated_at` too; instanceWrites.ts never lowers it.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
 import { WriteConflictError } from './errors.js';
-import { isConditionFailed } from './retry.js';
 
 /** Concurrent report writes can race the read-modify-write of an instance item; this many tries. */
 const MARK_ATTEMPTS = 4;
@@ -37,35 +37,32 @@ export async function markMigrated(
     // Nova names a libvirt compute node after its host; the destination's node is not known here.
     const placed = host === undefined ? {} : { host, nodename: host };
     const attributes = host === undefined ? '' : ', #host = :host, #nodename = :host';
-    try {
-      await ctx.doc.send(
-        new UpdateCommand({
-          TableName: ctx.tables.instances,
-          Key: { uuid: instanceUuid },
-          UpdateExpression: `SET #state = :state, #last = :at${attributes}`,
-          ConditionExpression: '#reported_at = :reported_at',
-          ExpressionAttributeNames: {
-            '#state': 'state',
-            '#last': 'last_migrated_at',
-            '#reported_at': 'reported_at',
-            ...(host === undefined ? {} : { '#host': 'host', '#nodename': 'nodename' }),
-          },
-          ExpressionAttributeValues: {
-            ':state': JSON.stringify({ ...state, ...placed, last_migrated_at: at }),
-            ':at': at,
-            ':reported_at': Item.reported_at,
-            ...(host === undefined ? {} : { ':host': host }),
-          },
-        }),
+    const marked = await sendIfCondition(
+      ctx,
+      new UpdateCommand({
+        TableName: ctx.tables.instances,
+        Key: { uuid: instanceUuid },
+        UpdateExpression: `SET #state = :state, #last = :at${attributes}`,
+        ConditionExpression: '#reported_at = :reported_at',
+        ExpressionAttributeNames: {
+          '#state': 'state',
+          '#last': 'last_migrated_at',
+          '#reported_at': 'reported_at',
+          ...(host === undefined ? {} : { '#host': 'host', '#nodename': 'nodename' }),
+        },
+        ExpressionAttributeValues: {
+          ':state': JSON.stringify({ ...state, ...placed, last_migrated_at: at }),
+          ':at': at,
+          ':reported_at': Item.reported_at,
+          ...(host === undefined ? {} : { ':host': host }),
+        },
+      }),
+    );
+    if (marked) return;
+    if (attempt >= MARK_ATTEMPTS) {
+      throw new WriteConflictError(
+        `instance ${instanceUuid}: its report kept changing while last_migrated_at was set`,
       );
-      return;
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-      if (attempt >= MARK_ATTEMPTS) {
-        throw new WriteConflictError(
-          `instance ${instanceUuid}: its report kept changing while last_migrated_at was set`,
-        );
-      }
     }
   }
 }

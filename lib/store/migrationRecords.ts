@@ -7,10 +7,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MigrationRecordItem, MigrationRecordKey } from '../model/migration.js';
 import { mapLimit } from './concurrency.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import { queryAll } from './paginate.js';
 import { putIfAbsent } from './putIfAbsent.js';
-import { isConditionFailed, sendIfCondition } from './retry.js';
 import { MIGRATIONS_BY_PLAN } from './tables.js';
 import { setExpression } from './updateExpression.js';
 
@@ -86,20 +86,18 @@ export class MigrationRecordRepository {
 
   /** Undoes `leavePlanned(…, 'queued', at)` when the message could not be sent. */
   async returnToPlanned(key: MigrationRecordKey, at: Date): Promise<void> {
-    try {
-      await this.ctx.doc.send(
-        new UpdateCommand({
-          TableName: this.ctx.tables.migrations,
-          Key: { instance_uuid: key.instance_uuid, started_at: key.started_at },
-          UpdateExpression: 'SET #status = :planned REMOVE #stamp',
-          ConditionExpression: '#status = :queued AND #stamp = :at',
-          ExpressionAttributeNames: { '#status': 'status', '#stamp': 'queued_at' },
-          ExpressionAttributeValues: { ':planned': 'planned', ':queued': 'queued', ':at': at.toISOString() },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error;
-    }
+    // A condition that no longer holds means the record moved on: nothing to undo.
+    await sendIfCondition(
+      this.ctx,
+      new UpdateCommand({
+        TableName: this.ctx.tables.migrations,
+        Key: { instance_uuid: key.instance_uuid, started_at: key.started_at },
+        UpdateExpression: 'SET #status = :planned REMOVE #stamp',
+        ConditionExpression: '#status = :queued AND #stamp = :at',
+        ExpressionAttributeNames: { '#status': 'status', '#stamp': 'queued_at' },
+        ExpressionAttributeValues: { ':planned': 'planned', ':queued': 'queued', ':at': at.toISOString() },
+      }),
+    );
   }
 
   /**
@@ -115,30 +113,27 @@ export class MigrationRecordRepository {
   ): Promise<boolean> {
     const update = setExpression(values);
     const unfinished = options.onlyWhileUnfinished ? ' AND #status IN (:planned, :queued, :running)' : '';
-    try {
-      await this.ctx.doc.send(
-        new UpdateCommand({
-          TableName: this.ctx.tables.migrations,
-          Key: key,
-          ...update,
-          ConditionExpression: `attribute_not_exists(#uuid) OR (#id = :id${unfinished})`,
-          ExpressionAttributeNames: {
-            ...update.ExpressionAttributeNames,
-            '#uuid': 'instance_uuid',
-            '#id': 'migration_id',
-            ...(unfinished ? { '#status': 'status' } : {}),
-          },
-          ExpressionAttributeValues: {
-            ...update.ExpressionAttributeValues,
-            ':id': migrationId,
-            ...(unfinished ? { ':planned': 'planned', ':queued': 'queued', ':running': 'running' } : {}),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (options.onlyWhileUnfinished && isConditionFailed(error)) return false;
-      throw error;
-    }
+    const command = new UpdateCommand({
+      TableName: this.ctx.tables.migrations,
+      Key: key,
+      ...update,
+      ConditionExpression: `attribute_not_exists(#uuid) OR (#id = :id${unfinished})`,
+      ExpressionAttributeNames: {
+        ...update.ExpressionAttributeNames,
+        '#uuid': 'instance_uuid',
+        '#id': 'migration_id',
+        ...(unfinished ? { '#status': 'status' } : {}),
+      },
+      ExpressionAttributeValues: {
+        ...update.ExpressionAttributeValues,
+        ':id': migrationId,
+        ...(unfinished ? { ':planned': 'planned', ':queued': 'queued', ':running': 'running' } : {}),
+      },
+    });
+    // Without `onlyWhileUnfinished` the condition only guards against another migration's record:
+    // failing it is an error, not an outcome.
+    if (options.onlyWhileUnfinished) return sendIfCondition(this.ctx, command);
+    await this.ctx.doc.send(command);
+    return true;
   }
 }

@@ -7,10 +7,10 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Plan, StoredPlan, StoredPlanStatus } from '../model/plan.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import { queryAll } from './paginate.js';
 import { putIfAbsent } from './putIfAbsent.js';
-import { sendIfCondition } from './retry.js';
 import { PLANS_BY_STATUS } from './tables.js';
 import { setExpression } from './updateExpression.js';
 

@@ -1,7 +1,7 @@
 /** The store's one "create unless it exists" write. */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
-import { sendIfCondition } from './retry.js';
 
 /**
  * Writes `item` unless an item with the same key is stored already (`keyAttribute`: the table's

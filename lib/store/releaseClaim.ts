@@ -1,8 +1,8 @@
 /** Gives a claim's resources back, e.g. when a build fails before the host ever reports the instance. */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
 import type { Claim } from './hostItems.js';
-import { isConditionFailed } from './retry.js';
 
 /**
  * Removes claim `claimId` from host/nodename and subtracts what it held. Returns false when there
@@ -19,39 +19,34 @@ export async function releaseClaim(
   );
   const claim = Item?.claims?.[claimId] as Claim | undefined;
   if (!claim) return false;
-  try {
-    await ctx.doc.send(
-      new UpdateCommand({
-        TableName: ctx.tables.hosts,
-        Key: { host, nodename },
-        UpdateExpression:
-          'REMOVE #claims.#id SET #updated_at = :now ' +
-          'ADD #used_vcpus :vcpus, #used_memory_mb :memory_mb, #used_disk_mb :disk_mb, #version :one',
-        // The same claim we read: a report may have retired it, or a new one reused the id, meanwhile.
-        ConditionExpression: '#claims.#id.#claimed_at = :claimed_at',
-        ExpressionAttributeNames: {
-          '#claims': 'claims',
-          '#id': claimId,
-          '#claimed_at': 'claimed_at',
-          '#updated_at': 'updated_at',
-          '#used_vcpus': 'used_vcpus',
-          '#used_memory_mb': 'used_memory_mb',
-          '#used_disk_mb': 'used_disk_mb',
-          '#version': 'version',
-        },
-        ExpressionAttributeValues: {
-          ':claimed_at': claim.claimed_at,
-          ':now': ctx.clock.now(),
-          ':vcpus': -claim.vcpus,
-          ':memory_mb': -claim.memory_mb,
-          ':disk_mb': -claim.disk_mb,
-          ':one': 1,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+  return sendIfCondition(
+    ctx,
+    new UpdateCommand({
+      TableName: ctx.tables.hosts,
+      Key: { host, nodename },
+      UpdateExpression:
+        'REMOVE #claims.#id SET #updated_at = :now ' +
+        'ADD #used_vcpus :vcpus, #used_memory_mb :memory_mb, #used_disk_mb :disk_mb, #version :one',
+      // The same claim we read: a report may have retired it, or a new one reused the id, meanwhile.
+      ConditionExpression: '#claims.#id.#claimed_at = :claimed_at',
+      ExpressionAttributeNames: {
+        '#claims': 'claims',
+        '#id': claimId,
+        '#claimed_at': 'claimed_at',
+        '#updated_at': 'updated_at',
+        '#used_vcpus': 'used_vcpus',
+        '#used_memory_mb': 'used_memory_mb',
+        '#used_disk_mb': 'used_disk_mb',
+        '#version': 'version',
+      },
+      ExpressionAttributeValues: {
+        ':claimed_at': claim.claimed_at,
+        ':now': ctx.clock.now(),
+        ':vcpus': -claim.vcpus,
+        ':memory_mb': -claim.memory_mb,
+        ':disk_mb': -claim.disk_mb,
+        ':one': 1,
+      },
+    }),
+  );
 }

@@ -1,5 +1,4 @@
 /** The store's own retry defaults (unprocessed batch items, throttling that outlived the SDK's retries). */
-import type { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RetryPolicy } from '../model/backoff.js';
 import { systemClock } from '../model/clock.js';
 
@@ -13,25 +12,3 @@ export const DEFAULT_RETRY: RetryPolicy = {
   sleep: systemClock.sleep,
   random: Math.random,
 };
-
-/** True when a conditional write's condition did not hold (an expected outcome, not a failure). */
-export function isConditionFailed(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-/**
- * Sends a conditional write: true when it was written, false when its condition did not hold;
- * any other error is thrown.
- */
-export async function sendIfCondition(
-  ctx: { doc: DynamoDBDocumentClient },
-  command: PutCommand | UpdateCommand,
-): Promise<boolean> {
-  try {
-    await ctx.doc.send(command as UpdateCommand);
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}

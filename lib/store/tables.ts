@@ -87,7 +87,7 @@ export const TABLES = {
   samples: {
     logicalName: 'samples',
     purpose:
-      "Steal/load sample pages: one item per compute node and report message, its VMs' samples included (immutable, expire by TTL); window digests; host sightings (seen#<minute>)",
+      "Steal/load sample pages: one item per compute node and report message, its VMs' samples included (immutable, expire by TTL); window digests; host sightings (seen#<hour>)",
     partitionKey: S('entity'),
     sortKey: S('ts'),
     globalSecondaryIndexes: [],

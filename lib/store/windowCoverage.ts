@@ -9,9 +9,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_CLOCK_SKEW_MS } from '../model/reportChecks.js';
+import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
 import { readMarker } from './markers.js';
-import { sendIfCondition } from './retry.js';
 
 export const WINDOW_DIGESTS_SINCE_NAME = '#window-digests-since';
 

@@ -41,12 +41,15 @@ describe('exit 2 with one clear line', () => {
   });
 
   it('approve ""', async () => {
-    expectUsageError(await runCli(['approve', '', '--data-dir', store]), /plan id "" is empty/);
+    expectUsageError(
+      await runCli(['approve', '', '--data-dir', store]),
+      /plan id must not be empty; plan ids look like plan-/,
+    );
   });
 
   it('a 5,000-character plan id, shown shortened', async () => {
     const run = await runCli(['approve', 'p'.repeat(5000), '--data-dir', store]);
-    expectUsageError(run, /is longer than 128 characters/);
+    expectUsageError(run, /plan id is 5000 characters long; at most 128 are allowed/);
     expect(run.stderr.length).toBeLessThan(300);
   });
 

@@ -252,6 +252,17 @@ describe('the fast host-state path', () => {
     expectAgrees(host);
   });
 
+  it('shares an equal sub-value between hosts, and only an equal one', () => {
+    const host = (name: string, n: unknown) => ({
+      host: name,
+      aggregates: [{ name: 'big', metadata: { n } }],
+    });
+    const hosts = parseHostStates([host('a', 1), host('b', 1), host('c', 2)], 'hosts.json');
+    expect(hosts[1].aggregates).toBe(hosts[0].aggregates);
+    expect(hosts[2].aggregates[0].metadata).toStrictEqual({ n: '2' });
+    expectSameParse([host('a', 1), host('c', '1'), host('d', [1])]);
+  });
+
   it('sweep: every place of a host holding every edge value agrees with zod, errors included', () => {
     let taken = 0;
     for (const path of PATHS) {
@@ -262,6 +273,9 @@ describe('the fast host-state path', () => {
         const host = withValue(base, path, value);
         expectAgrees(host);
         expectSameParse([host]);
+        // After the unchanged host, whose sub-values the fast path has then checked and shares:
+        // an equal-looking value must not be taken on the first one's word.
+        expectSameParse([base, host]);
         const fast = fastHostState(host) !== undefined;
         if (fast) taken++;
         // Where the fast path reads every value zod may take, it declines only what zod refuses:

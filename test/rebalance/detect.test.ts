@@ -26,8 +26,7 @@ describe('detect: hosts', () => {
     // Assess
     expect(host).toMatchObject({
       status: 'contended',
-      stealSource: 'vms',
-      stealPercent: 25,
+      evidence: { source: 'vms', lossPercent: 25 },
       demandVcpus: 3.2,
       vmsWithData: 2,
     });
@@ -46,7 +45,7 @@ describe('detect: hosts', () => {
     // Act
     const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
     // Assess
-    expect(host).toMatchObject({ status: 'contended', stealSource: 'vms', stealPercent: 25 });
+    expect(host).toMatchObject({ status: 'contended', evidence: { source: 'vms', lossPercent: 25 } });
     expect(host.evidence).toMatchObject({ vmLossPercent: 25, hostMetricPercent: 10, disagree: true });
     expect(host.reason).toContain('host metric 10.0% disagrees by -15.0 points, decided from the VMs');
   });
@@ -58,7 +57,7 @@ describe('detect: hosts', () => {
     // Act
     const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
     // Assess
-    expect(host).toMatchObject({ stealSource: 'vms', stealPercent: 25 });
+    expect(host).toMatchObject({ evidence: { source: 'vms', lossPercent: 25 } });
     expect(host.evidence.disagree).toBe(false);
     expect(host.reason).toContain('; host metric 24.0% agrees)');
   });
@@ -74,7 +73,7 @@ describe('detect: hosts', () => {
     // Act
     const [host] = detect({ now: NOW, hosts, vms }, SETTINGS).hosts;
     // Assess
-    expect(host).toMatchObject({ status: 'ok', stealSource: 'host', stealPercent: 2 });
+    expect(host).toMatchObject({ status: 'ok', evidence: { source: 'host', lossPercent: 2 } });
     expect(host.reason).toBe(
       'not contended: 2.0% of demand lost, at or below 5.0% (host metric: 2.0% of demand lost; ' +
         'its VMs do not cover it (1 of 3 with data, 25.0% of their demand lost, -23.0 points from the host metric))',
@@ -91,7 +90,7 @@ describe('detect: hosts', () => {
       SETTINGS,
     ).hosts;
     // Assess
-    expect(host).toMatchObject({ status: 'contended', stealSource: 'vms', stealPercent: 25 });
+    expect(host).toMatchObject({ status: 'contended', evidence: { source: 'vms', lossPercent: 25 } });
     expect(host.reason).toContain(
       '; host metric unused: stale: newest usable sample is 5.0 min old (limit 3 min))',
     );

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFleetView } from '../../lib/fleet/fleetView.js';
+import { ConfigError } from '../../lib/model/errors.js';
 import { serviceIsUp } from '../../lib/model/liveness.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
+import { FleetStore } from '../../lib/store/fleetStore.js';
 import type { StoredHost } from '../../lib/store/hostItems.js';
+import { sightingLookbackMs } from '../../lib/store/sightingLookback.js';
 import { at, hypervisorDoc, message, NOW, useStore } from './fixtures.js';
 
 const h = useStore();
@@ -113,5 +116,49 @@ describe('host sightings', () => {
     expect(held?.reported_at).toBe(at(0));
     expect(held?.claims).not.toEqual({});
     expect(held?.state.service.last_seen_up).toBe(at(3));
+  });
+});
+
+describe('sighting lookback', () => {
+  /** A store on the harness's tables whose readers judge liveness by `serviceDownTimeSeconds`. */
+  const storeJudging = (serviceDownTimeSeconds?: number) =>
+    new FleetStore({
+      doc: h.local.client,
+      tables: h.store.ctx.tables,
+      clock: h.store.ctx.clock,
+      serviceDownTimeSeconds,
+    });
+
+  it("keeps a host up 400 s after its last sighting with service_down_time = 600, and down with Nova's 60", async () => {
+    // Prepare: the state is written at minute -10; the unchanged reports up to minute 0 are only sighted
+    for (let minute = -10; minute <= 0; minute++) {
+      setMinutes(minute);
+      await h.store.putReports(reportAt('patient', minute));
+    }
+    h.setNow(new Date(NOW.getTime() + 400_000));
+    // Act
+    const long = await storeJudging(600).getHost('patient');
+    const nova = await storeJudging().getHost('patient');
+    // Assess
+    const now = h.store.now();
+    expect(long?.seen_at).toBe(at(0));
+    expect(long && serviceIsUp(long.state.service, now, 600)).toBe(true);
+    expect(nova?.reported_at).toBe(at(-10));
+    expect(nova && serviceIsUp(nova.state.service, now, DOWN_TIME_S)).toBe(false);
+  });
+
+  it('covers the report interval, service_down_time and a margin for ingest delay', () => {
+    expect(sightingLookbackMs()).toBe(5 * 60_000);
+    expect(sightingLookbackMs({ serviceDownTimeSeconds: 600 })).toBe((600 + 60 + 180) * 1000);
+    expect(sightingLookbackMs({ serviceDownTimeSeconds: 600, reportIntervalSeconds: 300 })).toBe(
+      (600 + 300 + 180) * 1000,
+    );
+  });
+
+  it('rejects a service_down_time that is not a positive number of seconds, naming the field', () => {
+    expect(() => sightingLookbackMs({ serviceDownTimeSeconds: 0 })).toThrow(ConfigError);
+    expect(() => sightingLookbackMs({ reportIntervalSeconds: Number.NaN })).toThrow(
+      'reportIntervalSeconds must be a finite number of seconds > 0, got NaN',
+    );
   });
 });

@@ -72,6 +72,19 @@ export class HostCheck {
     this.traitGroupOf = traits.anyDisabled ? traits.groupOf : null;
   }
 
+  /**
+   * Per aggregate membership group: -1 when its hosts pass the aggregate rules (so may be
+   * candidates), else the rule they break (all -1 without aggregate rules).
+   */
+  get membershipVerdicts(): Int16Array {
+    return this.aggregates?.verdicts ?? new Int16Array(this.index.aggregates.groups.length).fill(-1);
+  }
+
+  /** 1 for each host no request can have as a candidate (disabled, or no inventory yet). */
+  get blocked(): Uint8Array {
+    return this.index.fitLimits(this.resources).blocked;
+  }
+
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
   stageOf(host: HostState, i: number): string | null {
     return this.failing(host, i, this.index.fitLimits(this.resources));
@@ -79,9 +92,9 @@ export class HostCheck {
 
   /**
    * Writes the positions of every candidate to `out` (at least the fleet's size) and returns how
-   * many: the hosts `failing` passes. Aggregate rules go first because they are one typed-array read
-   * per host and usually remove the most (other zones); the rest runs only over the positions still
-   * in. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
+   * many: the hosts `failing` passes. Aggregate rules go first because they usually remove the most
+   * (other zones) and the fleet keeps the members of the groups that pass them (passingMembers); the
+   * rest runs only over those positions. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
    * same rule as `failing` for it, in one pass with no host object read).
    */
   collect(out: Int32Array): number {
@@ -94,11 +107,14 @@ export class HostCheck {
     const simple = this.simpleAmounts();
     if (simple !== null) {
       const agg = this.aggregates;
-      return collectFitting(out, limits, simple, agg?.groupOf ?? null, agg?.verdicts ?? null);
+      return collectFitting(out, limits, simple, agg ? this.index.passingMembers(agg.verdicts) : null);
     }
     let n = 0;
-    if (this.aggregates) n = this.aggregates.passing(out);
-    else for (let i = 0; i < this.index.size; i++) out[n++] = i;
+    if (this.aggregates) {
+      const members = this.index.passingMembers(this.aggregates.verdicts);
+      out.set(members);
+      n = members.length;
+    } else for (let i = 0; i < this.index.size; i++) out[n++] = i;
     const hosts = this.index.hosts;
     let kept = 0;
     for (let j = 0; j < n; j++) {

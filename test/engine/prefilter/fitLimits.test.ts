@@ -114,13 +114,8 @@ describe('fit limits', () => {
     const amounts = amountsByKind([{ rc: 'MEMORY_MB', amount: 1024, kind: MEMORY_MB, stage: 's' }]);
     const out = new Int32Array(hosts.length);
     // Act
-    const n = collectFitting(
-      out,
-      limits,
-      amounts,
-      Int32Array.from([0, 1, 0, 0, 0]),
-      Int16Array.from([-1, 0]),
-    );
+    // (the members: every host but 'other-membership')
+    const n = collectFitting(out, limits, amounts, Int32Array.from([0, 2, 3, 4]));
     // Assess
     expect(Array.from(out.subarray(0, n), (i) => hosts[i].host)).toEqual(['fits', 'fits-too']);
   });
