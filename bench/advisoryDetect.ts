@@ -18,7 +18,7 @@ import { openLocalStore } from '../lib/local/localStore.js';
 import { systemClock } from '../lib/model/clock.js';
 import { generateFleet } from '../lib/sim/fleet.js';
 import { markDigestsWritten } from '../lib/store/windowCoverage.js';
-import { seedWindow } from './scale.js';
+import { seedWindow } from './seedWindow.js';
 import { percentile, round } from './stats.js';
 
 const HOSTS = Number(process.env.ADVISORY_DETECT_HOSTS ?? 300);
@@ -75,7 +75,7 @@ async function seed(dataDir: string, now: Date): Promise<string[]> {
   try {
     await markDigestsWritten(local.store.ctx);
     at = now.getTime();
-    await seedWindow(local.store, fleet);
+    await seedWindow(local.store, fleet, new Date(now.getTime() + 5_000), { batchHosts: 10, concurrency: 8 });
   } finally {
     await local.close();
   }

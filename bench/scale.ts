@@ -9,7 +9,8 @@
  *   incremental refresh after the measured one;
  * - `detector_planning` / `detector_idle`: lib/detector's reconcile over a generated fleet
  *   (lib/sim/fleet.ts: a 10-minute sample window, 10 % of hosts contended) stored as ingest
- *   stores it (a page per host and minute, window digests per batch of 10 hosts), first a run that
+ *   stores it (a page per host and minute, window digests per batch of 10 hosts; seeded by
+ *   bench/seedWindow.ts, which writes ingest's own items, many at once), first a run that
  *   detects and plans from the digests, then a minute later one with no new report;
  *   `detector_window_read` is its digest read alone, and `detector_planning_full_read` the same
  *   detection reading one window per node (the reference; up to SCALE_FULL_READ_MAX_HOSTS).
@@ -22,7 +23,6 @@ import { defaultConfig } from '../lib/config/options.js';
 import { sampleWindow } from '../lib/detector/fleetRead.js';
 import { reconcile } from '../lib/detector/index.js';
 import type { DetectorDeps, ReconcileResult } from '../lib/detector/types.js';
-import { newestReportAt } from '../lib/ingest/batchWrites.js';
 import { KnownHosts } from '../lib/ingest/knownHosts.js';
 import { openLocalStore } from '../lib/local/localStore.js';
 import { LocalSqsQueue } from '../lib/local/sqsQueue.js';
@@ -37,14 +37,18 @@ import { childCpuMs, type DynaliteProcess, ownCpuMs, withDynalite } from './dyna
 import { countDynamo, type DynamoCounts } from './dynamoCounter.js';
 import { warmIngestBatch } from './fleetMinute.js';
 import { hypervisorReport, instanceReport, reportTimes, type VmShape } from './fleetReports.js';
+import { liveHeap } from './gc.js';
 import { warmContainerHeap } from './ingestMemory.js';
 import { itemBytes } from './itemBytes.js';
 import { benchDetectorOffline } from './scaleOffline.js';
+import { seedWindow } from './seedWindow.js';
 import { mib, round, writeSection } from './stats.js';
 
 const VMS_PER_HOST = 20;
 /** The full-read reference detection is measured up to this size (SCALE_FULL_READ_MAX_HOSTS). */
 const FULL_READ_MAX_HOSTS = Number(process.env.SCALE_FULL_READ_MAX_HOSTS ?? 1000);
+/** `SCALE_PARTS=detector` measures the detector alone (ingest and snapshot keep their last figures). */
+const PARTS = (process.env.SCALE_PARTS ?? 'ingest,detector').split(',');
 const MINUTE = 60_000;
 const BASE = Date.parse('2026-12-01T12:00:00Z');
 /** Messages per ingest invocation: the stack's default `ingestBatchSize`. */
@@ -79,6 +83,9 @@ interface Measured<T> {
   /** Highest heap used and RSS seen while it ran (sampled every 20 ms). */
   peak_heap_mib: number;
   peak_rss_mib: number;
+  /** Live heap (after a full collection) and RSS when it started: the peaks less these are its own. */
+  live_heap_before_mib?: number;
+  rss_before_mib?: number;
   dynamo: DynamoCounts;
 }
 
@@ -86,8 +93,12 @@ async function measure<T>(
   dynalite: DynaliteProcess,
   counter: { reset(): void; snapshot(): DynamoCounts },
   run: () => Promise<T>,
+  baseline = false,
 ): Promise<Measured<T>> {
   counter.reset();
+  const before = baseline
+    ? { live_heap_before_mib: mib(liveHeap()), rss_before_mib: mib(process.memoryUsage().rss) }
+    : {};
   let heap = process.memoryUsage().heapUsed;
   let rss = process.memoryUsage().rss;
   const sampler = setInterval(() => {
@@ -106,6 +117,7 @@ async function measure<T>(
       dynalite_cpu_ms: Math.round(childCpuMs(dynalite.child) - child0),
       peak_heap_mib: mib(Math.max(heap, m.heapUsed)),
       peak_rss_mib: mib(Math.max(rss, m.rss)),
+      ...before,
       dynamo: counter.snapshot(),
     };
   } finally {
@@ -202,40 +214,35 @@ const summary = (r: ReconcileResult) => ({
   planned_migrations: r.plan?.migrations.length ?? r.considered?.migrations.length ?? 0,
 });
 
-/** The window as ingest leaves it: per minute, batches of SQS_BATCH hosts' pages (and their digests). */
-export async function seedWindow(store: FleetStore, fleet: ReturnType<typeof generateFleet>): Promise<void> {
-  const byHost = new Map<string, typeof fleet.instances>();
-  for (const i of fleet.instances) byHost.set(i.host, [...(byHost.get(i.host) ?? []), i]);
-  // States once per host (the newest report), as the last minute's ingest left them.
-  for (const h of fleet.hypervisors)
-    await store.putStates({ hypervisors: [h], instances: byHost.get(h.host) ?? [] });
-  const minutes = fleet.instances[0]?.samples.length ?? 0;
-  for (let m = 0; m < minutes; m++) {
-    for (let b = 0; b < fleet.hypervisors.length; b += SQS_BATCH) {
-      const pages = fleet.hypervisors.slice(b, b + SQS_BATCH).flatMap((h) =>
-        store.samplePages({
-          hypervisors: [{ ...h, samples: h.samples.slice(m, m + 1) }],
-          instances: (byHost.get(h.host) ?? []).map((i) => ({ ...i, samples: i.samples.slice(m, m + 1) })),
-        }),
-      );
-      const written = await store.putSamplePages(pages);
-      if (written.failures.length > 0) throw new Error('scale bench: window pages not written');
-    }
-  }
-  await store.noteIngested(newestReportAt(fleet));
+/** Requests in flight while seeding (dynalite, in its own process, takes them one at a time). */
+const SEED_CONCURRENCY = 8;
+
+/**
+ * The generated fleet, stored as ingest leaves it (bench/seedWindow.ts); returns only its shape,
+ * so the fleet itself is garbage before the detector runs are measured.
+ */
+async function seedFleet(store: FleetStore, hosts: number) {
+  const fleet = generateFleet({ hosts, vms: hosts * VMS_PER_HOST, zones: 3, seed: 17, contendedShare: 0.1 });
+  await seedWindow(store, fleet, new Date(fleet.now.getTime() + 5_000), {
+    batchHosts: SQS_BATCH,
+    concurrency: SEED_CONCURRENCY,
+  });
+  return {
+    now: fleet.now,
+    shape: {
+      hosts,
+      vms: fleet.instances.length,
+      samples_per_vm_window: fleet.instances[0]?.samples.length ?? 0,
+      contended_share: 0.1,
+    },
+  };
 }
 
 async function benchDetector(hosts: number, withFullRead: boolean) {
   return withDynalite(async (dynalite) => {
-    const fleet = generateFleet({
-      hosts,
-      vms: hosts * VMS_PER_HOST,
-      zones: 3,
-      seed: 17,
-      contendedShare: 0.1,
-    });
     // Ingest has written window digests since an hour before (the detector trusts them from then).
-    let now = new Date(fleet.now.getTime() - 3_600_000);
+    const fleetNow = generatedNow();
+    let now = new Date(fleetNow.getTime() - 3_600_000);
     const local = await openLocalStore({
       endpoint: dynalite.endpoint,
       store: { clock: { now: () => now.getTime() } },
@@ -243,9 +250,10 @@ async function benchDetector(hosts: number, withFullRead: boolean) {
     try {
       const counter = countDynamo(local.store.ctx.doc);
       await markDigestsWritten(local.store.ctx);
-      now = fleet.now;
+      now = fleetNow;
       // Setup, counted apart.
-      const seed = await measure(dynalite, counter, () => seedWindow(local.store, fleet));
+      const seed = await measure(dynalite, counter, () => seedFleet(local.store, hosts));
+      log(`${hosts} hosts: seeded ${JSON.stringify({ ...strip(seed), dynamo: seed.dynamo.requests })}`);
       const deps = (fullRead: boolean): DetectorDeps => ({
         store: local.store,
         planQueue: new LocalSqsQueue({ name: 'plans' }),
@@ -254,27 +262,26 @@ async function benchDetector(hosts: number, withFullRead: boolean) {
         clock: { now: () => now.getTime() },
         fullRead,
       });
-      const windows = await measure(dynalite, counter, () => {
-        const { from, to } = sampleWindow(now, deps(false).settings);
-        return local.store.fleetWindows(from, to);
-      });
-      const planning = await measure(dynalite, counter, () => reconcile(deps(false)));
+      const windows = await measure(
+        dynalite,
+        counter,
+        () => {
+          const { from, to } = sampleWindow(now, deps(false).settings);
+          return local.store.fleetWindows(from, to);
+        },
+        true,
+      );
+      const planning = await measure(dynalite, counter, () => reconcile(deps(false)), true);
       now = new Date(now.getTime() + MINUTE);
-      const idle = await measure(dynalite, counter, () => reconcile(deps(false)));
+      const idle = await measure(dynalite, counter, () => reconcile(deps(false)), true);
       // The reference: the same detection reading one window per node (a new minute, so it detects again).
       let full: Awaited<ReturnType<typeof measure<ReconcileResult>>> | undefined;
       if (withFullRead) {
         await local.store.noteIngested(new Date(now.getTime() + 1).toISOString());
-        full = await measure(dynalite, counter, () => reconcile(deps(true)));
+        full = await measure(dynalite, counter, () => reconcile(deps(true)), true);
       }
-      const samplesPerVm = fleet.instances[0]?.samples.length ?? 0;
       return {
-        fleet: {
-          hosts,
-          vms: fleet.instances.length,
-          samples_per_vm_window: samplesPerVm,
-          contended_share: 0.1,
-        },
+        fleet: seed.value.shape,
         window_seed: strip(seed),
         detector_window_read: { ...windows.value.stats, ...strip(windows) },
         detector_planning: { ...summary(planning.value), ...strip(planning) },
@@ -289,7 +296,14 @@ async function benchDetector(hosts: number, withFullRead: boolean) {
   });
 }
 
+/** The generated fleet's clock (generateFleet's default `now`), known before the fleet is built. */
+const generatedNow = (): Date => generateFleet({ hosts: 1, vms: 1, zones: 1, seed: 17 }).now;
+
 async function benchHosts(hosts: number, withDetector: boolean) {
+  if (!PARTS.includes('ingest')) {
+    log(`${hosts} hosts: detector`);
+    return benchDetector(hosts, hosts <= FULL_READ_MAX_HOSTS);
+  }
   log(`${hosts} hosts: ingest + snapshot`);
   const ingest = await benchIngestAndSnapshot(hosts);
   log(`${hosts} hosts: ${JSON.stringify(ingest.ingest_minute)}`);

@@ -8,14 +8,16 @@
  */
 import type { SchedulerConfig } from '../config/options.js';
 import type { HypervisorReport, InstanceReport } from '../model/reports.js';
+import { EMPTY_SERIES } from '../model/sampleSeries.js';
 import { type FleetInput, withInternedStates } from '../rebalance/fleetInput.js';
 import type { RebalanceSettings } from '../rebalance/settings.js';
+import type { HostObservation, VmObservation } from '../rebalance/types.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { FleetStore } from '../store/fleetStore.js';
+import { type NodeSeries, nodeSeriesOf } from '../store/fleetWindows.js';
 import type { StoredHost } from '../store/hostItems.js';
 import type { StoredInstance } from '../store/instances.js';
 import { nodeEntityKey } from '../store/samplePages.js';
-import type { NodeWindow } from '../store/samples.js';
 import { digestsCover } from '../store/windowCoverage.js';
 import { WINDOW_KEEP_SECONDS } from '../store/windowDigest.js';
 
@@ -44,27 +46,73 @@ export interface FleetReadOptions {
   full?: boolean;
 }
 
-/** Reads instances and windows for `hosts`; history and hysteresis are left empty for the caller. */
-export async function readFleet(
-  options: FleetReadOptions,
-): Promise<FleetInput & { windowSource: WindowSource }> {
+/**
+ * What a detection reads: the hosts and VMs with their windows as series (no sample objects: at
+ * 10,000 hosts those were most of the run's CPU and memory, issue 17).
+ */
+export interface Observed {
+  hosts: HostObservation[];
+  vms: VmObservation[];
+}
+
+/** A fleet read for a detection and its planning; see readFleet. */
+export type FleetRead = FleetInput & { observed: Observed; windowSource: WindowSource };
+
+/**
+ * Reads instances and windows for `hosts`. The windows are in `observed`, what `detect` takes;
+ * the fleet's reports carry no samples (the planner reads the detection, not samples). History
+ * and hysteresis are left empty for the caller.
+ */
+export async function readFleet(options: FleetReadOptions): Promise<FleetRead> {
   const { store, hosts, now } = options;
   const [stored, read] = await Promise.all([store.listInstances(), readWindows(options)]);
-  const { windows, source } = read;
   const defaultZone = options.config.DEFAULT.default_availability_zone;
+  return {
+    ...fleetOf({ hosts, stored, windows: read.windows, now, defaultZone }),
+    windowSource: read.source,
+  };
+}
+
+export interface FleetParts {
+  hosts: readonly StoredHost[];
+  /** Parsed by this read (listInstances): they are given their samples in place, not copied. */
+  stored: StoredInstance[];
+  /** Each host's window, in the order of `hosts`. */
+  windows: readonly NodeSeries[];
+  now: Date;
+  defaultZone: string;
+}
+
+/** The fleet from what the store returned (pure: readFleet does the reading). */
+export function fleetOf(parts: FleetParts): Omit<FleetRead, 'windowSource'> {
+  const { hosts, windows, now, defaultZone } = parts;
   const byNode = new Map(windows.map((w, i) => [nodeKey(hosts[i].state), w]));
-  const hypervisors: HypervisorReport[] = hosts.map((h, i) => ({
+  const hypervisors: HypervisorReport[] = hosts.map((h) => ({
     host: h.state.host,
     nodename: h.state.nodename,
     availability_zone: h.state.availability_zone ?? defaultZone,
     reported_at: h.reported_at,
     state: h.state,
-    samples: windows[i].host,
+    samples: NO_SAMPLES,
   }));
-  const instances = stored.map((s) => {
-    const vm = s as InstanceReport;
-    const samples = byNode.get(nodeKey(vm))?.instances.get(vm.uuid) ?? [];
-    return { ...(s as StoredInstance), samples } as InstanceReport;
+  const observedHosts = hypervisors.map(
+    (h, i): HostObservation => ({
+      host: h.host,
+      availability_zone: h.availability_zone,
+      vcpus_total: h.state.vcpus_total,
+      samples: windows[i].host,
+    }),
+  );
+  const instances = parts.stored as InstanceReport[];
+  const vms = instances.map((vm): VmObservation => {
+    vm.samples = NO_SAMPLES;
+    return {
+      uuid: vm.uuid,
+      host: vm.host,
+      last_migrated_at: vm.last_migrated_at,
+      flavor: vm.flavor,
+      samples: byNode.get(nodeKey(vm))?.instances.get(vm.uuid) ?? EMPTY_SERIES,
+    };
   });
   return {
     now,
@@ -72,25 +120,33 @@ export async function readFleet(
     instances,
     history: [],
     previouslySuffering: [],
-    windowSource: source,
+    observed: { hosts: observedHosts, vms },
   };
 }
+
+/** Reports read from the store carry their samples in `observed`. */
+const NO_SAMPLES = Object.freeze([]) as never[];
 
 /** Each host's window, in the order of `hosts`. */
 async function readWindows(
   options: FleetReadOptions,
-): Promise<{ windows: NodeWindow[]; source: WindowSource }> {
+): Promise<{ windows: NodeSeries[]; source: WindowSource }> {
   const { store, hosts } = options;
   const { from, to } = sampleWindow(options.now, options.settings);
-  const full = () =>
-    mapLimit(hosts, options.concurrency, (h) => store.nodeWindow(h.state.host, h.state.nodename, from, to));
+  const full = async () =>
+    (
+      await mapLimit(hosts, options.concurrency, (h) =>
+        store.nodeWindow(h.state.host, h.state.nodename, from, to),
+      )
+    ).map(nodeSeriesOf);
   if (options.full) return { windows: await full(), source: 'full' };
   const kept = to.getTime() - from.getTime() <= WINDOW_KEEP_SECONDS * 1000;
   if (!(kept && digestsCover(await store.digestsWrittenSince(), from))) {
     return { windows: await full(), source: 'full: digests do not cover the window' };
   }
   const { nodes } = await store.fleetWindows(from, to);
-  const windows = hosts.map((h) => nodes.get(nodeEntityKey(h.state)) ?? { host: [], instances: new Map() });
+  const none: NodeSeries = { host: EMPTY_SERIES, instances: new Map() };
+  const windows = hosts.map((h) => nodes.get(nodeEntityKey(h.state)) ?? none);
   return { windows, source: 'digests' };
 }
 

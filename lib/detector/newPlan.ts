@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import type { Plan } from '../model/plan.js';
 import { detect } from '../rebalance/detect.js';
-import { hostObservation } from '../rebalance/fleetInput.js';
 import { planRebalance } from '../rebalance/planner.js';
 import type { StoredInstance } from '../store/instances.js';
 import { type AdvanceResult, advanceApproved } from './advance.js';
@@ -57,12 +56,7 @@ export async function planIfNeeded(
   });
   deps.logger?.info('fleet read', { windows: fleet.windowSource, hosts: hosts.length });
   const detection = detect(
-    {
-      now,
-      hosts: fleet.hypervisors.map(hostObservation),
-      vms: fleet.instances,
-      previouslySuffering: state.suffering,
-    },
+    { now, hosts: fleet.observed.hosts, vms: fleet.observed.vms, previouslySuffering: state.suffering },
     deps.settings,
   );
   const suffering = detection.suffering.length;

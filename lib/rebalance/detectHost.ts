@@ -7,6 +7,8 @@
  * bring the host under the threshold.
  */
 
+import type { HostSample } from '../model/reports.js';
+import { type SampleSeries, seriesLength } from '../model/sampleSeries.js';
 import { pct, vcpus as vcpu } from './format.js';
 import { hostEvidence } from './hostEvidence.js';
 import { readWindow, type WindowSettings } from './samples.js';
@@ -44,7 +46,7 @@ export function detectHost(
     hostMetric:
       own.kind === 'ok'
         ? { percent: own.stats.steal_percent.mean }
-        : { unusable: host.samples.length > 0 ? own.reason : null },
+        : { unusable: sampleCount(host.samples) > 0 ? own.reason : null },
     minCoveragePercent: settings.min_coverage_percent,
   });
   const steal = evidence.lossPercent;
@@ -92,3 +94,6 @@ function noisyNeighbours(vms: readonly VmDetection[], excess: number): NoisyNeig
   }
   return out;
 }
+
+const sampleCount = (samples: readonly HostSample[] | SampleSeries): number =>
+  Array.isArray(samples) ? samples.length : seriesLength(samples as SampleSeries);

@@ -7,6 +7,8 @@
  * thresholds never changes the state. Stale or insufficient data is never "suffering".
  */
 
+import type { SampleSeries } from '../model/sampleSeries.js';
+import { flat } from './format.js';
 import { readWindow, type WindowSettings } from './samples.js';
 import type { RebalanceSettings } from './settings.js';
 import { demandVcpus } from './stealModel.js';
@@ -64,7 +66,7 @@ export function detectVm(
     load5PerVcpu,
     demandVcpus: demandVcpus(cpu.mean, steal.mean, vcpus),
     stolenVcpus: (steal.mean / 100) * vcpus,
-    reason: verdict.reason,
+    reason: flat(verdict.reason),
   };
 }
 
@@ -83,15 +85,17 @@ function withoutData(
     load5PerVcpu: null,
     demandVcpus: null,
     stolenVcpus: null,
-    reason,
+    reason: flat(reason),
   };
 }
 
 /** Store samples say which host the VM was on; samples from another host describe that host. */
-function samplesOnHost(vm: VmObservation): readonly VmSample[] {
-  for (const s of vm.samples) {
+function samplesOnHost(vm: VmObservation): readonly VmSample[] | SampleSeries {
+  // A series holds one node's samples only.
+  if (!Array.isArray(vm.samples)) return vm.samples;
+  for (const s of vm.samples as readonly VmSample[]) {
     if (s.host !== undefined && s.host !== vm.host) {
-      return vm.samples.filter((t) => t.host === undefined || t.host === vm.host);
+      return (vm.samples as readonly VmSample[]).filter((t) => t.host === undefined || t.host === vm.host);
     }
   }
   return vm.samples;

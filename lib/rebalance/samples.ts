@@ -6,6 +6,14 @@
  * A sample with an unparseable time or a value out of range (what a counter reset or a clock jump
  * produces: negative or >100 % rates) is a gap, not data.
  */
+import {
+  asSeries,
+  type SampleSeries,
+  SERIES_MS,
+  SERIES_OFFSET,
+  SERIES_STRIDE,
+  type SeriesField,
+} from '../model/sampleSeries.js';
 import type { WindowStats } from './types.js';
 
 export interface WindowSettings {
@@ -16,7 +24,7 @@ export interface WindowSettings {
 }
 
 /** Field name → allowed [min, max] range of its values. */
-export type FieldRanges<F extends string> = Readonly<Record<F, readonly [number, number]>>;
+export type FieldRanges<F extends SeriesField> = Readonly<Record<F, readonly [number, number]>>;
 
 /** Agents' clocks may run slightly ahead of the detector's; samples this far ahead count as "now". */
 export const CLOCK_SKEW_TOLERANCE_MS = 60_000;
@@ -29,18 +37,22 @@ export type WindowReading<F extends string> =
 /**
  * Summarises `fields` of `samples` over the window `(now - sustain, now]`. Samples before `since`
  * (e.g. the VM's last migration: they describe another host) are ignored, and the window still
- * needs its coverage, so a VM moved 4 minutes ago has 4 of 10 buckets at most.
+ * needs its coverage, so a VM moved 4 minutes ago has 4 of 10 buckets at most. `samples` may be
+ * report objects or a series read from the store (sampleSeries.ts): both are read the same way.
  * @example readWindow(vm.samples, now, settings, { steal_percent: [0, 100], load5: [0, Infinity] })
  */
-export function readWindow<F extends string>(
-  samples: readonly ({ ts: string } & { [K in NoInfer<F>]: number })[],
+export function readWindow<F extends SeriesField>(
+  samples: readonly ({ ts: string } & { [K in NoInfer<F>]: number })[] | SampleSeries,
   now: Date,
   settings: WindowSettings,
   ranges: FieldRanges<F>,
   since: number = Number.NEGATIVE_INFINITY,
 ): WindowReading<F> {
   const fields = Object.keys(ranges) as F[];
-  const bounds = fields.map((f) => ranges[f]);
+  const offsets = fields.map((f) => SERIES_OFFSET[f]);
+  const lows = fields.map((f) => ranges[f][0]);
+  const highs = fields.map((f) => ranges[f][1]);
+  const { data, start, end } = asSeries(samples);
   const to = now.getTime();
   const windowMs = settings.sustain_minutes * 60_000;
   const from = to - windowMs;
@@ -52,13 +64,13 @@ export function readWindow<F extends string>(
   const counts: number[] = new Array(buckets).fill(0);
   let rejected = 0;
   let newest = Number.NEGATIVE_INFINITY;
-  for (const sample of samples) {
-    const ts = Date.parse(sample.ts);
+  for (let at = start * SERIES_STRIDE; at < end * SERIES_STRIDE; at += SERIES_STRIDE) {
+    const ts = data[at + SERIES_MS];
     if (!(ts <= latest && ts > since)) {
       if (Number.isNaN(ts)) rejected++;
       continue;
     }
-    const usable = allInRange(sample, fields, bounds);
+    const usable = allInRange(data, at, offsets, lows, highs);
     if (usable && ts > newest) newest = ts;
     if (ts <= from) continue;
     if (!usable) {
@@ -67,20 +79,22 @@ export function readWindow<F extends string>(
     }
     const bucket = Math.min(buckets - 1, Math.max(0, Math.ceil((ts - from) / bucketMs) - 1));
     counts[bucket]++;
-    for (let i = 0; i < fields.length; i++) sums[i * buckets + bucket] += sample[fields[i]];
+    for (let i = 0; i < fields.length; i++) sums[i * buckets + bucket] += data[at + offsets[i]];
   }
   return summarise(fields, sums, counts, { to, newest, rejected, settings });
 }
 
-function allInRange<F extends string>(
-  sample: { [K in F]: number },
-  fields: readonly F[],
-  bounds: readonly (readonly [number, number])[],
+function allInRange(
+  data: Float64Array,
+  at: number,
+  offsets: readonly number[],
+  lows: readonly number[],
+  highs: readonly number[],
 ): boolean {
-  for (let i = 0; i < fields.length; i++) {
-    const value: unknown = sample[fields[i]];
-    if (typeof value !== 'number' || !Number.isFinite(value)) return false;
-    if (value < bounds[i][0] || value > bounds[i][1]) return false;
+  for (let i = 0; i < offsets.length; i++) {
+    const value = data[at + offsets[i]];
+    // NaN (a missing or non-numeric value) and ±Infinity are not data.
+    if (!Number.isFinite(value) || value < lows[i] || value > highs[i]) return false;
   }
   return true;
 }

@@ -5,6 +5,7 @@
  * HostObservation; a stored HypervisorReport needs `{ ...report, vcpus_total: report.state.vcpus_total }`.
  */
 import type { HostSample, InstanceReport, InstanceSample } from '../model/reports.js';
+import type { SampleSeries } from '../model/sampleSeries.js';
 import type { HostEvidence } from './hostEvidence.js';
 
 /** A sample as read back from the store may also say which host the VM was on. */
@@ -15,12 +16,13 @@ export interface HostObservation {
   availability_zone: string | null;
   /** Nova's vcpus_total: the CPUs the hypervisor schedules vCPUs on (logical CPUs with SMT). */
   vcpus_total: number;
-  samples: readonly HostSample[];
+  /** Report objects, or a series as the detector reads the store (one shared array, no objects). */
+  samples: readonly HostSample[] | SampleSeries;
 }
 
 export type VmObservation = Pick<InstanceReport, 'uuid' | 'host' | 'last_migrated_at'> & {
   flavor: Pick<InstanceReport['flavor'], 'vcpus'>;
-  samples: readonly VmSample[];
+  samples: readonly VmSample[] | SampleSeries;
 };
 
 /** One move the VM made, as recorded by the workflow (or found in the fleet's history). */

@@ -6,19 +6,27 @@
  * the later page.
  */
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { HostSample, InstanceSample } from '../model/reports.js';
+import {
+  EMPTY_SERIES,
+  type SampleSeries,
+  SERIES_CPU,
+  SERIES_LOAD5,
+  SERIES_MS,
+  SERIES_STEAL,
+  SERIES_STRIDE,
+  seriesOf,
+} from '../model/sampleSeries.js';
 import { mapLimit } from './concurrency.js';
 import { epochSeconds, type StoreContext } from './context.js';
 import type { NodeWindow } from './samples.js';
 import {
-  type DigestEntry,
-  digestEntries,
   minuteStart,
   minutesBetween,
   SAMPLE_STRIDE,
   WINDOW_SHARDS,
   windowEntityKey,
 } from './windowDigest.js';
+import { type DigestEntry, digestEntries } from './windowDigestRead.js';
 
 /** What one read cost, for logs and benchmarks. */
 export interface FleetWindowStats {
@@ -29,24 +37,25 @@ export interface FleetWindowStats {
 
 export interface FleetWindows {
   /** By nodeEntityKey; a node without samples in the window is absent. */
-  nodes: Map<string, NodeWindow>;
+  nodes: Map<string, NodeSeries>;
   stats: FleetWindowStats;
 }
 
-/** One owner's samples in the window as read, before de-duplication: times, pages, values. */
-interface Series {
-  ms: number[];
-  pages: string[];
-  /** steal, cpu, load5 per sample. */
-  values: number[];
+/**
+ * A node's window as series (model/sampleSeries.ts): its own samples and those of each instance
+ * reported on it (instances without samples in the window absent), stretches of one array.
+ */
+export interface NodeSeries {
+  host: SampleSeries;
+  instances: Map<string, SampleSeries>;
 }
 
-interface NodeSamples {
-  host: Series;
-  instances: Map<string, Series>;
+/** A node's window as series, from the sample objects nodeWindow reads. */
+export function nodeSeriesOf(window: NodeWindow): NodeSeries {
+  const instances = new Map<string, SampleSeries>();
+  for (const [uuid, samples] of window.instances) instances.set(uuid, seriesOf(samples));
+  return { host: seriesOf(window.host), instances };
 }
-
-const newSeries = (): Series => ({ ms: [], pages: [], values: [] });
 
 /** The samples with `from <= ts <= to` of every node, from the digests of the minutes the window touches. */
 export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Promise<FleetWindows> {
@@ -79,9 +88,23 @@ export async function fleetWindows(ctx: StoreContext, from: Date, to: Date): Pro
   return { nodes, stats: { queries, items, samples } };
 }
 
-/** Digest items in, node windows out (pure: fleetWindows does the reading). */
+/** A node's owners as merge indexes: its own samples' (-1 until one is in the window) and each VM's. */
+interface NodeOwners {
+  host: number;
+  vms: Map<string, number>;
+}
+
+/**
+ * Digest items in, node windows out (pure: fleetWindows does the reading). Samples in the window
+ * are logged as rows of typed arrays (owner, time, page, values) in the order read, then grouped
+ * by owner with a stable counting sort: no array or object per owner or sample until the end.
+ */
 export class WindowMerge {
-  private readonly nodes = new Map<string, NodeSamples>();
+  private readonly nodes = new Map<string, NodeOwners>();
+  private owners = 0;
+  private readonly pages: string[] = [];
+  private readonly pageIndex = new Map<string, number>();
+  private readonly rows = new SampleRows();
   private readonly lo: number;
   private readonly hi: number;
 
@@ -91,7 +114,7 @@ export class WindowMerge {
     to: Date,
     private readonly nowSeconds: number,
   ) {
-    // Timestamps are canonical ISO-8601, so comparing their times is comparing the strings.
+    // Timestamps are canonical ISO-8601 with milliseconds, so their times compare as the strings do.
     this.lo = from.getTime();
     this.hi = to.getTime();
   }
@@ -105,92 +128,145 @@ export class WindowMerge {
     if (entry.expires <= this.nowSeconds) return;
     let node = this.nodes.get(entry.node);
     if (!node) {
-      node = { host: newSeries(), instances: new Map() };
+      node = { host: -1, vms: new Map() };
       this.nodes.set(entry.node, node);
     }
-    collect(node.host, entry.host, base, this.lo, this.hi, entry.page);
-    for (let i = 0; i < entry.instances.length; i += 2) {
-      const uuid = entry.instances[i] as string;
-      let series = node.instances.get(uuid);
-      if (!series) {
-        series = newSeries();
-        node.instances.set(uuid, series);
+    const page = this.pageOf(entry.page);
+    const { values, counts } = entry;
+    let at = entry.first;
+    for (let end = at + entry.hostCount; at < end; at++) {
+      const ms = base + values[at * SAMPLE_STRIDE];
+      if (ms < this.lo || ms > this.hi) continue;
+      if (node.host < 0) node.host = this.owners++;
+      this.rows.push(node.host, ms, page, values, at * SAMPLE_STRIDE);
+    }
+    for (let i = 0; i < counts.length; i += 2) {
+      let owner = -1;
+      for (let end = at + (counts[i + 1] as number); at < end; at++) {
+        const ms = base + values[at * SAMPLE_STRIDE];
+        if (ms < this.lo || ms > this.hi) continue;
+        // Owners only for samples inside the window: a VM seen only before it is absent, as in nodeWindow.
+        if (owner < 0) owner = this.ownerOf(node, counts[i] as string);
+        this.rows.push(owner, ms, page, values, at * SAMPLE_STRIDE);
       }
-      collect(series, entry.instances[i + 1] as ArrayLike<number>, base, this.lo, this.hi, entry.page);
     }
   }
 
-  windows(): { nodes: Map<string, NodeWindow>; samples: number } {
-    // Agents stamp a node's samples alike: one string per distinct time, not one per sample.
-    const strings = new Map<number, string>();
-    const iso = (ms: number) => {
-      let text = strings.get(ms);
-      if (text === undefined) {
-        text = new Date(ms).toISOString();
-        strings.set(ms, text);
-      }
-      return text;
-    };
-    const out = new Map<string, NodeWindow>();
-    let count = 0;
+  private ownerOf(node: NodeOwners, uuid: string): number {
+    let owner = node.vms.get(uuid);
+    if (owner === undefined) {
+      owner = this.owners++;
+      node.vms.set(uuid, owner);
+    }
+    return owner;
+  }
+
+  private pageOf(page: string): number {
+    let index = this.pageIndex.get(page);
+    if (index === undefined) {
+      index = this.pages.length;
+      this.pages.push(page);
+      this.pageIndex.set(page, index);
+    }
+    return index;
+  }
+
+  /** Every node's series, stretches of one array. */
+  windows(): { nodes: Map<string, NodeSeries>; samples: number } {
+    const { data, bounds } = this.rows.byOwner(this.owners, this.pages);
+    const series = (owner: number): SampleSeries =>
+      owner < 0 ? EMPTY_SERIES : { data, start: bounds[owner], end: bounds[owner + 1] };
+    const out = new Map<string, NodeSeries>();
     for (const [key, node] of this.nodes) {
-      const instances = new Map<string, InstanceSample[]>();
-      for (const [uuid, series] of node.instances) {
-        const samples = samplesOf(series, iso);
-        if (samples.length > 0) instances.set(uuid, samples);
-        count += samples.length;
-      }
-      const host: HostSample[] = samplesOf(node.host, iso);
-      count += host.length;
-      out.set(key, { host, instances });
+      const instances = new Map<string, SampleSeries>();
+      for (const [uuid, owner] of node.vms) instances.set(uuid, series(owner));
+      out.set(key, { host: series(node.host), instances });
     }
-    return { nodes: out, samples: count };
+    return { nodes: out, samples: bounds[this.owners] ?? 0 };
   }
 }
 
-/** Appends the samples of `flat` (a digest entry's, of the minute starting at `base`) inside [lo, hi]. */
-function collect(
-  into: Series,
-  flat: ArrayLike<number>,
-  base: number,
-  lo: number,
-  hi: number,
-  page: string,
-): void {
-  for (let i = 0; i < flat.length; i += SAMPLE_STRIDE) {
-    const ms = base + flat[i];
-    if (ms < lo || ms > hi) continue;
-    into.ms.push(ms);
-    into.pages.push(page);
-    into.values.push(flat[i + 1], flat[i + 2], flat[i + 3]);
+/** Samples as rows of growable typed arrays, in the order they were read. */
+class SampleRows {
+  private size = 0;
+  private owner = new Int32Array(1024);
+  private page = new Int32Array(1024);
+  private ms = new Float64Array(1024);
+  /** steal, cpu, load5 a row. */
+  private values = new Float64Array(3 * 1024);
+
+  push(owner: number, ms: number, page: number, from: Float64Array, at: number): void {
+    if (this.size === this.owner.length) this.grow();
+    const row = this.size++;
+    this.owner[row] = owner;
+    this.page[row] = page;
+    this.ms[row] = ms;
+    this.values[3 * row] = from[at + 1];
+    this.values[3 * row + 1] = from[at + 2];
+    this.values[3 * row + 2] = from[at + 3];
+  }
+
+  private grow(): void {
+    const double = <A extends Int32Array | Float64Array>(a: A): A => {
+      const bigger = new (a.constructor as new (n: number) => A)(a.length * 2);
+      bigger.set(a);
+      return bigger;
+    };
+    this.owner = double(this.owner);
+    this.page = double(this.page);
+    this.ms = double(this.ms);
+    this.values = double(this.values);
+  }
+
+  /**
+   * The rows as series, owner after owner: `bounds[o]` to `bounds[o + 1]` are owner o's samples,
+   * oldest first, one per time (the one from the greater page key, or in one page the later one:
+   * nodeWindow's rule).
+   */
+  byOwner(owners: number, pages: readonly string[]): { data: Float64Array; bounds: Int32Array } {
+    // Stable counting sort by owner: each owner's rows keep the order they were read in.
+    const starts = new Int32Array(owners + 1);
+    for (let r = 0; r < this.size; r++) starts[this.owner[r] + 1]++;
+    for (let o = 0; o < owners; o++) starts[o + 1] += starts[o];
+    const order = new Int32Array(this.size);
+    const next = starts.slice(0, owners);
+    for (let r = 0; r < this.size; r++) order[next[this.owner[r]]++] = r;
+    const data = new Float64Array(this.size * SERIES_STRIDE);
+    const bounds = new Int32Array(owners + 1);
+    let end = 0;
+    for (let o = 0; o < owners; o++) {
+      bounds[o] = end;
+      end = this.write(order.subarray(starts[o], starts[o + 1]), pages, data, end);
+    }
+    bounds[owners] = end;
+    return { data, bounds };
+  }
+
+  /** Writes one owner's rows into `data` from sample `at` on; returns where they end. */
+  private write(rows: Int32Array, pages: readonly string[], data: Float64Array, at: number): number {
+    const { ms, page, values } = this;
+    let ordered = true;
+    for (let k = 1; k < rows.length && ordered; k++) ordered = ms[rows[k - 1]] < ms[rows[k]];
+    // Read in minute order, a series is usually in order already; else sort, stable: equal times
+    // and pages keep the order they were read in.
+    const sorted = ordered
+      ? rows
+      : Int32Array.from(rows).sort(
+          (a, b) => ms[a] - ms[b] || compare(pages[page[a]], pages[page[b]]) || a - b,
+        );
+    let end = at;
+    for (let k = 0; k < sorted.length; k++) {
+      const r = sorted[k];
+      if (k + 1 < sorted.length && ms[sorted[k + 1]] === ms[r]) continue; // a later one wins
+      const o = end * SERIES_STRIDE;
+      data[o + SERIES_MS] = ms[r];
+      data[o + SERIES_STEAL] = values[3 * r];
+      data[o + SERIES_CPU] = values[3 * r + 1];
+      data[o + SERIES_LOAD5] = values[3 * r + 2];
+      end++;
+    }
+    return end;
   }
 }
 
-/**
- * The series oldest first, one sample per timestamp: the one from the greater page key, or, in one
- * page, the later one (nodeWindow's rule).
- */
-function samplesOf(s: Series, iso: (ms: number) => string): InstanceSample[] {
-  let ordered = true;
-  for (let i = 1; i < s.ms.length && ordered; i++) ordered = s.ms[i - 1] < s.ms[i];
-  const order = s.ms.map((_, i) => i);
-  // Read in minute order, a series is usually in order already; else sort, stable: equal times
-  // and pages keep the order they were read in.
-  if (!ordered) {
-    order.sort(
-      (a, b) => s.ms[a] - s.ms[b] || (s.pages[a] < s.pages[b] ? -1 : s.pages[a] > s.pages[b] ? 1 : 0),
-    );
-  }
-  const out: InstanceSample[] = [];
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k];
-    if (k + 1 < order.length && s.ms[order[k + 1]] === s.ms[i]) continue; // a later one wins
-    out.push({
-      ts: iso(s.ms[i]),
-      steal_percent: s.values[3 * i],
-      cpu_percent: s.values[3 * i + 1],
-      load5: s.values[3 * i + 2],
-    });
-  }
-  return out;
-}
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -94,7 +94,6 @@ async function putState(
   condition: string,
   values: Record<string, unknown>,
 ): Promise<boolean> {
-  const { samples: _samples, ...state } = report;
   // DynamoDB rejects names the expression does not use.
   const names: Record<string, string> = {};
   for (const [ref, name] of [
@@ -108,24 +107,35 @@ async function putState(
     ctx,
     new PutCommand({
       TableName: ctx.tables.instances,
-      Item: {
-        uuid: report.uuid,
-        host: report.host,
-        nodename: report.nodename,
-        availability_zone: report.availability_zone,
-        reported_at: report.reported_at,
-        // At the top level too, where conditions can compare it (markMigrated sets it there).
-        ...(last ? { last_migrated_at: last } : {}),
-        updated_at: now,
-        // Vanished instances (deleted, or moved out of the reporting scope) age out.
-        expires_at: epochSeconds(Date.parse(report.reported_at)) + ctx.instanceRetentionSeconds,
-        state: JSON.stringify({ ...state, last_migrated_at: last }),
-      },
+      Item: instanceStateItem(ctx, report, last, now),
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
       ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
     }),
   );
+}
+
+/** The state item of an instance report with `last` as its last migration, written at `now`. */
+export function instanceStateItem(
+  ctx: Pick<StoreContext, 'instanceRetentionSeconds'>,
+  report: InstanceReport,
+  last: string | null,
+  now: number,
+): Record<string, unknown> {
+  const { samples: _samples, ...state } = report;
+  return {
+    uuid: report.uuid,
+    host: report.host,
+    nodename: report.nodename,
+    availability_zone: report.availability_zone,
+    reported_at: report.reported_at,
+    // At the top level too, where conditions can compare it (markMigrated sets it there).
+    ...(last ? { last_migrated_at: last } : {}),
+    updated_at: now,
+    // Vanished instances (deleted, or moved out of the reporting scope) age out.
+    expires_at: epochSeconds(Date.parse(report.reported_at)) + ctx.instanceRetentionSeconds,
+    state: JSON.stringify({ ...state, last_migrated_at: last }),
+  };
 }
 
 /** The later of two timestamps; on a tie the second (the stored spelling, which conditions compare). */

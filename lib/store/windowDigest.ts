@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import type { HostSample } from '../model/reports.js';
 import { epochSeconds } from './context.js';
 import { type SamplePage, samplesByOwner } from './samplePages.js';
@@ -50,22 +50,6 @@ export interface WindowDigestItem {
 export interface DigestWrite {
   item: WindowDigestItem;
   pages: readonly Pick<SamplePage, 'entity' | 'ts'>[];
-}
-
-/**
- * One page's samples of one minute, as a reader gets them back: flat arrays of 4 numbers a sample
- * (ms into the minute, steal, cpu, load5), so a reader builds objects only for what it keeps.
- */
-export interface DigestEntry {
-  /** The page's partition key (nodeEntityKey). */
-  node: string;
-  /** The page's sort key: of two samples with one `ts`, the one from the greater page key wins. */
-  page: string;
-  /** The page's `expires_at` (epoch seconds). */
-  expires: number;
-  host: ArrayLike<number>;
-  /** uuid, flat samples, uuid, flat samples, … */
-  instances: readonly (string | ArrayLike<number>)[];
 }
 
 /** Values per sample in a flat array. */
@@ -223,39 +207,10 @@ function encode(entries: readonly Encoded[]): Uint8Array {
   return deflateRawSync(buffer, { level: 1 });
 }
 
-const align8 = (n: number) => Math.ceil(n / 8) * 8;
+/** Where the values start after the header: a multiple of 8, for a Float64Array. */
+export const align8 = (n: number) => Math.ceil(n / 8) * 8;
 /** A Float64Array then lays doubles out as writeDoubleLE does, in one copy. */
 const LITTLE_ENDIAN = endianness() === 'LE';
-
-/** The entries of a stored digest item. */
-export function digestEntries(item: Record<string, unknown>): DigestEntry[] {
-  const buffer = inflateRawSync(item.d as Uint8Array);
-  const length = buffer.readUInt32LE(0);
-  const header = JSON.parse(buffer.toString('utf8', 4, 4 + length)) as [
-    string,
-    string,
-    number,
-    number,
-    (string | number)[],
-  ][];
-  const start = align8(4 + length);
-  // Copied into an aligned buffer: a Float64Array view needs an offset that is a multiple of 8.
-  const values = new Float64Array((buffer.length - start) / 8);
-  new Uint8Array(values.buffer).set(buffer.subarray(start));
-  let at = 0;
-  const take = (samples: number) => {
-    const from = at;
-    at += samples * SAMPLE_STRIDE;
-    return values.subarray(from, at);
-  };
-  return header.map(([node, page, expires, hostCount, counts]) => {
-    const host = take(hostCount);
-    const instances: (string | Float64Array)[] = [];
-    for (let i = 0; i < counts.length; i += 2)
-      instances.push(counts[i] as string, take(counts[i + 1] as number));
-    return { node, page, expires, host, instances };
-  });
-}
 
 /** Epoch ms of a minute as partitions name it. */
 export const minuteStart = (minute: string): number => Date.parse(`${minute}:00.000Z`);

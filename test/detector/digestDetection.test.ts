@@ -9,15 +9,16 @@ import type { SQSEvent } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../lib/config/options.js';
-import { readFleet } from '../../lib/detector/fleetRead.js';
+import { type Observed, readFleet } from '../../lib/detector/fleetRead.js';
 import { reconcile } from '../../lib/detector/index.js';
 import { seededRandom } from '../../lib/engine/random.js';
 import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { toSqsRecord } from '../../lib/local/sqsRecord.js';
 import type { HostSample, InstanceReport, InstanceSample } from '../../lib/model/reports.js';
+import { type SampleSeries, samplesOf } from '../../lib/model/sampleSeries.js';
 import { detect } from '../../lib/rebalance/detect.js';
-import { type FleetInput, hostObservation } from '../../lib/rebalance/fleetInput.js';
+import type { FleetInput } from '../../lib/rebalance/fleetInput.js';
 import { planRebalance } from '../../lib/rebalance/planner.js';
 import { defaultRebalanceSettings, type RebalanceSettings } from '../../lib/rebalance/settings.js';
 import { generateFleet, HOST_STEAL_VARIANTS } from '../../lib/sim/fleet.js';
@@ -50,6 +51,8 @@ const caseArb = fc.record({
   shuffle: fc.boolean(),
   batch: fc.integer({ min: 1, max: 6 }),
   migrated: fc.integer({ min: 0, max: 2 }),
+  /** Share of samples stamped exactly on (or 1 ms beside) a minute: bucket and window edges. */
+  edgeShare: fc.constantFrom(0, 0.3, 1),
   previouslySufferingShare: fc.constantFrom(0, 0.5),
 });
 type Case = ValueOf<typeof caseArb>;
@@ -66,8 +69,12 @@ function deliveries(c: Case): { bodies: string[]; fleet: FleetInput; uuids: stri
     hostSteal: c.hostSteal,
     now: NOW,
   });
-  const jitter = (minute: number) =>
-    new Date(NOW.getTime() - minute * 60_000 + Math.round((random() - 0.5) * 80_000)).toISOString();
+  // Off the minute by up to 40 s, or (edgeShare) on it to the millisecond or one off: minute m is
+  // a bucket edge, and minutes 0, 10 and 11 are the window's end, its start and the read's start.
+  const jitter = (minute: number) => {
+    const off = random() < c.edgeShare ? Math.floor(random() * 3) - 1 : Math.round((random() - 0.5) * 80_000);
+    return new Date(NOW.getTime() - minute * 60_000 + off).toISOString();
+  };
   const awkward = (v: number, max: number) => (random() < 0.5 ? Math.min(max, v + random() / 3) : v);
   // Per minute (0 = NOW, back to MINUTES - 1), each VM's and host's sample, reusing the generated ten.
   const vmSample = (vm: InstanceReport, m: number): InstanceSample => {
@@ -172,6 +179,16 @@ async function ingested(c: Case): Promise<{ store: FleetStore; uuids: string[] }
   return { store, uuids };
 }
 
+/** The observations with each series as sample objects. */
+function withSampleObjects(observed: Observed): Observed {
+  const objects = (samples: Observed['vms'][number]['samples']) =>
+    Array.isArray(samples) ? samples : samplesOf(samples as SampleSeries);
+  return {
+    hosts: observed.hosts.map((host) => ({ ...host, samples: objects(host.samples) })),
+    vms: observed.vms.map((vm) => ({ ...vm, samples: objects(vm.samples) })),
+  };
+}
+
 const read = async (store: FleetStore, full: boolean) =>
   readFleet({
     store,
@@ -197,6 +214,7 @@ const MIGRATING_CASE: Case = {
   shuffle: false,
   batch: 5,
   migrated: 1,
+  edgeShare: 0.3,
   previouslySufferingShare: 0,
 };
 
@@ -214,23 +232,20 @@ describe('detection from window digests', () => {
         const [reference, digested] = [await read(store, true), await read(store, false)];
         // Assess
         expect([reference.windowSource, digested.windowSource]).toEqual(['full', 'digests']);
-        const { windowSource: _r, ...referenceFleet } = reference;
-        const { windowSource: _d, ...digestedFleet } = digested;
+        const { windowSource: _r, observed: referenceObserved, ...referenceFleet } = reference;
+        const { windowSource: _d, observed: digestedObserved, ...digestedFleet } = digested;
         expect(digestedFleet).toEqual(referenceFleet);
-        const decide = async (fleet: FleetInput) => {
-          const detection = detect(
-            {
-              now: NOW,
-              hosts: fleet.hypervisors.map(hostObservation),
-              vms: fleet.instances,
-              previouslySuffering,
-            },
-            settings,
-          );
+        // The reference detects from sample objects (as a report or FLEET.json gives them), the
+        // digest read from the series it read: the windows hold the same samples.
+        const referenceSamples = withSampleObjects(referenceObserved);
+        expect(withSampleObjects(digestedObserved)).toEqual(referenceSamples);
+        const decide = async (fleet: FleetInput, observed: Observed) => {
+          const detection = detect({ now: NOW, ...observed, previouslySuffering }, settings);
           const plan = await planRebalance({ fleet: { ...fleet, previouslySuffering }, settings, detection });
           return { detection, plan };
         };
-        const [want, got] = [await decide(referenceFleet), await decide(digestedFleet)];
+        const want = await decide(referenceFleet, referenceSamples);
+        const got = await decide(digestedFleet, digestedObserved);
         expect(got.detection).toEqual(want.detection);
         expect(got.plan).toEqual(want.plan);
         seen.suffering += want.detection.suffering.length;
