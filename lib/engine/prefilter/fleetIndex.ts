@@ -53,6 +53,8 @@ export class FleetIndex {
   /** Filter name → grouping id → groups: ids are the filter's own, so they cannot collide. */
   private readonly groupings = new Map<string, Map<string, { grouping: HostGrouping; groups: HostGroups }>>();
   private limits: { key: string; limits: FitLimits } | null = null;
+  /** The config key fit limits were last asked for without being built (reusedFitLimits). */
+  private limitsAsked: string | null = null;
   private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
     null;
 
@@ -94,6 +96,22 @@ export class FleetIndex {
     const key = fit.key;
     if (this.limits?.key !== key) this.limits = { key, limits: buildFitLimits(this.columns, fit) };
     return this.limits.limits;
+  }
+
+  /**
+   * The fit limits when they pay for themselves: built already, or asked for a second time under
+   * the same config. Null the first time: building them reads every host's nine figures several
+   * times over, which a one-shot decision (the CLI) spends more on than checking only the hosts
+   * its aggregate rules leave in. A planner asking again gets them from its second decision on.
+   */
+  reusedFitLimits(fit: ResourceFit): FitLimits | null {
+    const key = fit.key;
+    if (this.limits?.key === key) return this.limits.limits;
+    if (this.limitsAsked !== key) {
+      this.limitsAsked = key;
+      return null;
+    }
+    return this.fitLimits(fit);
   }
 
   /**

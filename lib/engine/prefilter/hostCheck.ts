@@ -49,6 +49,7 @@ export class HostCheck {
    * fleet, and one list means one membership group, so one rule and one text. Without this an
    * explained decision over 20k hosts rendered the same few sentences 13k times.
    */
+  private fitLimits: FitLimits | null | undefined;
   private readonly aggregateReasons = new Map<readonly Aggregate[], string>();
 
   constructor(
@@ -80,7 +81,16 @@ export class HostCheck {
 
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
   stageOf(host: HostState, i: number): string | null {
-    return this.failing(host, i, this.index.fitLimits(this.resources));
+    return this.failing(host, i, this.limits());
+  }
+
+  /**
+   * The fleet's fit limits if this decision uses them, asked once per check (FleetIndex builds
+   * them from a fleet's second decision on); null means the exact fit decides each host.
+   */
+  private limits(): FitLimits | null {
+    if (this.fitLimits === undefined) this.fitLimits = this.index.reusedFitLimits(this.resources);
+    return this.fitLimits;
   }
 
   /**
@@ -91,7 +101,7 @@ export class HostCheck {
    * same rule as `failing` for it, in one pass with no host object read).
    */
   collect(out: Int32Array): number {
-    const limits = this.index.fitLimits(this.resources);
+    const limits = this.limits();
     if (this.forced >= 0) {
       // in_tree: only the target can survive, so the other hosts need not be looked at.
       out[0] = this.forced;
@@ -100,7 +110,9 @@ export class HostCheck {
     const simple = this.simpleAmounts();
     if (simple !== null) {
       const agg = this.aggregates;
-      return collectFitting(out, limits, simple, agg?.groupOf ?? null, agg?.verdicts ?? null);
+      if (limits !== null)
+        return collectFitting(out, limits, simple, agg?.groupOf ?? null, agg?.verdicts ?? null);
+      return this.collectExact(out, simple);
     }
     let n = 0;
     if (this.aggregates) n = this.aggregates.passing(out);
@@ -120,13 +132,14 @@ export class HostCheck {
    * fleet's fit limits (fitLimits.ts: a byte and three small numbers per host); the exact fit
    * then only names the class that does not fit.
    */
-  private failing(host: HostState, i: number, limits: FitLimits): string | null {
+  private failing(host: HostState, i: number, limits: FitLimits | null): string | null {
     if (this.forced >= 0 && i !== this.forced) return IN_TREE;
     const rule = this.aggregates?.failing(i);
     if (rule) return rule.stage;
     if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
     if (this.disabled(i)) return COMPUTE_STATUS;
-    if (limits.blocked[i] === 1) return NO_INVENTORY;
+    // Limits' `blocked` is disabled (ruled out just above) or not ready.
+    if (limits === null ? this.resources.notReady(i) : limits.blocked[i] === 1) return NO_INVENTORY;
     let first: string | null = null;
     for (let q = 0; q < this.queries.length; q++) {
       const query = this.queries[q];
@@ -141,14 +154,38 @@ export class HostCheck {
     return first;
   }
 
-  private fits({ amounts, byLimits }: QueryCheck, host: HostState, i: number, limits: FitLimits): boolean {
-    if (!byLimits) return this.resources.fitsAll(host, i, amounts);
+  private fits(
+    { amounts, byLimits }: QueryCheck,
+    host: HostState,
+    i: number,
+    limits: FitLimits | null,
+  ): boolean {
+    if (!byLimits || limits === null) return this.resources.fitsAll(host, i, amounts);
     return (
       amounts.vcpu <= limits.vcpu[i] &&
       amounts.ram <= limits.ram[i] &&
       amounts.disk <= limits.disk[i] &&
       (amounts.others.length === 0 || this.resources.othersFit(host, amounts))
     );
+  }
+
+  /**
+   * collectFitting's rule without the fleet's fit limits: the exact fit, read only for the hosts
+   * the aggregate rules leave in (what `failing` decides for the common request).
+   */
+  private collectExact(out: Int32Array, amounts: AmountsByKind): number {
+    const disabled = this.disabledHost;
+    const fit = this.resources;
+    const hosts = this.index.hosts;
+    let n = 0;
+    if (this.aggregates) n = this.aggregates.passing(out);
+    else for (let i = 0; i < this.index.size; i++) out[n++] = i;
+    let kept = 0;
+    for (let j = 0; j < n; j++) {
+      const i = out[j];
+      if (disabled[i] === 0 && !fit.notReady(i) && fit.fitsAll(hosts[i], i, amounts)) out[kept++] = i;
+    }
+    return kept;
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   limitsApply,
   MAX_LIMIT,
 } from '../../../lib/engine/prefilter/fitLimits.js';
+import { FleetIndex } from '../../../lib/engine/prefilter/fleetIndex.js';
 import { DISK_GB, MEMORY_MB, VCPU } from '../../../lib/engine/prefilter/resourceRequest.js';
 import { amountsByKind, ResourceFit } from '../../../lib/engine/prefilter/resources.js';
 import { makeConfig } from '../../helpers/factories.js';
@@ -123,5 +124,34 @@ describe('fit limits', () => {
     );
     // Assess
     expect(Array.from(out.subarray(0, n), (i) => hosts[i].host)).toEqual(['fits', 'fits-too']);
+  });
+});
+
+describe('FleetIndex.reusedFitLimits', () => {
+  it('builds the limits on the second ask under one config, then keeps them', () => {
+    // Prepare
+    const hosts = [computeHost({ host: 'a' }), computeHost({ host: 'b', vcpus_used: 3 })];
+    const index = new FleetIndex(hosts);
+    const fit = new ResourceFit(makeConfig(), index.columns);
+    // Act
+    const first = index.reusedFitLimits(fit);
+    const second = index.reusedFitLimits(fit);
+    const third = index.reusedFitLimits(fit);
+    // Assess
+    expect(first).toBeNull();
+    expect(second?.vcpu).toEqual(buildFitLimits(index.columns, fit).vcpu);
+    expect(third).toBe(second);
+  });
+
+  it('asks afresh when the config changes', () => {
+    // Prepare
+    const index = new FleetIndex([computeHost({ host: 'a' })]);
+    const fit = new ResourceFit(makeConfig(), index.columns);
+    const other = new ResourceFit(makeConfig({ DEFAULT: { reserved_host_cpus: 1 } }), index.columns);
+    index.reusedFitLimits(fit);
+    // Act
+    const changed = index.reusedFitLimits(other);
+    // Assess
+    expect(changed).toBeNull();
   });
 });
