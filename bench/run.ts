@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, results merged into bench/results.json. */
 import '../bin/nodeRuntime.js';
 import { benchAdvisory } from './advisory.js';
+import { benchAdvisoryDetect } from './advisoryDetect.js';
 import { benchBundles } from './bundle.js';
 import { benchCliInPlacement } from './cliStart.js';
 import { benchIngest } from './ingest.js';
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   schedule: benchSchedule,
   plan: benchPlan,
   advisory: benchAdvisory,
+  'advisory-detect': benchAdvisoryDetect,
   scale: benchScale,
   simulation: benchSimulation,
   // Only when named (`npm run bench cli`): the placement section's `cli` part, without the rest.

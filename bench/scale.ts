@@ -199,7 +199,7 @@ const summary = (r: ReconcileResult) => ({
 });
 
 /** The window as ingest leaves it: per minute, batches of SQS_BATCH hosts' pages (and their digests). */
-async function seedWindow(store: FleetStore, fleet: ReturnType<typeof generateFleet>): Promise<void> {
+export async function seedWindow(store: FleetStore, fleet: ReturnType<typeof generateFleet>): Promise<void> {
   const byHost = new Map<string, typeof fleet.instances>();
   for (const i of fleet.instances) byHost.set(i.host, [...(byHost.get(i.host) ?? []), i]);
   // States once per host (the newest report), as the last minute's ingest left them.

@@ -10,7 +10,8 @@ import { tsImport } from 'tsx/esm/api';
 
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { placid: 'bin/placid.ts' },
+  // The serve detector's worker thread loads a bundle of its own (lib/cli/serveDetectorThread.ts).
+  entryPoints: { placid: 'bin/placid.ts', 'serve-detector-worker': 'bin/serveDetectorWorker.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',

@@ -25,7 +25,7 @@ export class CollectRunFailedError extends PlacidError {}
  * rotated credential is picked up without a new container) and after a failed set-up (a bad secret
  * may be fixed before the next tick).
  */
-const ready = reconnectingAfter(setUp);
+const ready = reconnectingAfter(setUp, { close: ({ sources }) => sources.close?.() });
 
 /** A config name (e.g. `openstack`) read as the Secrets Manager secret the stack named for it. */
 export function mappedSecrets(

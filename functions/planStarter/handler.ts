@@ -1,7 +1,7 @@
 /**
  * The plan starter Lambda: consumes the plan queue and starts one migration execution per message,
  * idempotently and within the concurrency limit (lib/workflow/starter.ts), with partial batch
- * responses so only the messages that must wait come back.
+ * responses so only the messages that must wait come back (after a shortened visibility timeout).
  */
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -17,10 +17,12 @@ import { readPlanStarterEnv } from './env.js';
 
 const stage = lazily(() => {
   const env = readPlanStarterEnv();
+  const sqs = new SQSClient({});
   return {
     executions: sfnExecutions(new SFNClient({}), env.stateMachineArn),
     maxConcurrent: env.maxConcurrent,
-    deadLetter: new SqsQueue(new SQSClient({}), env.deadLetterQueueUrl),
+    deadLetter: new SqsQueue(sqs, env.deadLetterQueueUrl),
+    planQueue: new SqsQueue(sqs, env.planQueueUrl),
   };
 });
 

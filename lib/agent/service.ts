@@ -7,8 +7,10 @@
  * agent after the heartbeat timeout) and exits.
  */
 import { systemClock } from '../model/clock.js';
+import type { MessageQueue } from '../queue/port.js';
 import type { AgentStepDeps } from '../workflow/ports.js';
 import { Agent, type AgentEvent } from './agent.js';
+import type { TaskChannel } from './channel.js';
 import type { AgentConfig } from './config.js';
 
 export interface AgentServiceIO {
@@ -24,18 +26,26 @@ export interface AgentService {
   abandon(): void;
 }
 
-export async function startAgentService(config: AgentConfig, io: AgentServiceIO): Promise<AgentService> {
-  const [{ SFNClient }, { sfnChannel }] = await Promise.all([
-    import('@aws-sdk/client-sfn'),
-    import('./sfnChannel.js'),
-  ]);
+/** What the service talks to in AWS; replaced by local stand-ins in tests. */
+export interface AgentServiceParts {
+  /** Default: Step Functions through the SDK, in the activity's region. */
+  channel?: TaskChannel;
+  /** The collector's ingest queue. Default: SQS at `collect.queue_url`. */
+  ingestQueue?: MessageQueue;
+}
+
+export async function startAgentService(
+  config: AgentConfig,
+  io: AgentServiceIO,
+  parts: AgentServiceParts = {},
+): Promise<AgentService> {
   const deps: AgentStepDeps = {
     settings: config.settings,
     clock: systemClock,
     ...(await drivers(config)),
   };
   const agent = new Agent({
-    channel: sfnChannel(new SFNClient({ region: config.region })),
+    channel: parts.channel ?? (await sdkChannel(config.region)),
     activityArn: config.activityArn,
     workerName: config.workerName,
     deps,
@@ -54,7 +64,7 @@ export async function startAgentService(config: AgentConfig, io: AgentServiceIO)
       : null,
   });
   const collector = config.collect
-    ? collectLoop(config.collect, io, stopCollector.signal)
+    ? collectLoop(config.collect, io, stopCollector.signal, parts.ingestQueue)
     : Promise.resolve();
   return {
     agent,
@@ -68,6 +78,14 @@ export async function startAgentService(config: AgentConfig, io: AgentServiceIO)
       agent.abandon();
     },
   };
+}
+
+async function sdkChannel(region: string): Promise<TaskChannel> {
+  const [{ SFNClient }, { sfnChannel }] = await Promise.all([
+    import('@aws-sdk/client-sfn'),
+    import('./sfnChannel.js'),
+  ]);
+  return sfnChannel(new SFNClient({ region }));
 }
 
 async function drivers(config: AgentConfig) {
@@ -92,9 +110,10 @@ async function collectLoop(
   settings: NonNullable<AgentConfig['collect']>,
   io: AgentServiceIO,
   stop: AbortSignal,
+  queue?: MessageQueue,
 ): Promise<void> {
   const collect = await import('../collect/index.js');
-  const sink = collect.queueSink(settings.queueUrl);
+  const sink = collect.queueSink(settings.queueUrl, queue);
   let sources: Awaited<ReturnType<typeof collect.connectSources>> | undefined;
   let config: Awaited<ReturnType<typeof collect.loadCollectConfig>> | undefined;
   try {
@@ -107,12 +126,14 @@ async function collectLoop(
         io.log({ event: 'collect-run', status: collect.exitStatusOf(summary), summary });
       } catch (error) {
         // Reconnect next time: a secret may have been rotated or a source restarted.
+        sources?.close?.();
         sources = undefined;
         io.log({ event: 'collect-error', error: `${(error as Error).name}: ${(error as Error).message}` });
       }
       await systemClock.sleep(started + settings.intervalMs - Date.now(), stop);
     }
   } finally {
+    sources?.close?.();
     await sink.close();
   }
 }

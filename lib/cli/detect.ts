@@ -11,7 +11,7 @@ import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
-import { SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
+import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
 export interface DetectArgs {
   dataDir?: string;
@@ -97,10 +97,7 @@ export function addDetectCommand(program: Command, io: CliIO, done: (status: num
     .option('--config <file>', 'nova.conf-style INI or .json with a [rebalance] section (mode, thresholds…)')
     .option('--at <time>', 'run as of this ISO-8601 time (for reports with fixed timestamps)', isoTime)
     .option('--no-execute', 'only print the migrations sent; run none of them (their records stay queued)')
-    .option(
-      '--endpoints <file>',
-      'JSON with "openstack", "kubernetes" and "consul" credentials: migrate on the real clouds',
-    )
+    .option('--endpoints <file>', ENDPOINTS_HELP)
     .option('--settings <file>', SETTINGS_HELP)
     .option('--template <file>', TEMPLATE_HELP)
     .option('--json', 'print the run as JSON: plan, sent, executed, expired, completed, idle')

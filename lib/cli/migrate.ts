@@ -13,7 +13,7 @@ import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
-import { SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
+import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
 export interface MigrateArgs {
   instance: string;
@@ -158,10 +158,7 @@ export function addMigrateCommand(program: Command, io: CliIO, done: (status: nu
     .requiredOption('--to <host>', 'the destination compute host')
     .option('--dry-run', 'take the leases and run the re-check only, then give the leases back')
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
-    .option(
-      '--endpoints <file>',
-      'JSON with "openstack", "kubernetes" and "consul" credentials: use the real clouds',
-    )
+    .option('--endpoints <file>', ENDPOINTS_HELP)
     .option('--settings <file>', SETTINGS_HELP)
     .option('--template <file>', TEMPLATE_HELP)
     .option('--seed <n>', 'simulation: seed of the failure draws (default 1)', wholeNumber)

@@ -16,7 +16,7 @@ import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { parseDetectEvery, serveDetector } from './serveDetector.js';
 import { stopOnSignals } from './stopSignals.js';
-import { SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
+import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
 const DEFAULT_SERVE_HOST = '127.0.0.1';
 const DEFAULT_SERVE_PORT = 8780;
@@ -253,10 +253,7 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
     )
     .option('--detect-every <duration>', 'run the detector this often (e.g. 30s, 5m)', '60s')
     .option('--no-detect', 'do not run the detector (the decision API only)')
-    .option(
-      '--endpoints <file>',
-      'JSON with "openstack", "kubernetes" and "consul" credentials: migrations use the real drivers (default: simulated over the stored reports)',
-    )
+    .option('--endpoints <file>', ENDPOINTS_HELP)
     .option('--settings <file>', SETTINGS_HELP)
     .option('--template <file>', TEMPLATE_HELP)
     .addHelpText(

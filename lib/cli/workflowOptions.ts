@@ -2,3 +2,5 @@
 export const SETTINGS_HELP = 'workflow settings as JSON (deadline_factor, on_deadline, drain_force, ...)';
 export const TEMPLATE_HELP =
   'a synthesized template (cdk.out/Placid.template.json) instead of the built-in definition';
+export const ENDPOINTS_HELP =
+  'JSON with "openstack", "kubernetes" and "consul" credentials: migrate on the real clouds with the real drivers (default: simulated drivers over the stored reports)';

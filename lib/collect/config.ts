@@ -66,6 +66,12 @@ const inventory = z.strictObject({
   role_metadata_key: z.string().min(1).nullable().default('role'),
   role_tag_prefix: z.string().min(1).nullable().default('role='),
   kubernetes_node_metadata_key: z.string().min(1).nullable().default('kubernetes_node'),
+  /**
+   * The cluster of that node (a name in the kubernetes secret's `clusters`): from this server
+   * metadata key, else from this key on the host's aggregates (kubernetesCluster.ts).
+   */
+  kubernetes_cluster_metadata_key: z.string().min(1).nullable().default('kubernetes_cluster'),
+  kubernetes_cluster_aggregate_key: z.string().min(1).nullable().default(null),
   consul_node_metadata_key: z.string().min(1).nullable().default('consul_node'),
   consul_address_metadata_key: z.string().min(1).nullable().default('consul_address'),
   /** `boot_from_volume`: a server without an image has its disk on shared storage. */

@@ -9,6 +9,8 @@ import type { DataGap, Sample } from './samples.js';
 export interface InstanceReportInput {
   server: InventoryServer & { host: string; nodename: string };
   hostZone: string;
+  /** The cluster of its Kubernetes node (kubernetesCluster.ts); null: none named. */
+  kubernetesCluster: string | null;
   group: InventoryServerGroup | undefined;
   lastMigratedAt: string | null;
   reportedAt: string;
@@ -22,6 +24,7 @@ export function instanceReport(input: InstanceReportInput): Record<string, unkno
   const inv = config.inventory;
   const consulNode = metadata(s, inv.consul_node_metadata_key);
   const consulAddress = metadata(s, inv.consul_address_metadata_key);
+  const kubernetesNode = metadata(s, inv.kubernetes_node_metadata_key);
   return {
     uuid: s.id,
     name: s.name,
@@ -41,7 +44,9 @@ export function instanceReport(input: InstanceReportInput): Record<string, unkno
     shared_storage:
       inv.shared_storage === 'always' || (inv.shared_storage === 'boot_from_volume' && s.bootFromVolume),
     server_group: input.group ? { name: input.group.name, policy: input.group.policy } : null,
-    kubernetes_node: metadata(s, inv.kubernetes_node_metadata_key) ?? null,
+    kubernetes_node: kubernetesNode ?? null,
+    // Only beside a node: the field names the cluster of kubernetes_node.
+    ...(kubernetesNode && input.kubernetesCluster ? { kubernetes_cluster: input.kubernetesCluster } : {}),
     consul: consulNode && consulAddress ? { node: consulNode, address: consulAddress } : null,
     last_migrated_at: input.lastMigratedAt,
     reported_at: input.reportedAt,

@@ -6,6 +6,7 @@
 import type { CollectConfig } from './config.js';
 import { availabilityZoneOf, hostReport } from './hostReport.js';
 import { instanceReport } from './instanceReport.js';
+import { clusterResolver } from './kubernetesCluster.js';
 import { type NodeGroup, packMessages } from './messages.js';
 import type { MetricTable } from './metricTable.js';
 import type { Inventory, InventoryServer, InventoryServerGroup } from './ports.js';
@@ -35,7 +36,12 @@ type Counts = Pick<
 
 type PlacedServer = InventoryServer & { host: string; nodename: string };
 
-export function buildReports(inputs: ReportInputs): { messages: string[]; counts: Counts } {
+export function buildReports(inputs: ReportInputs): {
+  messages: string[];
+  counts: Counts;
+  /** What makes the run's reports doubtful (aggregates naming two Kubernetes clusters for a host). */
+  problems: string[];
+} {
   const { inventory, table, window, config, reportedAt } = inputs;
   const counts: Counts = {
     hosts: 0,
@@ -53,6 +59,10 @@ export function buildReports(inputs: ReportInputs): { messages: string[]; counts
   const serversByNode = placeServers(inventory, counts);
   const groupOf = new Map<string, InventoryServerGroup>();
   for (const g of inventory.serverGroups ?? []) for (const member of g.members) groupOf.set(member, g);
+  const clusters = clusterResolver(inventory.aggregates, {
+    serverKey: config.inventory.kubernetes_cluster_metadata_key,
+    aggregateKey: config.inventory.kubernetes_cluster_aggregate_key,
+  });
   const groups: NodeGroup[] = [];
   for (const node of inventory.hosts) {
     const servers = serversByNode.get(nodeKey(node)) ?? [];
@@ -71,6 +81,7 @@ export function buildReports(inputs: ReportInputs): { messages: string[]; counts
       return instanceReport({
         server,
         hostZone: zone,
+        kubernetesCluster: clusters.clusterOf(server, server.host),
         group: groupOf.get(server.id),
         lastMigratedAt: inventory.lastMigratedAt?.get(server.id) ?? null,
         reportedAt,
@@ -104,7 +115,7 @@ export function buildReports(inputs: ReportInputs): { messages: string[]; counts
   }
   counts.hosts = groups.length;
   counts.vms = groups.reduce((n, g) => n + g.instances.length, 0);
-  return { messages: packMessages(groups), counts };
+  return { messages: packMessages(groups), counts, problems: clusters.conflicts };
 }
 
 function placeServers(inventory: Inventory, counts: Counts): Map<string, PlacedServer[]> {

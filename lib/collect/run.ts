@@ -57,7 +57,7 @@ export async function collectOnce(deps: CollectDeps): Promise<CollectRun> {
     reportedAt: now.toISOString(),
   });
   progress('reports', 1, 1);
-  const problems = [...inventory.problems];
+  const problems = [...inventory.problems, ...built.problems];
   for (const o of outcomes) {
     if (o.error) problems.push(`query ${o.name} failed: ${o.error}`);
     for (const w of o.result?.warnings ?? []) problems.push(`query ${o.name}: prometheus warned: ${w}`);

@@ -2,6 +2,7 @@
  * Where a run's messages go: a real SQS queue here (validated first, sent in batches within the SQS
  * limits, like `placid ingest --queue`), or the local pipeline (lib/local/localSink.ts).
  */
+import type { MessageQueue } from '../queue/port.js';
 import { sendReportMessages } from '../queue/sendReports.js';
 import { SqsQueue } from '../queue/sqs.js';
 
@@ -18,8 +19,8 @@ export interface ReportSink {
   close(): Promise<void>;
 }
 
-/** An SQS queue (the URL was checked by the caller); `queue` is injectable for tests. */
-export function queueSink(url: string, queue: SqsQueue = SqsQueue.fromUrl(url)): ReportSink {
+/** An SQS queue (the URL was checked by the caller); `queue` is injectable (a local stand-in, tests). */
+export function queueSink(url: string, queue: MessageQueue = SqsQueue.fromUrl(url)): ReportSink {
   return {
     target: url,
     async send(bodies) {

@@ -15,9 +15,11 @@ import {
 } from '../drivers/credentials.js';
 import { parseCloudCredentials } from '../drivers/openstack/cloudConfig.js';
 import { cloudFetch } from '../drivers/openstack/connect.js';
+import type { FetchLike } from '../drivers/openstack/http.js';
 import { NovaInventoryClient } from '../drivers/openstack/inventory.js';
 import { KeystoneSession } from '../drivers/openstack/keystone.js';
 import { PlacementClient } from '../drivers/openstack/placement.js';
+import { closeFetch } from '../drivers/openstack/tlsFetch.js';
 import { type PrometheusAuth, PrometheusClient } from '../drivers/prometheus/client.js';
 import { ConfigError, ValidationError } from '../model/errors.js';
 import type { CollectConfig } from './config.js';
@@ -28,6 +30,8 @@ import { PrometheusMetrics } from './prometheusMetrics.js';
 export interface CollectorSources {
   metrics: MetricsSource;
   inventory: InventorySource;
+  /** Closes the clients' keep-alive connections (sources replaced by a reconnect). */
+  close?(): void;
 }
 
 export interface WiringOptions {
@@ -41,11 +45,18 @@ export async function connectSources(
   options: WiringOptions = {},
 ): Promise<CollectorSources> {
   const secrets = options.secrets ?? (await secretsFor(config, options.env ?? process.env));
-  const [prometheus, inventory] = await Promise.all([
+  const [prometheus, nova] = await Promise.all([
     prometheusClient(config, secrets),
     novaInventory(config, secrets),
   ]);
-  return { metrics: new PrometheusMetrics(prometheus), inventory };
+  return {
+    metrics: new PrometheusMetrics(prometheus),
+    inventory: nova.inventory,
+    close: () => {
+      prometheus.close();
+      closeFetch(nova.fetch);
+    },
+  };
 }
 
 async function secretsFor(config: CollectConfig, env: NodeJS.ProcessEnv): Promise<SecretsProvider> {
@@ -104,7 +115,10 @@ async function prometheusClient(config: CollectConfig, secrets: SecretsProvider)
   });
 }
 
-async function novaInventory(config: CollectConfig, secrets: SecretsProvider): Promise<InventorySource> {
+async function novaInventory(
+  config: CollectConfig,
+  secrets: SecretsProvider,
+): Promise<{ inventory: InventorySource; fetch: FetchLike | undefined }> {
   const os = config.openstack;
   const credentials = parseCloudCredentials(await secrets.loadSecret(os.secret), `secret ${os.secret}`);
   const fetch = await cloudFetch(credentials, `secret ${os.secret}`);
@@ -120,5 +134,5 @@ async function novaInventory(config: CollectConfig, secrets: SecretsProvider): P
   const placement = os.placement
     ? new PlacementClient(session, { timeoutMs: os.timeout, retry, fetch })
     : null;
-  return new NovaInventory(nova, placement, config);
+  return { inventory: new NovaInventory(nova, placement, config), fetch };
 }

@@ -52,14 +52,20 @@ export function envSecrets(env: NodeJS.ProcessEnv = process.env): SecretsProvide
   };
 }
 
-/** Secrets from one JSON file mapping each name to its secret object: `{"openstack": {...}}`. */
-export function fileSecrets(path: string): SecretsProvider {
+/**
+ * Secrets from one JSON file mapping each name to its secret object: `{"openstack": {...}}`.
+ * `read` is how the file is read (a caller may share one read between several providers).
+ */
+export function fileSecrets(
+  path: string,
+  read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8'),
+): SecretsProvider {
   return {
     async loadSecret(name) {
       checkedName(name);
       let text: string;
       try {
-        text = await readFile(path, 'utf8');
+        text = await read(path);
       } catch (error) {
         const code = (error as { code?: string }).code ?? 'unreadable';
         throw new SecretNotFoundError(`secret ${name}: cannot read secrets file ${path} (${code})`);

@@ -12,6 +12,10 @@
  * token, its connections): a fresh secret helps only if the client is rebuilt, which is what the
  * age here decides. The cache sits above every SecretsProvider and adds the re-read on rejection;
  * it is one more dependency fewer.
+ *
+ * A driver replaced after a rotation is closed (its `close()`, when it has one: keep-alive agents
+ * and their sockets) once the calls made through it have settled, so a long-running agent does not
+ * keep one set of idle connections per rotation.
  */
 import { createHash } from 'node:crypto';
 import { type Clock, systemClock } from '../model/clock.js';
@@ -41,6 +45,50 @@ interface Loaded<T> {
   fingerprint: string;
   driver: T;
   readAtMs: number;
+  /** Calls made through it that have not settled yet. */
+  inFlight: number;
+  /** Replaced by a driver from a newer secret: closed whenever nothing is in flight. */
+  retired: boolean;
+}
+
+/** Something a driver may hold open (keep-alive agents); closing twice must be harmless. */
+interface Closable {
+  close(): void | Promise<void>;
+}
+
+function isClosable(driver: unknown): driver is Closable {
+  return typeof (driver as Partial<Closable>)?.close === 'function';
+}
+
+/** Closes a retired driver with nothing in flight; again after each late call, which may reopen sockets. */
+function closeIfIdle<T>(loaded: Loaded<T>): void {
+  if (!loaded.retired || loaded.inFlight > 0 || !isClosable(loaded.driver)) return;
+  // A failure to close only leaves sockets to the server's idle timeout: never the caller's problem.
+  Promise.resolve()
+    .then(() => (loaded.driver as Closable).close())
+    .catch(() => {});
+}
+
+/** Runs `call` counted as in flight on `loaded`. */
+function tracked<T, R>(loaded: Loaded<T>, call: () => R): R {
+  loaded.inFlight++;
+  let result: R;
+  try {
+    result = call();
+  } catch (error) {
+    loaded.inFlight--;
+    closeIfIdle(loaded);
+    throw error;
+  }
+  if (!(result instanceof Promise)) {
+    loaded.inFlight--;
+    closeIfIdle(loaded);
+    return result;
+  }
+  return result.finally(() => {
+    loaded.inFlight--;
+    closeIfIdle(loaded);
+  }) as R;
 }
 
 /** A getter of the driver built from the secret, re-read as described above. */
@@ -59,8 +107,22 @@ export function rotatingDriver<T extends object>(
       const secret = await readSecret();
       const fingerprint = fingerprintOf(secret);
       // Unchanged: keep the driver (and its token); only the age starts again.
-      if (current && current.fingerprint === fingerprint) current = { ...current, readAtMs: clock.now() };
-      else current = { fingerprint, driver: await connect(secret), readAtMs: clock.now() };
+      if (current && current.fingerprint === fingerprint) {
+        current.readAtMs = clock.now();
+        return current;
+      }
+      const previous = current;
+      current = {
+        fingerprint,
+        driver: await connect(secret),
+        readAtMs: clock.now(),
+        inFlight: 0,
+        retired: false,
+      };
+      if (previous) {
+        previous.retired = true;
+        closeIfIdle(previous);
+      }
       return current;
     })().finally(() => {
       pending = undefined;
@@ -84,14 +146,14 @@ function retryingOnRotation<T extends object>(used: Loaded<T>, reload: () => Pro
       const value = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        const result = value.apply(target, args);
+        const result = tracked(used, () => value.apply(target, args));
         if (!(result instanceof Promise)) return result;
         return result.catch(async (error: unknown) => {
           if (!isCredentialRejection(error)) throw error;
           const next = await reload();
           if (next.fingerprint === used.fingerprint) throw error;
           const method = Reflect.get(next.driver, property, next.driver) as (...a: unknown[]) => unknown;
-          return method.apply(next.driver, args);
+          return tracked(next, () => method.apply(next.driver, args));
         });
       };
     },
@@ -109,16 +171,21 @@ function fingerprintOf(secret: Secret): string {
  * For a process that builds several clients from several secrets at once (the collector Lambda):
  * the result of `connect` is reused until it is `maxAgeMs` old, then made again, so a rotated
  * secret is read within that age; a failed `connect` is not kept, so the next call tries again.
+ * `close` is given the value replaced. It is called at once: this suits callers that use one value
+ * at a time and are done with it when they ask again, as a Lambda container runs one invocation
+ * at a time.
  */
 export function reconnectingAfter<T>(
   connect: () => Promise<T>,
-  options: RotationOptions = {},
+  options: RotationOptions & { close?: (replaced: T) => void | Promise<void> } = {},
 ): () => Promise<T> {
   const maxAgeMs = options.maxAgeMs ?? DEFAULT_SECRET_MAX_AGE_MS;
   const clock = options.clock ?? systemClock;
   let current: { value: Promise<T>; madeAtMs: number } | undefined;
   return () => {
     if (current === undefined || clock.now() - current.madeAtMs >= maxAgeMs) {
+      // A failed connect never resolves here, and a closing failure only leaves idle sockets.
+      if (current && options.close) current.value.then(options.close).catch(() => {});
       const made = { value: connect(), madeAtMs: clock.now() };
       made.value.catch(() => {
         if (current === made) current = undefined;

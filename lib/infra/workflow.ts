@@ -176,7 +176,6 @@ export class MigrationWorkflow extends Construct {
     const visibility = visibilityFor(STARTER_TIMEOUT_SECONDS);
     const maxReceives = planQueueMaxReceives({
       planTtlMinutes: planTtlMinutesOf(props.config.rebalance),
-      visibilityTimeoutSeconds: visibility.toSeconds(),
       failureReceives: props.config.maxReceiveCount,
       retentionSeconds: QUEUE_RETENTION.toSeconds(),
     });
@@ -193,6 +192,7 @@ export class MigrationWorkflow extends Construct {
       logRetention: props.config.logRetentionDays as RetentionDays,
       environment: {
         [PLAN_STARTER_ENV.stateMachineArn]: this.stateMachine.stateMachineArn,
+        [PLAN_STARTER_ENV.planQueueUrl]: this.planQueue.queue.queueUrl,
         [PLAN_STARTER_ENV.deadLetterQueueUrl]: this.planQueue.deadLetterQueue.queueUrl,
         [PLAN_STARTER_ENV.maxConcurrent]: String(maxConcurrent),
       },
@@ -209,6 +209,14 @@ export class MigrationWorkflow extends Construct {
       new PolicyStatement({
         actions: ['states:StartExecution', 'states:ListExecutions'],
         resources: [this.stateMachine.stateMachineArn],
+      }),
+    );
+    // The starter shortens a waiting message's visibility itself. The event source's consume grant
+    // includes the action too, but stating it here keeps it when that grant changes.
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sqs:ChangeMessageVisibility'],
+        resources: [this.planQueue.queue.queueArn],
       }),
     );
     for (const statement of this.planQueue.deadLetterSendStatements()) fn.addToRolePolicy(statement);

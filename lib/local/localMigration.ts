@@ -10,7 +10,9 @@ import { ConfigError } from '../model/errors.js';
 import type { MigrationInput } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StepRequest } from '../workflow/dispatch.js';
-import type { StepDeps } from '../workflow/ports.js';
+import type { DriverDeps } from '../workflow/drivers.js';
+import type { PlacementChecker, StepDeps } from '../workflow/ports.js';
+import type { WorkflowSettings } from '../workflow/settings.js';
 
 export interface LocalMigrationOptions {
   instance: string;
@@ -52,7 +54,12 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
       now: now(),
       cost: rebalance.defaultRebalanceSettings(),
     });
-    const { deps, beforeStep } = await localStepDeps(store, instance, clock, args);
+    const { deps, beforeStep } = await waveStepDeps(
+      await openLocalWave(store, clock, args),
+      store,
+      clock,
+      instance,
+    );
     return { migration, deps, simulated, beforeStep, close: () => local.close() };
   } catch (error) {
     await local.close();
@@ -60,35 +67,74 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
   }
 }
 
+/** How the local runner reads the `--settings` and `--endpoints` files; a test counts the reads. */
+export type ReadText = (path: string) => Promise<string>;
+
+export type LocalRunOptions = Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'> & {
+  /** Default: the file system. */
+  readText?: ReadText;
+};
+
 /**
- * The step dependencies of one local migration of `instance` over `store`: simulated drivers on
- * `clock` (a ManualClock) unless `options.endpoints` names real credentials. `beforeStep` lets the
- * simulated time pass that the runner's zeroed Wait states skip.
+ * What every migration of a wave shares, built once per wave rather than once per migration: the
+ * settings and endpoints files read once, the real drivers (and so their connections and tokens),
+ * and the placement re-check's scheduler and fleet snapshot. A file edited mid-wave (a rotated
+ * credential included) is read again by the next wave.
  */
-export async function localStepDeps(
+export interface LocalWave {
+  settings: WorkflowSettings;
+  placement: PlacementChecker;
+  /** The real drivers when `endpoints` names credentials; absent: simulated around each VM. */
+  drivers?: DriverDeps;
+  options: LocalRunOptions;
+}
+
+/**
+ * The wave's shared parts. `store` and `clock` are the placement re-check's: a simulated wave
+ * passes a clock standing at the wave's start, which is when each of its migrations checks.
+ */
+export async function openLocalWave(
   store: FleetStore,
-  instance: Parameters<typeof simulatedDriversFor>[0],
   clock: Clock,
-  options: Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'>,
-): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest) => void }> {
+  options: LocalRunOptions,
+): Promise<LocalWave> {
   const workflow = await import('../workflow/index.js');
+  const read = onePerPath(options.readText ?? ((path) => readFile(path, 'utf8')));
   const settings = workflow.parseWorkflowSettings(
-    await readJson(options.settings),
+    await readSettings(options.settings, read),
     options.settings ?? 'workflow settings',
   );
   const drivers = options.endpoints
-    ? workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(options.endpoints))
-    : await simulatedDriversFor(instance, clock as ManualClock, options);
+    ? workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(options.endpoints, read))
+    : undefined;
+  const placement = options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, clock);
+  return { settings, placement, drivers, options };
+}
+
+/**
+ * The step dependencies of one migration of `instance` in `wave`, over `store` on `clock`: the
+ * wave's real drivers, or simulated ones around the VM on `clock` (a ManualClock). `beforeStep`
+ * lets the simulated time pass that the runner's zeroed Wait states skip.
+ */
+export async function waveStepDeps(
+  wave: LocalWave,
+  store: FleetStore,
+  clock: Clock,
+  instance: Parameters<typeof simulatedDriversFor>[0],
+): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest) => void }> {
+  const workflow = await import('../workflow/index.js');
+  const { settings } = wave;
+  const drivers = wave.drivers ?? (await simulatedDriversFor(instance, clock as ManualClock, wave.options));
   const deps: StepDeps = {
     settings,
     clock,
     leases: store,
     records: workflow.storeRecorder(store, settings.record_retention_days),
     steal: workflow.storeStealReader(store),
-    placement: options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, clock),
+    placement: wave.placement,
     ...drivers,
   };
-  const beforeStep = options.endpoints
+  const beforeStep = wave.drivers
     ? undefined
     : (request: StepRequest) => {
         // The Wait state the runner skips: simulated time still passes.
@@ -129,10 +175,23 @@ async function enginePlacement(store: FleetStore, clock: Clock) {
   });
 }
 
-async function readJson(path: string | undefined): Promise<unknown> {
+/** Reads each path at most once: the settings and endpoints files, however many secrets load. */
+function onePerPath(read: ReadText): ReadText {
+  const texts = new Map<string, Promise<string>>();
+  return (path) => {
+    let text = texts.get(path);
+    if (!text) {
+      text = read(path);
+      texts.set(path, text);
+    }
+    return text;
+  };
+}
+
+async function readSettings(path: string | undefined, read: ReadText): Promise<unknown> {
   if (!path) return {};
   try {
-    return JSON.parse(await readFile(path, 'utf8'));
+    return JSON.parse(await read(path));
   } catch (error) {
     throw new ConfigError(`cannot read workflow settings ${path}: ${(error as Error).message}`);
   }

@@ -6,13 +6,15 @@
  * and moves the VM in the store, so the detector's next run sees the wave finished.
  */
 
+import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
+import type { FleetStore } from '../store/fleetStore.js';
 import type { StepRequest } from '../workflow/dispatch.js';
 import type { LocalDynamo } from './dynalite.js';
-import type { LocalMigrationOptions } from './localMigration.js';
+import type { LocalRunOptions, LocalWave } from './localMigration.js';
 
-export type LocalExecutionOptions = Omit<LocalMigrationOptions, 'instance' | 'to' | 'dataDir'> & {
+export type LocalExecutionOptions = LocalRunOptions & {
   /** A synthesized template instead of the definition the build emitted. */
   template?: string;
   /** Where simulated time starts. Default now. */
@@ -31,30 +33,54 @@ export interface ExecutedMigration {
   cause?: string;
 }
 
-/** Runs the messages one after another (a wave's migrations share no host, so order is free). */
+/**
+ * Runs the messages one after another (a wave's migrations share no host, so order is free). What
+ * they share is built once for the wave (lib/local/localMigration.ts). Simulated, each migration
+ * starts at `at` on a clock of its own, as the wave's executions all start together in the cloud;
+ * the placement re-check's clock stands at `at`, when each of them checks.
+ */
 export async function executePlanMessages(
   dynamo: LocalDynamo,
   messages: readonly MigrationInput[],
   options: LocalExecutionOptions = {},
 ): Promise<ExecutedMigration[]> {
+  const [{ FleetStore }, { openLocalWave }, { workflowDefinition }] = await Promise.all([
+    import('../store/fleetStore.js'),
+    import('./localMigration.js'),
+    import('./workflowDefinition.js'),
+  ]);
+  const start = options.at ?? new Date();
+  const clockAtStart = (): Clock => (options.endpoints ? systemClock : new ManualClock(start));
+  const storeOn = (clock: Clock) => new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock });
+  const checkClock = clockAtStart();
+  const wave = await openLocalWave(storeOn(checkClock), checkClock, options);
+  // Read once; each run gets a copy, as the runner writes into the definition it is given.
+  const definition = options.template ? workflowDefinition(options.template) : undefined;
   const executed: ExecutedMigration[] = [];
-  for (const message of messages) executed.push(await executeOne(dynamo, message, options));
+  for (const message of messages) {
+    const clock = clockAtStart();
+    const run = { wave, store: storeOn(clock), clock, definition: definition && structuredClone(definition) };
+    executed.push(await executeOne(run, message));
+  }
   return executed;
 }
 
+interface OneRun {
+  wave: LocalWave;
+  store: FleetStore;
+  clock: Clock;
+  definition: StateMachineDefinition | undefined;
+}
+
 async function executeOne(
-  dynamo: LocalDynamo,
+  { wave, store, clock, definition }: OneRun,
   message: MigrationInput,
-  options: LocalExecutionOptions,
 ): Promise<ExecutedMigration> {
-  const [{ FleetStore }, { localStepDeps }, { runWorkflow }] = await Promise.all([
-    import('../store/fleetStore.js'),
+  const [{ waveStepDeps }, { runWorkflow }] = await Promise.all([
     import('./localMigration.js'),
     import('./workflowRunner.js'),
   ]);
-  const simulated = !options.endpoints;
-  const clock: Clock = simulated ? new ManualClock(options.at ?? new Date()) : systemClock;
-  const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock });
+  const simulated = !wave.drivers;
   const base = {
     migration_id: message.migration_id,
     instance_uuid: message.instance_uuid,
@@ -67,11 +93,11 @@ async function executeOne(
       'the local store has no report of the VM to simulate it from: ingest one (placid ingest) or pass --endpoints to migrate on the real clouds';
     return { ...base, status: 'failed', final_host: null, error: 'MissingReport', cause };
   }
-  const { deps, beforeStep } = await localStepDeps(
+  const { deps, beforeStep } = await waveStepDeps(
+    wave,
     store,
-    instance as Parameters<typeof localStepDeps>[1],
     clock,
-    options,
+    instance as Parameters<typeof waveStepDeps>[3],
   );
   const run = await runWorkflow({
     deps,
@@ -79,7 +105,7 @@ async function executeOne(
     executionName: message.migration_id,
     instant: simulated,
     beforeStep: beforeStep as ((request: StepRequest) => void) | undefined,
-    templatePath: options.template,
+    definition,
   });
   if (run.status === 'FAILED') {
     return { ...base, status: 'failed', final_host: null, error: run.error, cause: run.cause };

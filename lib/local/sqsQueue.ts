@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import type { Clock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
-import { QueueSendError } from '../queue/errors.js';
-import { checkMessage, SQS_LIMITS } from '../queue/limits.js';
+import { QueueSendError, QueueVisibilityError } from '../queue/errors.js';
+import { checkMessage, checkVisibilityTimeout, SQS_LIMITS } from '../queue/limits.js';
 import {
   type BatchSendResult,
   type MessageAttributes,
@@ -11,6 +11,7 @@ import {
   type OutgoingMessage,
   type SendResult,
   toOutgoing,
+  type VisibilityControl,
 } from '../queue/port.js';
 import {
   type DrainOptions,
@@ -41,7 +42,7 @@ export type QueueMessage = Readonly<Omit<StoredMessage, 'receiptHandle'>>;
  * An in-process queue with SQS standard-queue semantics (at-least-once, visibility timeout, receive
  * count, redrive to a dead-letter queue) that hands Lambda-shaped records to an attached handler.
  */
-export class LocalSqsQueue implements MessageQueue {
+export class LocalSqsQueue implements MessageQueue, VisibilityControl {
   readonly name: string;
   readonly arn: string;
   readonly url: string;
@@ -98,6 +99,7 @@ export class LocalSqsQueue implements MessageQueue {
       }
       message.receiveCount++;
       message.firstReceiveTimestamp ??= now;
+      message.receivedAt = now;
       message.visibleAt = now + this.settings.visibilityTimeoutMs;
       message.receiptHandle = `${randomBytes(24).toString('base64url')}.${message.messageId}`;
       this.counters.delivered++;
@@ -112,6 +114,34 @@ export class LocalSqsQueue implements MessageQueue {
     const message = this.stored.get(messageId);
     if (!message || message.receiptHandle !== receiptHandle) return false;
     return this.stored.delete(messageId);
+  }
+
+  /**
+   * ChangeMessageVisibility, as SQS answers it: only the latest receipt handle of a message that is
+   * still in flight counts, and the new timeout runs from now but not past 12 hours after that receive.
+   */
+  async changeVisibility(receiptHandle: string, timeoutSeconds: number): Promise<void> {
+    const violation = checkVisibilityTimeout(timeoutSeconds);
+    if (violation) throw new QueueVisibilityError(violation.code, `${this.name}: ${violation.message}`);
+    const message = this.stored.get(receiptHandle.slice(receiptHandle.indexOf('.') + 1));
+    if (!message || message.receiptHandle !== receiptHandle) {
+      throw new QueueVisibilityError(
+        'ReceiptHandleIsInvalid',
+        `${this.name}: the receipt handle is not the latest receive of a message in the queue`,
+      );
+    }
+    const now = this.clock.now();
+    if (message.visibleAt <= now) {
+      throw new QueueVisibilityError('MessageNotInflight', `${this.name}: the message is visible again`);
+    }
+    const until = now + timeoutSeconds * 1000;
+    if (until > (message.receivedAt ?? now) + SQS_LIMITS.visibilitySeconds * 1000) {
+      throw new QueueVisibilityError(
+        'InvalidParameterValue',
+        `${this.name}: VisibilityTimeout ${timeoutSeconds} would keep the message in flight over 12 hours after its receive`,
+      );
+    }
+    message.visibleAt = until;
   }
 
   /** What a Lambda poller does after an invocation: delete the successes; failures wait out their timeout. */

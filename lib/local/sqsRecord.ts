@@ -10,6 +10,8 @@ export interface StoredMessage {
   readonly sentTimestamp: number;
   receiveCount: number;
   firstReceiveTimestamp?: number;
+  /** Epoch ms of the latest receive: its in-flight time is bounded from here (12 hours). */
+  receivedAt?: number;
   /** Epoch ms from which the message may be received again. */
   visibleAt: number;
   /** Handle of the latest receive; only it can delete the message. */

@@ -15,3 +15,18 @@ export class QueueSendError extends PlacidError {
     this.retryable = options.retryable;
   }
 }
+
+/**
+ * ChangeMessageVisibility refused; `code` is SQS's: `InvalidParameterValue` (a timeout outside
+ * 0..43200 s or past 12 hours from the receive), `ReceiptHandleIsInvalid` (not the message's latest
+ * receipt) or `MessageNotInflight` (its visibility timeout already ran out).
+ */
+export class QueueVisibilityError extends PlacidError {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

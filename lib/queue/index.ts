@@ -1,9 +1,10 @@
 export { classifyFailure, type FailureKind, isPermanentFailure, isRetryable } from '../model/failure.js';
 export { chunkForBatch, type IndexedMessage } from './batching.js';
-export { QueueSendError } from './errors.js';
+export { QueueSendError, QueueVisibilityError } from './errors.js';
 export { parseJsonBody } from './jsonBody.js';
 export {
   checkMessage,
+  checkVisibilityTimeout,
   type LimitViolation,
   messageBytes,
   SQS_LIMITS,

@@ -10,6 +10,8 @@ export const SQS_LIMITS = {
   attributes: 10,
   /** Attribute names are at most 256 characters. */
   attributeNameLength: 256,
+  /** A visibility timeout is 0..43200 s (12 hours), and a message stays in flight at most 12 hours per receive. */
+  visibilitySeconds: 43_200,
 } as const;
 
 /** A refusal, shaped like the error SQS would return for the same input. */
@@ -83,4 +85,13 @@ export function truncateUtf8(text: string, maxBytes: number): string {
     end += char.length;
   }
   return text.slice(0, end);
+}
+
+/** Why SQS would refuse `seconds` as a VisibilityTimeout, or `undefined` when it is acceptable. */
+export function checkVisibilityTimeout(seconds: number): LimitViolation | undefined {
+  if (Number.isInteger(seconds) && seconds >= 0 && seconds <= SQS_LIMITS.visibilitySeconds) return undefined;
+  return {
+    code: 'InvalidParameterValue',
+    message: `VisibilityTimeout must be a whole number of seconds 0..${SQS_LIMITS.visibilitySeconds}, got ${seconds}`,
+  };
 }

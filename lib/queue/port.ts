@@ -46,6 +46,15 @@ export interface MessageQueue {
   sendBatch(messages: readonly (string | OutgoingMessage)[]): Promise<BatchSendResult>;
 }
 
+/**
+ * ChangeMessageVisibility on a message this consumer received: it stays hidden for `timeoutSeconds`
+ * (0..43200) counted from the call, so a consumer can bring back sooner (or later) a message it could
+ * not handle yet. Throws QueueVisibilityError when SQS would refuse the call.
+ */
+export interface VisibilityControl {
+  changeVisibility(receiptHandle: string, timeoutSeconds: number): Promise<void>;
+}
+
 /** Accepts a bare body or a full message, so callers with no attributes can pass strings. */
 export function toOutgoing(message: string | OutgoingMessage): OutgoingMessage {
   return typeof message === 'string' ? { body: message } : message;

@@ -1,4 +1,5 @@
 import {
+  ChangeMessageVisibilityCommand,
   type MessageAttributeValue,
   SendMessageBatchCommand,
   type SendMessageBatchCommandOutput,
@@ -9,8 +10,8 @@ import { backoffDelay, type RetryPolicy } from '../model/backoff.js';
 import { systemClock } from '../model/clock.js';
 import { classifyFailure } from '../model/failure.js';
 import { chunkForBatch, type IndexedMessage } from './batching.js';
-import { QueueSendError } from './errors.js';
-import { checkMessage, SQS_LIMITS } from './limits.js';
+import { QueueSendError, QueueVisibilityError } from './errors.js';
+import { checkMessage, checkVisibilityTimeout, SQS_LIMITS } from './limits.js';
 import {
   type BatchSendResult,
   type FailedEntry,
@@ -19,6 +20,7 @@ import {
   type OutgoingMessage,
   type SendResult,
   toOutgoing,
+  type VisibilityControl,
 } from './port.js';
 
 /** Retries of batch entries SQS failed on its side (the SDK already retries whole failed calls). */
@@ -38,7 +40,7 @@ export interface SqsQueueOptions {
 }
 
 /** `MessageQueue` over Amazon SQS: SendMessage, and SendMessageBatch in calls of ≤10 entries / ≤256 KiB. */
-export class SqsQueue implements MessageQueue {
+export class SqsQueue implements MessageQueue, VisibilityControl {
   private readonly retry: RetryPolicy;
   private readonly maxMessageBytes: number;
 
@@ -90,6 +92,26 @@ export class SqsQueue implements MessageQueue {
     result.sent.sort((a, b) => a.index - b.index);
     result.failed.sort((a, b) => a.index - b.index);
     return result;
+  }
+
+  /** ChangeMessageVisibility; a timeout SQS would refuse is refused here without a call. */
+  async changeVisibility(receiptHandle: string, timeoutSeconds: number): Promise<void> {
+    const violation = checkVisibilityTimeout(timeoutSeconds);
+    if (violation) throw new QueueVisibilityError(violation.code, `${this.queueUrl}: ${violation.message}`);
+    try {
+      await this.client.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: this.queueUrl,
+          ReceiptHandle: receiptHandle,
+          VisibilityTimeout: timeoutSeconds,
+        }),
+      );
+    } catch (error) {
+      const name = (error as { name?: string })?.name ?? 'Error';
+      throw new QueueVisibilityError(name, `${this.queueUrl}: ${(error as Error)?.message ?? error}`, {
+        cause: error,
+      });
+    }
   }
 
   /** Sends one chunk, retrying with backoff the entries that failed through no fault of ours. */

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CollectConfigInput, collectConfigSchema, queryText } from '../../lib/collect/config.js';
 import type { QueryName } from '../../lib/collect/queries.js';
 import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
-import { openLocalStore } from '../../lib/local/localStore.js';
 import { runCli } from '../cli/runCli.js';
 import {
   constant,
@@ -17,15 +16,8 @@ import {
   type FakeSeries,
   startFakePrometheus,
 } from '../drivers/prometheus/fakePrometheus.js';
-import {
-  collectFiles,
-  counterResetSamples,
-  onNode,
-  startCloud,
-  VM_A,
-  VM_B,
-  VM_SILENT,
-} from './cloudFixture.js';
+import { collectFiles, startCloud, VM_A, VM_B } from './cloudFixture.js';
+import { collectCases } from './prometheusCases.js';
 
 const SETTINGS: Partial<CollectConfigInput> = {
   mapping: {
@@ -117,10 +109,17 @@ afterAll(async () => {
 });
 
 describe('placid collect against a fake Prometheus', () => {
-  it('asks a range query per query text for the window (5 one-minute steps), and completes', () => {
-    const summary = JSON.parse(collect.stdout);
-    expect([collect.status, summary.hosts, summary.vms, summary.complete]).toEqual([0, 2, 4, true]);
-    expect(summary.messages.sent).toBe(summary.messages.built);
+  // Exact constant series: every stored step is the value itself.
+  collectCases(() => ({ collect, dataDir: files.dataDir }), {
+    lookbackMs: 600_000,
+    digits: 6,
+    steady: 'all',
+    afterReset: [20 - 1e-6, 20 + 1e-6],
+  });
+});
+
+describe('the fake Prometheus', () => {
+  it('was asked a range query per query text for the window (5 one-minute steps)', () => {
     const ranges = prometheus.requests.filter((r) => r.path === '/api/v1/query_range');
     expect(ranges.length).toBe(byText().size);
     for (const { params } of ranges) {
@@ -128,57 +127,6 @@ describe('placid collect against a fake Prometheus', () => {
     }
   });
 
-  it('reports the series that map to nothing and the VMs with no series', () => {
-    const summary = JSON.parse(collect.stdout);
-    expect(summary.mapping.unmapped.map((u: { labels: string }) => u.labels)).toContain(
-      '{instance="stray:9100",job="fleet"}',
-    );
-    expect(summary.vms_without_series).toEqual([`win-1 (${VM_SILENT})`]);
-    expect(summary.skipped_servers.without_host).toBe(1);
-  });
-
-  it("stores each VM's steal in percent of its vCPUs, with its CPU use and load", async () => {
-    const local = await openLocalStore({ dataDir: files.dataDir });
-    try {
-      const now = new Date();
-      const from = new Date(now.getTime() - 10 * 60_000);
-      const a = await local.store.samplesFor(onNode(VM_A, 'cmp-1'), from, now);
-      const b = await local.store.samplesFor(onNode(VM_B, 'cmp-1'), from, now);
-      expect(a.map((x) => [x.steal_percent, x.cpu_percent, x.load5])).toEqual(
-        a.map(() => [expect.closeTo(10, 6), expect.closeTo(40, 6), 1.5]),
-      );
-      expect(a.length).toBeGreaterThan(0);
-      expect(b.map((x) => x.steal_percent)).toEqual(b.map(() => expect.closeTo(25, 6)));
-      expect(b.length).toBeGreaterThan(0);
-    } finally {
-      await local.close();
-    }
-  });
-
-  it('marks the steps whose rate window spans a counter reset as gaps instead of data', async () => {
-    const { reset, samples } = await counterResetSamples(files.dataDir, 600_000);
-    expect(reset).toBeDefined();
-    expect(samples.length).toBeGreaterThan(0);
-    expect(samples.every((x) => x.ts < (reset?.from ?? '') || x.ts > (reset?.to ?? ''))).toBe(true);
-    expect(samples.every((x) => Math.abs(x.steal_percent - 20) < 1e-6)).toBe(true);
-  });
-
-  it("shows the hosts in placid fleet with host-side steal, or their VMs' steal", async () => {
-    // Act
-    const fleet = await runCli(['fleet', '--data-dir', files.dataDir, '--json']);
-    // Assess
-    const hosts = JSON.parse(fleet.stdout).zones.flatMap((z: { hosts: unknown[] }) => z.hosts);
-    const byName = Object.fromEntries(hosts.map((h: { host: string }) => [h.host, h]));
-    expect(Object.keys(byName).sort()).toEqual(['cmp-1', 'cmp-2']);
-    expect(byName['cmp-1']).toMatchObject({ availability_zone: 'az1', vms: 2, steal: { source: 'host' } });
-    expect(byName['cmp-1'].steal.now).toBeCloseTo(30, 6);
-    // cmp-2 exports no host-side steal: the view falls back to its VMs, i.e. vm-r's 20 %.
-    expect(byName['cmp-2'].steal).toMatchObject({ source: 'vms' });
-    expect(byName['cmp-2'].steal.now).toBeCloseTo(20, 6);
-  });
-});
-
-describe('the fake Prometheus', () => {
   it('answers a query it does not know as Prometheus answers a bad one', async () => {
     const response = await fetch(`${prometheus.url}/api/v1/query`, {
       method: 'POST',

@@ -4,23 +4,14 @@
  * stores through the local pipeline, and `placid fleet` shows the steal Prometheus computed.
  * A missing prometheus binary fails this file (see realPrometheus.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { PrometheusClient } from '../../lib/drivers/prometheus/client.js';
 import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
-import { openLocalStore } from '../../lib/local/localStore.js';
 import { runCli } from '../cli/runCli.js';
 import { libvirtText, nodeExporterText } from '../drivers/prometheus/nodeExporter.js';
 import { type RunningPrometheus, startPrometheus, waitUntil } from '../drivers/prometheus/realPrometheus.js';
-import {
-  collectFiles,
-  counterResetSamples,
-  onNode,
-  startCloud,
-  VM_A,
-  VM_B,
-  VM_R,
-  VM_SILENT,
-} from './cloudFixture.js';
+import { collectFiles, startCloud, VM_A, VM_B } from './cloudFixture.js';
+import { collectCases } from './prometheusCases.js';
 
 const RESET_AT_SECONDS = 9;
 const guest = (steal: number, resetAtSeconds?: number) => ({
@@ -115,69 +106,11 @@ afterAll(async () => {
 });
 
 describe('placid collect against a real Prometheus', () => {
-  it('completes and sends a report per host and per placed VM', () => {
-    const summary = JSON.parse(collect.stdout);
-    expect([collect.status, summary.hosts, summary.vms, summary.complete]).toEqual([0, 2, 4, true]);
-    expect(summary.messages.sent).toBe(summary.messages.built);
-  });
-
-  it('reports the series that map to nothing and the VMs with no series', () => {
-    const summary = JSON.parse(collect.stdout);
-    expect(summary.mapping.unmapped.map((u: { labels: string }) => u.labels)).toContain(
-      '{instance="stray:9100",job="fleet"}',
-    );
-    expect(summary.vms_without_series).toEqual([`win-1 (${VM_SILENT})`]);
-    expect(summary.skipped_servers.without_host).toBe(1);
-  });
-
-  it("stores each VM's steal as Prometheus computed it, in percent of its vCPUs", async () => {
-    const local = await openLocalStore({ dataDir: files.dataDir });
-    try {
-      const now = new Date();
-      const from = new Date(now.getTime() - 60_000);
-      const a = await local.store.samplesFor(onNode(VM_A, 'cmp-1'), from, now);
-      const b = await local.store.samplesFor(onNode(VM_B, 'cmp-1'), from, now);
-      expect([a.length > 0, b.length > 0]).toEqual([true, true]);
-      // The first steps of a young series read low (rate() extrapolates less at a series' start).
-      const [lastA, lastB] = [a[a.length - 1], b[b.length - 1]];
-      expect([lastA.steal_percent, lastA.cpu_percent, lastA.load5]).toEqual([
-        expect.closeTo(10, 0),
-        expect.closeTo(40, 0),
-        1.5,
-      ]);
-      expect(lastB.steal_percent).toBeCloseTo(25, 0);
-      expect(a.every((x) => x.steal_percent <= 10.5)).toBe(true);
-    } finally {
-      await local.close();
-    }
-  });
-
-  it('marks the steps after a counter reset as gaps instead of data', async () => {
-    const { reset, samples } = await counterResetSamples(files.dataDir, 60_000);
-    expect(reset).toBeDefined();
-    expect(samples.length).toBeGreaterThan(0);
-    // Once the rate window no longer spans the reboot, the rates are good again.
-    expect(samples.every((x) => x.ts < (reset?.from ?? '') || x.ts > (reset?.to ?? ''))).toBe(true);
-  });
-
-  it("shows the hosts in placid fleet with host-side steal, or their VMs' steal", async () => {
-    // Prepare: the latest stored sample of cmp-2's only VM with data.
-    const local = await openLocalStore({ dataDir: files.dataDir });
-    const now = new Date();
-    const vmR = await local.store.samplesFor(onNode(VM_R, 'cmp-2'), new Date(now.getTime() - 60_000), now);
-    await local.close();
-    // Act
-    const fleet = await runCli(['fleet', '--data-dir', files.dataDir, '--json']);
-    // Assess
-    const hosts = JSON.parse(fleet.stdout).zones.flatMap((z: { hosts: unknown[] }) => z.hosts);
-    const byName = Object.fromEntries(hosts.map((h: { host: string }) => [h.host, h]));
-    expect(Object.keys(byName).sort()).toEqual(['cmp-1', 'cmp-2']);
-    expect(byName['cmp-1']).toMatchObject({ availability_zone: 'az1', vms: 2, steal: { source: 'host' } });
-    expect(byName['cmp-1'].steal.now).toBeCloseTo(30, 0);
-    // cmp-2 exports no host-side steal: the view falls back to its VMs, i.e. vm-r's latest sample
-    // (20 % in steady state; a rate just after its reboot may read lower).
-    expect(byName['cmp-2'].steal).toMatchObject({ source: 'vms', now: vmR[vmR.length - 1].steal_percent });
-    expect(byName['cmp-2'].steal.now).toBeGreaterThan(5);
-    expect(byName['cmp-2'].steal.now).toBeLessThanOrEqual(20.5);
+  // Prometheus's own rate(): steady to the unit once a series has a few scrapes behind it.
+  collectCases(() => ({ collect, dataDir: files.dataDir }), {
+    lookbackMs: 60_000,
+    digits: 0,
+    steady: 'latest',
+    afterReset: [5, 20.5],
   });
 });

@@ -19,6 +19,15 @@ const FULL_A = {
   vm_load5: [flat(GUEST_A, 2.5)],
 };
 
+const K8S_OWN = 'f0000000-0000-4000-8000-000000000001';
+const K8S_HOST = 'f0000000-0000-4000-8000-000000000002';
+const K8S_NO_NODE = 'f0000000-0000-4000-8000-000000000003';
+
+/** A VM of a Kubernetes cluster, with the metadata its installer would have set. */
+function k8sVm(cloud: FakeOpenStack, id: string, host: string, metadata: Record<string, string>) {
+  cloud.addServer({ id, name: `k8s-${id.slice(-1)}`, host, availabilityZone: 'az1', metadata });
+}
+
 function parsed(bodies: string[]): ReportMessage[] {
   return bodies.map((b) => parseReportMessage(b, NOW));
 }
@@ -76,6 +85,83 @@ describe('collectOnce against the fake cloud', () => {
       server_group: { name: 'web-spread', policy: 'anti-affinity' },
     });
     expect([b?.role, b?.server_group]).toEqual(['db', null]);
+  });
+
+  it("names a VM's Kubernetes cluster from its metadata, else from its host's aggregate", async () => {
+    // Prepare: VM_A names its own cluster; VM_R's host cmp-2 is in an aggregate of cluster prod-b
+    cloud = await startCloud();
+    cloud.addAggregate({
+      name: 'k8s-b',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-b' },
+    });
+    k8sVm(cloud, K8S_OWN, 'cmp-2', { kubernetes_node: 'web-1', kubernetes_cluster: 'prod-a' });
+    k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
+    k8sVm(cloud, K8S_NO_NODE, 'cmp-1', { kubernetes_cluster: 'prod-a' });
+    // Act
+    const run = await collectFrom(
+      cloud,
+      configOf({ inventory: { kubernetes_cluster_aggregate_key: 'placid_k8s_cluster' } }),
+    );
+    // Assess: the VM that names no node gets no cluster either
+    const { instances } = all(parsed(run.messages));
+    const pick = (uuid: string) => instances.find((i) => i.uuid === uuid);
+    expect([pick(K8S_OWN)?.kubernetes_node, pick(K8S_OWN)?.kubernetes_cluster]).toEqual(['web-1', 'prod-a']);
+    expect([pick(K8S_HOST)?.kubernetes_node, pick(K8S_HOST)?.kubernetes_cluster]).toEqual([
+      'worker-7',
+      'prod-b',
+    ]);
+    expect(pick(K8S_NO_NODE)?.kubernetes_cluster).toBeUndefined();
+    expect(pick(VM_R)?.kubernetes_cluster).toBeUndefined();
+    expect(run.summary.complete).toBe(true);
+  });
+
+  it('leaves the cluster out (the default one) when neither key names it, or the aggregate key is off', async () => {
+    cloud = await startCloud();
+    cloud.addAggregate({
+      name: 'k8s-b',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-b' },
+    });
+    k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
+    const run = await collectFrom(cloud, configOf());
+    const r = all(parsed(run.messages)).instances.find((i) => i.uuid === K8S_HOST);
+    expect(r?.kubernetes_node).toBe('worker-7');
+    expect(r?.kubernetes_cluster).toBeUndefined();
+  });
+
+  it('gives no cluster to the VMs of a host whose aggregates name two, and calls the run incomplete', async () => {
+    // Prepare
+    cloud = await startCloud();
+    cloud.addAggregate({
+      name: 'k8s-a',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-a' },
+    });
+    cloud.addAggregate({
+      name: 'k8s-b',
+      availabilityZone: null,
+      hosts: ['cmp-2'],
+      metadata: { placid_k8s_cluster: 'prod-b' },
+    });
+    k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
+    k8sVm(cloud, K8S_OWN, 'cmp-2', { kubernetes_node: 'web-1', kubernetes_cluster: 'prod-a' });
+    // Act
+    const run = await collectFrom(
+      cloud,
+      configOf({ inventory: { kubernetes_cluster_aggregate_key: 'placid_k8s_cluster' } }),
+    );
+    // Assess: its own metadata still counts
+    const { instances } = all(parsed(run.messages));
+    expect(instances.find((i) => i.uuid === K8S_HOST)?.kubernetes_cluster).toBeUndefined();
+    expect(instances.find((i) => i.uuid === K8S_OWN)?.kubernetes_cluster).toBe('prod-a');
+    expect(run.summary.complete).toBe(false);
+    expect(run.summary.problems).toEqual([
+      'host cmp-2 is in aggregates naming Kubernetes clusters prod-a, prod-b (placid_k8s_cluster): its VMs report none unless their own metadata names one',
+    ]);
   });
 
   it('samples a mapped VM in percent of its vCPUs, and marks a VM without series as gaps', async () => {

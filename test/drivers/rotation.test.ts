@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConsulPermissionError } from '../../lib/drivers/consul/errors.js';
 import { envSecrets } from '../../lib/drivers/credentials.js';
 import { KeystoneAuthError } from '../../lib/drivers/openstack/errors.js';
-import { reconnectingAfter } from '../../lib/drivers/rotation.js';
+import { reconnectingAfter, rotatingDriver } from '../../lib/drivers/rotation.js';
 import { FakeConsul } from '../../lib/local/fakes/consul/server.js';
+import { FakeKubernetesServer } from '../../lib/local/fakes/kubernetes/server.js';
 import {
   FAKE_ADMIN,
   FakeOpenStack as Fake,
@@ -111,6 +112,109 @@ describe('rotated credentials', () => {
   });
 });
 
+/** Polls until `check` holds, for at most `ms` (a bound on waiting, not a timing assertion). */
+async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+describe('drivers replaced after a rotation', () => {
+  it("closes the old Consul switch's keep-alive connection once the secret has rotated", async () => {
+    // Prepare: one call over a keep-alive connection, which stays open afterwards
+    consul = new FakeConsul();
+    const agent = await consul.addAgent('web-1');
+    let now = 0;
+    const env: NodeJS.ProcessEnv = { PLACID_CONSUL_JSON: JSON.stringify({ token: 'old-token' }) };
+    const drivers = lazyDrivers(envSecrets(env), names, { maxAgeMs: 60_000, clock: { now: () => now } });
+    await (await drivers.maintenance()).status(consul.ref('web-1'));
+    expect(await agent.openConnections()).toBe(1);
+    // Act: the secret rotates; after the max age the next use builds a new switch
+    env.PLACID_CONSUL_JSON = JSON.stringify({ token: 'new-token' });
+    now = 61_000;
+    const fresh = await drivers.maintenance();
+    // Assess: the old switch's idle connection is gone; the new one opens its own
+    expect(await eventually(async () => (await agent.openConnections()) === 0)).toBe(true);
+    await fresh.status(consul.ref('web-1'));
+    expect(await agent.openConnections()).toBe(1);
+    expect([agent.requests[0]?.token, agent.requests.at(-1)?.token]).toEqual(['old-token', 'new-token']);
+  });
+
+  it("closes the old Kubernetes drainer's keep-alive connection once the token has rotated", async () => {
+    // Prepare
+    const k8s = await FakeKubernetesServer.start({ token: 'k8s-token' });
+    try {
+      k8s.cluster.addNode('worker-1');
+      let now = 0;
+      const env: NodeJS.ProcessEnv = { PLACID_KUBERNETES_JSON: JSON.stringify(k8s.connection()) };
+      const drivers = lazyDrivers(envSecrets(env), names, { maxAgeMs: 60_000, clock: { now: () => now } });
+      await (await drivers.drainer()).isCordoned('worker-1');
+      expect(await k8s.openConnections()).toBe(1);
+      // Act: a rotated secret (same token, so the fake still accepts it) read after the max age
+      env.PLACID_KUBERNETES_JSON = JSON.stringify({ ...k8s.connection(), timeoutMs: 20_000 });
+      now = 61_000;
+      const fresh = await drivers.drainer();
+      // Assess
+      expect(await eventually(async () => (await k8s.openConnections()) === 0)).toBe(true);
+      expect(await fresh.isCordoned('worker-1')).toBe(false);
+    } finally {
+      await k8s.close();
+    }
+  });
+
+  it('keeps a replaced driver open until the calls made through it have settled', async () => {
+    // Prepare: a driver whose call waits until released
+    let secret = 'one';
+    let now = 0;
+    const closed: string[] = [];
+    let release: () => void = () => {};
+    const get = rotatingDriver(
+      async () => ({ value: secret }),
+      async (s) => ({
+        name: String(s.value),
+        slow: () => new Promise<string>((resolve) => (release = () => resolve('done'))),
+        close: () => void closed.push(String(s.value)),
+      }),
+      { maxAgeMs: 1_000, clock: { now: () => now } },
+    );
+    const old = await get();
+    const call = old.slow();
+    // Act: rotation while the call is in flight
+    secret = 'two';
+    now = 1_000;
+    expect((await get()).name).toBe('two');
+    await Promise.resolve();
+    const whileInFlight = [...closed];
+    release();
+    await call;
+    await eventually(async () => closed.length > 0, 1_000);
+    // Assess
+    expect(whileInFlight).toEqual([]);
+    expect(closed).toEqual(['one']);
+  });
+
+  it('does not close a driver whose secret did not change', async () => {
+    let now = 0;
+    const closed: number[] = [];
+    let made = 0;
+    const get = rotatingDriver(
+      async () => ({ value: 'same' }),
+      async () => {
+        const id = ++made;
+        return { id, close: () => void closed.push(id) };
+      },
+      { maxAgeMs: 1_000, clock: { now: () => now } },
+    );
+    await get();
+    now = 5_000;
+    const again = await get();
+    expect([again.id, made, closed]).toEqual([1, 1, []]);
+  });
+});
+
 describe('reconnectingAfter', () => {
   it('reuses the connection until it is maxAge old, then connects again', async () => {
     // Prepare
@@ -125,6 +229,27 @@ describe('reconnectingAfter', () => {
     const after = await get();
     // Assess
     expect([...early, justBefore, after]).toEqual([1, 1, 1, 2]);
+  });
+
+  it('closes the value it replaces, once, and never the one in use', async () => {
+    // Prepare
+    let clock = 0;
+    let made = 0;
+    const closed: number[] = [];
+    const get = reconnectingAfter(async () => ++made, {
+      maxAgeMs: 1_000,
+      clock: { now: () => clock },
+      close: (replaced) => void closed.push(replaced),
+    });
+    // Act
+    await get();
+    await get();
+    const beforeMaxAge = [...closed];
+    clock = 1_000;
+    const second = await get();
+    await Promise.resolve();
+    // Assess
+    expect([beforeMaxAge, second, closed]).toEqual([[], 2, [1]]);
   });
 
   it('keeps no failed connection: the next call connects again', async () => {

@@ -1,22 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LATEST_LOOKBACK_MS, readHostSteal } from '../../lib/fleet/steal.js';
-import {
-  at,
-  hypervisorDoc,
-  instanceDoc,
-  message,
-  NOW,
-  type StoreHarness,
-  startStore,
-} from '../store/fixtures.js';
+import { at, hypervisorDoc, instanceDoc, message, NOW, useStore } from '../store/fixtures.js';
 
-let h: StoreHarness;
-beforeAll(async () => {
-  h = await startStore();
-});
-afterAll(async () => {
-  await h.local.close();
-});
+const h = useStore();
 
 /** The fleet view's default: the ten minutes up to NOW. */
 const window = { from: new Date(at(-10)), to: NOW };

@@ -124,10 +124,29 @@ describe('queues', () => {
       expect(q.Properties.RedrivePolicy.maxReceiveCount, id).toBe(5);
   });
 
-  it("keeps a plan message waiting for a slot past its plan's TTL: 30 min / 6 min, + 1 to expire, + 5", () => {
+  it("keeps a plan message waiting for a slot past its plan's TTL: 28 waits cover 30 min, + 1 to expire, + 5", () => {
+    // 10 × 30 s + 10 × 60 s + 8 × 120 s ≥ 30 min (lib/workflow/planQueueRetry.ts)
     const [plans] = work().filter(([id]) => id.startsWith('QueuesPlans'));
     expect(plans?.[1].Properties.VisibilityTimeout).toBe(360);
-    expect(plans?.[1].Properties.RedrivePolicy.maxReceiveCount).toBe(5 + 1 + 5);
+    expect(plans?.[1].Properties.RedrivePolicy.maxReceiveCount).toBe(28 + 1 + 5);
+  });
+
+  it('lets the plan starter shorten the visibility of the plan queue’s messages, and tells it the URL', () => {
+    const [starterId, starter] = Object.entries(template.findResources('AWS::Lambda::Function')).find(
+      ([id]) => id.startsWith('WorkflowPlanStarterFunction'),
+    )!;
+    const [plansId] = work().find(([id]) => /^QueuesPlansQueue[0-9A-F]{8}$/.test(id))!;
+    const roleId = starter.Properties.Role['Fn::GetAtt'][0];
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement);
+    const change = statements.filter(
+      (s) =>
+        [s.Action].flat().includes('sqs:ChangeMessageVisibility') &&
+        JSON.stringify(s.Resource) === JSON.stringify({ 'Fn::GetAtt': [plansId, 'Arn'] }),
+    );
+    expect(change, starterId).toHaveLength(1);
+    expect(starter.Properties.Environment.Variables.PLACID_PLAN_QUEUE_URL).toEqual({ Ref: plansId });
   });
 
   it('sizes the plan queue from placid:rebalance plan_ttl_minutes', () => {
@@ -135,7 +154,8 @@ describe('queues', () => {
     const [plans] = Object.entries(own.findResources('AWS::SQS::Queue')).filter(([id]) =>
       /^QueuesPlansQueue[0-9A-F]{8}$/.test(id),
     );
-    expect(plans?.[1].Properties.RedrivePolicy.maxReceiveCount).toBe(20 + 1 + 5);
+    // 40 waits cover 75 min (…, 10 × 240 s), then 8 × 360 s: 48 waits ≥ 120 min
+    expect(plans?.[1].Properties.RedrivePolicy.maxReceiveCount).toBe(48 + 1 + 5);
   });
 
   it('encrypts every queue with the messaging key', () => {

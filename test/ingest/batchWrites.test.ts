@@ -4,7 +4,7 @@
  * that fail only the messages whose writes did not land.
  */
 import { BatchWriteCommand, type BatchWriteCommandInput, DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { ManualClock } from '../../lib/model/clock.js';
@@ -12,17 +12,16 @@ import { BATCH_WRITE_LIMIT } from '../../lib/store/batchWriter.js';
 import { BatchWriteError } from '../../lib/store/errors.js';
 import { INGEST_WATERMARK_NAME } from '../../lib/store/ingestWatermark.js';
 import { sqsEvent, sqsRecord } from '../queue/sqsRecords.js';
-import { NOW, type StoreHarness, startStore } from '../store/fixtures.js';
+import { NOW, useStore } from '../store/fixtures.js';
 import { type Injector, injectFaults, isCall, throttle } from './faults.js';
 import { at, body, hypervisorDoc } from './harness.js';
 
 const NODES_PER_MESSAGE = 6;
 
-let h: StoreHarness;
+const h = useStore();
 let calls: Record<string, number> = {};
 let faults: Injector | undefined;
-beforeAll(async () => {
-  h = await startStore();
+beforeAll(() => {
   // Counts requests by command and table, as DynamoDB would bill them.
   h.store.ctx.doc.middlewareStack.add(
     (next, context) => async (args) => {
@@ -34,9 +33,6 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'testRequestCounter' },
   );
-});
-afterAll(async () => {
-  await h.local.close();
 });
 beforeEach(async () => {
   const { ctx } = h.store;

@@ -4,7 +4,7 @@ import { md5Hex } from '../../lib/local/sqsMd5.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { ManualClock } from '../../lib/model/clock.js';
 import { ConfigError } from '../../lib/model/errors.js';
-import { QueueSendError } from '../../lib/queue/errors.js';
+import { QueueSendError, QueueVisibilityError } from '../../lib/queue/errors.js';
 
 const START = Date.UTC(2026, 0, 1);
 
@@ -128,6 +128,98 @@ describe('LocalSqsQueue receive and delete', () => {
       }),
     ]);
     expect(dlq.receive(1)[0].attributes.DeadLetterQueueSourceArn).toBe(queue.arn);
+  });
+});
+
+describe('LocalSqsQueue changeVisibility', () => {
+  it('brings a received message back after the new timeout, counted from the call', async () => {
+    // Prepare: the queue's own timeout is 30 s
+    const { clock, queue } = queues();
+    await queue.send('m');
+    const [record] = queue.receive(1);
+    clock.advance(2_000);
+    // Act
+    await queue.changeVisibility(record.receiptHandle, 5);
+    // Assess
+    clock.advance(4_999);
+    expect(queue.receive(1)).toEqual([]);
+    clock.advance(1);
+    expect(queue.receive(1).map((r) => r.body)).toEqual(['m']);
+  });
+
+  it('makes a message visible at once with 0, and can also extend past the queue timeout', async () => {
+    const { clock, queue } = queues();
+    await queue.sendBatch(['now', 'later']);
+    const [now, later] = queue.receive(2);
+    await queue.changeVisibility(now.receiptHandle, 0);
+    await queue.changeVisibility(later.receiptHandle, 120);
+    const again = queue.receive(2);
+    expect(again.map((r) => r.body)).toEqual(['now']);
+    queue.delete(again[0].receiptHandle);
+    clock.advance(119_999);
+    expect(queue.receive(2)).toEqual([]);
+    clock.advance(1);
+    expect(queue.receive(2).map((r) => r.body)).toEqual(['later']);
+  });
+
+  it.each([
+    [-1, 'negative'],
+    [43_201, 'over 12 hours'],
+    [1.5, 'fractional'],
+  ])('refuses a timeout of %s s (%s) as InvalidParameterValue, naming the field', async (seconds) => {
+    const { queue } = queues();
+    await queue.send('m');
+    const [record] = queue.receive(1);
+    const change = queue.changeVisibility(record.receiptHandle, seconds);
+    await expect(change).rejects.toThrow(QueueVisibilityError);
+    await expect(change).rejects.toMatchObject({ code: 'InvalidParameterValue' });
+    await expect(change).rejects.toThrow(/VisibilityTimeout must be a whole number of seconds 0\.\.43200/);
+  });
+
+  it('refuses to keep a message in flight over 12 hours after its receive', async () => {
+    const { clock, queue } = queues();
+    await queue.send('m');
+    const [record] = queue.receive(1);
+    await queue.changeVisibility(record.receiptHandle, 43_200);
+    clock.advance(60_000);
+    await expect(queue.changeVisibility(record.receiptHandle, 43_200)).rejects.toMatchObject({
+      code: 'InvalidParameterValue',
+    });
+    await queue.changeVisibility(record.receiptHandle, 43_140);
+  });
+
+  it('accepts only the latest receipt handle of a message', async () => {
+    const { clock, queue } = queues();
+    await queue.send('m');
+    const first = queue.receive(1)[0].receiptHandle;
+    clock.advance(30_000);
+    const second = queue.receive(1)[0].receiptHandle;
+    await expect(queue.changeVisibility(first, 0)).rejects.toMatchObject({ code: 'ReceiptHandleIsInvalid' });
+    await expect(queue.changeVisibility('not-a-handle', 0)).rejects.toMatchObject({
+      code: 'ReceiptHandleIsInvalid',
+    });
+    await queue.changeVisibility(second, 0);
+    expect(queue.peek(1).map((m) => m.body)).toEqual(['m']);
+  });
+
+  it('refuses a message whose visibility timeout already ran out (not in flight)', async () => {
+    const { clock, queue } = queues();
+    await queue.send('m');
+    const [record] = queue.receive(1);
+    clock.advance(30_000);
+    await expect(queue.changeVisibility(record.receiptHandle, 10)).rejects.toMatchObject({
+      code: 'MessageNotInflight',
+    });
+  });
+
+  it('refuses a deleted message', async () => {
+    const { queue } = queues();
+    await queue.send('m');
+    const [record] = queue.receive(1);
+    queue.delete(record.receiptHandle);
+    await expect(queue.changeVisibility(record.receiptHandle, 10)).rejects.toMatchObject({
+      code: 'ReceiptHandleIsInvalid',
+    });
   });
 });
 

@@ -1,4 +1,6 @@
 import {
+  ChangeMessageVisibilityCommand,
+  ReceiptHandleIsInvalid,
   SendMessageBatchCommand,
   type SendMessageBatchRequestEntry,
   SendMessageCommand,
@@ -7,7 +9,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { QueueSendError } from '../../lib/queue/errors.js';
+import { QueueSendError, QueueVisibilityError } from '../../lib/queue/errors.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 
 const URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/placid-ingest';
@@ -161,5 +163,34 @@ describe('SqsQueue.fromUrl', () => {
     const q = SqsQueue.fromUrl(URL);
     const region = await (q as unknown as { client: SQSClient }).client.config.region();
     expect(region).toBe('eu-west-1');
+  });
+});
+
+describe('SqsQueue.changeVisibility', () => {
+  it('calls ChangeMessageVisibility with the receipt handle and the timeout', async () => {
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    await queue().changeVisibility('handle-1', 30);
+    expect(sqs).toHaveReceivedCommandWith(ChangeMessageVisibilityCommand, {
+      QueueUrl: URL,
+      ReceiptHandle: 'handle-1',
+      VisibilityTimeout: 30,
+    });
+  });
+
+  it('refuses a timeout outside 0..43200 s without calling SQS', async () => {
+    const change = queue().changeVisibility('handle-1', 43_201);
+    await expect(change).rejects.toThrow(QueueVisibilityError);
+    await expect(change).rejects.toThrow(/VisibilityTimeout must be a whole number of seconds/);
+    expect(sqs).not.toHaveReceivedCommand(ChangeMessageVisibilityCommand);
+  });
+
+  it("passes SQS's refusal on with its error code", async () => {
+    sqs
+      .on(ChangeMessageVisibilityCommand)
+      .rejects(new ReceiptHandleIsInvalid({ message: 'The receipt handle is not valid', $metadata: {} }));
+    await expect(queue().changeVisibility('old', 10)).rejects.toMatchObject({
+      name: 'QueueVisibilityError',
+      code: 'ReceiptHandleIsInvalid',
+    });
   });
 });

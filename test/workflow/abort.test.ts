@@ -3,31 +3,25 @@
  * an abort during `post-migrating` is refused because the VM is already landing on the destination.
  * Through the synthesized state machine and the real clients against the fake cloud.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEST,
   expectCleanEnd,
-  type Harness,
   heldLeases,
   K8S_NODE,
   migrationsTo,
   recordOf,
   SOURCE,
-  startHarness,
+  useHarness,
   VM,
 } from './harness.js';
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const fixture = useHarness();
 
 describe('aborting a live migration', () => {
   it('keeps the node drained and the leases held until Nova reports the abort cancelled', async () => {
     // Prepare: the migration stalls; once aborted it stays `cancelling` for three polls.
-    h = await startHarness();
-    const harness = h;
+    const h = await fixture.start();
     h.nova.updateServer(VM, { migration: { outcome: 'stall', cancellingPolls: 3 } });
     const migration = h.migration();
     const seen: Array<{ status: string | undefined; cordoned: boolean | undefined; leases: number }> = [];
@@ -36,9 +30,9 @@ describe('aborting a live migration', () => {
       beforeStep: async (request) => {
         if (request.step !== 'rollback') return;
         seen.push({
-          status: migrationsTo(harness)[0]?.status,
-          cordoned: harness.k8s.cluster.node(K8S_NODE)?.unschedulable,
-          leases: (await heldLeases(harness, migration)).length,
+          status: migrationsTo(h)[0]?.status,
+          cordoned: h.k8s.cluster.node(K8S_NODE)?.unschedulable,
+          leases: (await heldLeases(h, migration)).length,
         });
       },
     });
@@ -54,8 +48,7 @@ describe('aborting a live migration', () => {
 
   it('records the VM on the destination when the abort is refused in post-migrating', async () => {
     // Prepare: memory is copied after 3 polls, then the migration sits in post-migrating past the deadline.
-    h = await startHarness();
-    const harness = h;
+    const h = await fixture.start();
     h.nova.updateServer(VM, { migration: { outcome: 'completed', steps: 3, postMigratingPolls: 10_000 } });
     const migration = h.migration();
     const statusAtRollback: string[] = [];
@@ -63,7 +56,7 @@ describe('aborting a live migration', () => {
     const run = await h.run(migration, {
       beforeStep: (request) => {
         if (request.step !== 'rollback') return;
-        const m = harness.nova.state.migrations.find((x) => x.serverId === VM)!;
+        const m = h.nova.state.migrations.find((x) => x.serverId === VM)!;
         statusAtRollback.push(m.status);
         if (statusAtRollback.length === 1) m.plan.postMigratingPolls = m.step - m.plan.steps + 4;
       },

@@ -12,9 +12,9 @@ import type { NodeDrainer } from '../../lib/drivers/kubernetes/types.js';
 import { LocalActivities } from '../../lib/local/activities.js';
 import { workflowDefinition } from '../../lib/local/workflowDefinition.js';
 import type { AgentStepDeps } from '../../lib/workflow/ports.js';
-import { expectCleanEnd, type Harness, K8S_NODE, startHarness } from './harness.js';
+import { expectCleanEnd, K8S_NODE, useHarness } from './harness.js';
 
-let h!: Harness;
+const fixture = useHarness();
 let activityArn = '';
 const agents: Agent[] = [];
 beforeAll(async () => {
@@ -23,8 +23,8 @@ beforeAll(async () => {
   activityArn = resources.find((r) => r.includes(':activity:')) ?? '';
 }, 240_000);
 afterEach(async () => {
+  // Registered after useHarness's hook, so it runs first: the agents stop before their harness closes.
   for (const agent of agents.splice(0)) agent.abandon();
-  await h?.close();
 });
 
 interface Started {
@@ -37,7 +37,7 @@ interface Started {
 function startAgent(
   name: string,
   channel: TaskChannel,
-  deps: AgentStepDeps = h.deps,
+  deps: AgentStepDeps = fixture.current.deps,
   concurrency = 1,
 ): Started {
   const events: AgentEvent[] = [];
@@ -59,7 +59,7 @@ function startAgent(
 /** A drainer whose drain does `during` with the node cordoned, then returns what `after` gives. */
 function drainerThat(during: () => Promise<'hang' | 'finish'>): AgentStepDeps['drainer'] {
   return async () => {
-    const real = await h.deps.drainer();
+    const real = await fixture.current.deps.drainer();
     const wrapped: NodeDrainer = {
       cordon: (node) => real.cordon(node),
       uncordon: (node) => real.uncordon(node),
@@ -84,6 +84,7 @@ const until = async (what: () => boolean, label: string): Promise<void> => {
  * task then passes the heartbeat timeout; `killed()` tells whether it has died yet.
  */
 function startDoomedAgent(activities: LocalActivities): { doomed: Started; killed: () => boolean } {
+  const h = fixture.current;
   let killed = false;
   const doomed: Started = startAgent('agent-a', activities, {
     ...h.deps,
@@ -100,7 +101,7 @@ function startDoomedAgent(activities: LocalActivities): { doomed: Started; kille
 
 describe('an agent killed mid-drain', () => {
   it('loses its task at the heartbeat timeout; another agent finishes the drain and the migration', async () => {
-    h = await startHarness();
+    const h = await fixture.start();
     const activities = new LocalActivities(h.clock, 50);
     const { doomed, killed } = startDoomedAgent(activities);
     const migration = h.migration();
@@ -119,7 +120,7 @@ describe('an agent killed mid-drain', () => {
   });
 
   it('rolls back cleanly, nothing left drained, when the drain fails on the agent that took it over', async () => {
-    h = await startHarness();
+    const h = await fixture.start();
     const activities = new LocalActivities(h.clock, 50);
     const { killed } = startDoomedAgent(activities);
     // The pod the restarted agent meets can never be evicted: the drain fails, rollback undrains.
@@ -193,7 +194,7 @@ function partitioned(channel: TaskChannel, clock: { now(): number }) {
 
 describe('an agent partitioned from AWS for ten minutes', () => {
   it('keeps trying to report, the step moves to another agent, and its late answer is refused', async () => {
-    h = await startHarness();
+    const h = await fixture.start();
     const activities = new LocalActivities(h.clock, 50);
     const network = partitioned(activities, h.clock);
     const isolated = startAgent(
@@ -231,7 +232,7 @@ describe('an agent partitioned from AWS for ten minutes', () => {
 
 describe('two agents polling one activity', () => {
   it('runs each task once, on one agent', async () => {
-    h = await startHarness();
+    const h = await fixture.start();
     const activities = new LocalActivities(h.clock, 50);
     const a = startAgent('agent-a', activities, h.deps, 2);
     const b = startAgent('agent-b', activities, h.deps, 2);
@@ -250,7 +251,7 @@ describe('two agents polling one activity', () => {
   });
 
   it('stops taking tasks on stop() and finishes the one it is running', async () => {
-    h = await startHarness();
+    const h = await fixture.start();
     const activities = new LocalActivities(h.clock, 50);
     const a = startAgent('agent-a', activities);
     const migration = h.migration();
@@ -278,7 +279,7 @@ describe('two agents polling one activity', () => {
 
 describe('the activities', () => {
   it('refuses a report for a task that timed out, as Step Functions does', async () => {
-    h = await startHarness();
+    const h = await fixture.start();
     const activities = new LocalActivities(h.clock, 50);
     const outcome = activities
       .schedule(

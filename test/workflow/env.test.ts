@@ -28,19 +28,32 @@ describe('the plan starter Lambda environment', () => {
   it('reads the state machine, dead-letter queue and concurrency limit', () => {
     const read = readPlanStarterEnv({
       PLACID_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:123456789012:stateMachine:Workflow-1',
+      PLACID_PLAN_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/plans',
       PLACID_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/plans-dlq',
       PLACID_MAX_CONCURRENT_MIGRATIONS: '10',
     });
     expect(read.maxConcurrent).toBe(10);
+    expect(read.planQueueUrl).toBe('https://sqs.us-east-1.amazonaws.com/123456789012/plans');
   });
 
   it('rejects a concurrency limit that is no whole number', () => {
     expect(() =>
       readPlanStarterEnv({
         PLACID_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:123456789012:stateMachine:W',
+        PLACID_PLAN_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/plans',
         PLACID_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/plans-dlq',
         PLACID_MAX_CONCURRENT_MIGRATIONS: 'ten',
       }),
     ).toThrow(/PLACID_MAX_CONCURRENT_MIGRATIONS must be a whole number/);
+  });
+
+  it('requires the plan queue URL, to shorten a waiting message’s visibility', () => {
+    expect(() =>
+      readPlanStarterEnv({
+        PLACID_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:123456789012:stateMachine:W',
+        PLACID_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/plans-dlq',
+        PLACID_MAX_CONCURRENT_MIGRATIONS: '10',
+      }),
+    ).toThrow(/PLACID_PLAN_QUEUE_URL/);
   });
 });

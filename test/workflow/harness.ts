@@ -6,7 +6,7 @@
  * by the poll interval the Wait state would have waited.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { ConsulMaintenanceSwitch } from '../../lib/drivers/consul/ConsulMaintenanceSwitch.js';
 import { KubernetesNodeDrainer } from '../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
 import { KeystoneSession } from '../../lib/drivers/openstack/keystone.js';
@@ -149,6 +149,37 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return h;
+}
+
+export interface HarnessFixture {
+  /** Starts the running test's harness; it is closed after the test. */
+  start(options?: HarnessOptions): Promise<Harness>;
+  /** The harness the running test started (for a file's helpers). */
+  readonly current: Harness;
+}
+
+/**
+ * Registers the hook a workflow test file needs: whatever harness a test starts is closed after it,
+ * passed or failed. Each test starts its own (with its own options), so no state leaks between them.
+ */
+export function useHarness(): HarnessFixture {
+  let open: Harness | undefined;
+  afterEach(async () => {
+    const closing = open;
+    open = undefined;
+    await closing?.close();
+  });
+  return {
+    async start(options) {
+      await open?.close();
+      open = await startHarness(options);
+      return open;
+    },
+    get current() {
+      if (!open) throw new Error('no harness: start one in the test first');
+      return open;
+    },
+  };
 }
 
 function memberCredentials(nova: FakeOpenStack) {

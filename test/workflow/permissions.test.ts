@@ -3,19 +3,15 @@
  * a Nova user without the admin role, a Consul token that lost node:write. Each must fail clearly
  * under its own error name, neither quietly Deferred nor retried for an hour.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { expectCleanEnd, type Harness, K8S_NODE, migrationsTo, recordOf, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectCleanEnd, K8S_NODE, migrationsTo, recordOf, useHarness } from './harness.js';
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const fixture = useHarness();
 
 describe('missing permissions', () => {
   it('fails as NovaPermissionError, not Deferred, when the Nova user lacks the admin role', async () => {
     // Prepare
-    h = await startHarness({ novaMember: true });
+    const h = await fixture.start({ novaMember: true });
     const migration = h.migration();
     // Act
     const run = await h.run(migration);
@@ -32,14 +28,13 @@ describe('missing permissions', () => {
 
   it('ends the rollback at once in CleanupFailed when the Consul token lost node:write', async () => {
     // Prepare
-    h = await startHarness();
-    const harness = h;
+    const h = await fixture.start();
     const migration = h.migration();
     // Act: the token is revoked while the VM is away; undrain and rollback both get 403.
     const run = await h.run(migration, {
       beforeStep: (request) => {
         if (request.step === 'undrain') {
-          harness.agent.injectFault({
+          h.agent.injectFault({
             kind: 'status',
             status: 403,
             path: '/v1/agent/maintenance',

@@ -1,23 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalDynamo, startLocalDynamo } from '../../lib/local/dynalite.js';
-import { FleetStore } from '../../lib/store/fleetStore.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FleetStore } from '../../lib/store/fleetStore.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
 import { putMigrationRecord, storeStealReader } from '../../lib/workflow/records.js';
-import { at, instanceDoc, message, NOW } from '../store/fixtures.js';
+import { at, instanceDoc, message, NOW, storeWithOwnTables, useStore } from '../store/fixtures.js';
 import { migration } from './memory.js';
 
-let local: LocalDynamo;
+const h = useStore();
 let store: FleetStore;
 beforeEach(async () => {
-  local = await startLocalDynamo();
-  store = new FleetStore({
-    doc: local.client,
-    tables: local.tableNames,
-    clock: { now: () => NOW.getTime() },
-  });
-});
-afterEach(async () => {
-  await local.close();
+  // Tables of its own per test: no record or report of one test is seen by the next.
+  store = await storeWithOwnTables(h);
 });
 
 const UUID = 'a0000000-0000-4000-8000-000000000001';

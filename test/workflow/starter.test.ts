@@ -93,13 +93,6 @@ describe('sfnExecutions', () => {
   const ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Migrations';
   beforeEach(() => sfn.reset());
 
-  it('treats ExecutionAlreadyExists as an execution started before', async () => {
-    sfn
-      .on(StartExecutionCommand)
-      .rejects(Object.assign(new Error('exists'), { name: 'ExecutionAlreadyExists' }));
-    expect(await sfnExecutions(new SFNClient({}), ARN).start('mig-1', '{}')).toBe('exists');
-  });
-
   it('passes other start failures on', async () => {
     sfn
       .on(StartExecutionCommand)

@@ -5,7 +5,7 @@
  * recorded, and no second migration of the VM (expectCleanEnd).
  */
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { workflowDefinition } from '../../lib/local/workflowDefinition.js';
 import { AGENT_STEP_NAMES, CLOUD_STEP_NAMES } from '../../lib/workflow/dispatch.js';
 import { DEFERRAL_ERRORS, SYSTEM_TRANSIENT_ERRORS } from '../../lib/workflow/errors.js';
@@ -23,21 +23,11 @@ import {
   recordOf,
   SOURCE,
   START,
-  startHarness,
+  useHarness,
   VM,
 } from './harness.js';
 
-let h!: Harness;
-let open: Harness | undefined;
-async function start(options?: Parameters<typeof startHarness>[0]): Promise<Harness> {
-  h = await startHarness(options);
-  open = h;
-  return h;
-}
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
+const fixture = useHarness();
 
 const count = (steps: string[], state: string) => steps.filter((s) => s === state).length;
 
@@ -205,7 +195,7 @@ describe('the synthesized definition', () => {
 describe('a migration that goes well', () => {
   it('drains, live-migrates, verifies, undrains and records the move and its cooldown start', async () => {
     // Prepare
-    await start();
+    const h = await fixture.start();
     await h.store.putReports(message([], [instanceDoc({ uuid: VM, host: SOURCE, nodename: SOURCE })]));
     const migration = h.migration();
     // Act
@@ -221,7 +211,7 @@ describe('a migration that goes well', () => {
   });
 
   it('evicts the pods but leaves DaemonSet pods, as kubectl drain --ignore-daemonsets', async () => {
-    await start();
+    const h = await fixture.start();
     const migration = h.migration();
     const run = await h.run(migration);
     expect(run.output?.drain?.kubernetes).toMatchObject({ evicted: 1, skipped: 1 });
@@ -230,7 +220,7 @@ describe('a migration that goes well', () => {
   });
 
   it('puts the Consul node in maintenance with a reason that names the migration', async () => {
-    await start();
+    const h = await fixture.start();
     const migration = h.migration();
     await h.run(migration);
     await expectCleanEnd(h, migration);
@@ -239,7 +229,7 @@ describe('a migration that goes well', () => {
   });
 
   it('migrates a VM that is neither a Kubernetes node nor a Consul agent', async () => {
-    await start();
+    const h = await fixture.start();
     const migration = h.migration({ kubernetes_node: null, consul: null });
     const run = await h.run(migration);
     expect([run.status, h.k8s.requests.length, h.agent.requests.length]).toEqual(['SUCCEEDED', 0, 0]);
@@ -249,7 +239,7 @@ describe('a migration that goes well', () => {
 
 describe('Nova faults', () => {
   it('retries os-migrateLive after Nova 5xx and starts exactly one migration', async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 503, times: 2 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -259,7 +249,7 @@ describe('Nova faults', () => {
   });
 
   it('rolls back when Nova keeps failing with 5xx', async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.setFault('getServer', { kind: 'status', status: 500 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -269,7 +259,7 @@ describe('Nova faults', () => {
   });
 
   it('waits out a 409 from a busy server', async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 409, times: 1 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -278,7 +268,7 @@ describe('Nova faults', () => {
   });
 
   it('rolls back when Nova keeps answering 409, leaving the VM on the source', async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 409, message: 'instance is locked' });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -289,7 +279,7 @@ describe('Nova faults', () => {
   });
 
   it('adopts the migration a timed-out os-migrateLive had started instead of starting another', async () => {
-    await start({ novaTimeoutMs: 1_000 });
+    const h = await fixture.start({ novaTimeoutMs: 1_000 });
     h.nova.setFault('liveMigrate', { kind: 'hang', afterEffect: true, times: 1 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -303,7 +293,7 @@ describe('Nova faults', () => {
   });
 
   it('rolls back a migration that Nova ends in error', async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.updateServer(VM, { migration: { outcome: 'error' } });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -313,7 +303,7 @@ describe('Nova faults', () => {
   });
 
   it("aborts a migration that never completes at Placid's deadline", async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.updateServer(VM, { migration: { outcome: 'stall' } });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -326,7 +316,7 @@ describe('Nova faults', () => {
   });
 
   it('force-completes a migration at the deadline when configured to', async () => {
-    await start({ settings: { on_deadline: 'force-complete' } });
+    const h = await fixture.start({ settings: { on_deadline: 'force-complete' } });
     h.nova.updateServer(VM, { migration: { outcome: 'stall' } });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -338,7 +328,7 @@ describe('Nova faults', () => {
 
 describe('drain faults', () => {
   it('rolls back when a PodDisruptionBudget blocks eviction past the drain deadline', async () => {
-    await start();
+    const h = await fixture.start();
     h.k8s.cluster.addPod({
       name: 'db-0',
       node: K8S_NODE,
@@ -354,7 +344,7 @@ describe('drain faults', () => {
   });
 
   it('evicts a pod once its PodDisruptionBudget allows it', async () => {
-    await start();
+    const h = await fixture.start();
     h.k8s.cluster.addPod({ name: 'db-0', node: K8S_NODE, controller: 'StatefulSet', blockEvictions: 2 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -363,7 +353,7 @@ describe('drain faults', () => {
   });
 
   it('rolls back when the Consul agent stays unreachable', async () => {
-    await start();
+    const h = await fixture.start();
     h.agent.injectFault({ kind: 'unreachable', path: '/v1/agent/maintenance', times: 'forever' });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -373,7 +363,7 @@ describe('drain faults', () => {
   });
 
   it('retries a Consul agent that is briefly unreachable', async () => {
-    await start();
+    const h = await fixture.start();
     h.agent.injectFault({ kind: 'unreachable', path: '/v1/agent/maintenance', times: 2 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -384,7 +374,7 @@ describe('drain faults', () => {
 
 describe('leases', () => {
   it('defers a migration whose VM is held by another execution, starting nothing', async () => {
-    await start();
+    const h = await fixture.start();
     await h.store.acquireLease(vmLease(VM), 'mig-other', 3_600_000);
     const migration = h.migration();
     const run = await h.run(migration);
@@ -396,7 +386,7 @@ describe('leases', () => {
   });
 
   it('waits for a busy destination slot with backoff, then defers, holding nothing', async () => {
-    await start();
+    const h = await fixture.start();
     await h.store.acquireLease(hostSlots(DEST, h.deps.settings)[0], 'mig-other', 3_600_000);
     const migration = h.migration();
     const run = await h.run(migration);
@@ -406,7 +396,7 @@ describe('leases', () => {
   });
 
   it('starts as soon as the busy slot is given back', async () => {
-    await start();
+    const h = await fixture.start();
     const slot = hostSlots(DEST, h.deps.settings)[0];
     await h.store.acquireLease(slot, 'mig-other', 3_600_000);
     const migration = h.migration();
@@ -423,7 +413,7 @@ describe('leases', () => {
 
 describe('steps retried after a partial effect', () => {
   it('adopts the migration started by an os-migrateLive that then failed', async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.setFault('liveMigrate', { kind: 'status', status: 500, afterEffect: true, times: 1 });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -433,7 +423,7 @@ describe('steps retried after a partial effect', () => {
   });
 
   it('carries on draining after a cordon whose answer was lost, and still uncordons', async () => {
-    await start();
+    const h = await fixture.start();
     h.k8s.injectFault({ method: 'PATCH', path: `/nodes/${K8S_NODE}`, loseReply: true });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -446,7 +436,7 @@ describe('steps retried after a partial effect', () => {
   });
 
   it('disables maintenance that a request with a lost answer had enabled', async () => {
-    await start();
+    const h = await fixture.start();
     h.agent.injectFault({ kind: 'lose-reply', path: '/v1/agent/maintenance' });
     const migration = h.migration();
     const run = await h.run(migration);
@@ -461,7 +451,7 @@ describe('steps retried after a partial effect', () => {
 
 describe('the VM moved by someone else', () => {
   it('defers when the VM is no longer on the planned source', async () => {
-    await start();
+    const h = await fixture.start();
     h.nova.moveServer(VM, 'cmp-3');
     const migration = h.migration();
     const run = await h.run(migration);
@@ -472,7 +462,7 @@ describe('the VM moved by someone else', () => {
   });
 
   it('rolls back when the VM moves while its node is drained', async () => {
-    await start();
+    const h = await fixture.start();
     const migration = h.migration();
     const run = await h.run(migration, {
       beforeStep: (r) => {
@@ -505,7 +495,7 @@ describe('deferrals found by the re-check', () => {
       {},
     ],
   ])('defers when %s', async (_why, error, arrange, settings) => {
-    await start({ settings });
+    const h = await fixture.start({ settings });
     arrange(h);
     const migration = h.migration();
     const run = await h.run(migration);
@@ -518,7 +508,7 @@ describe('deferrals found by the re-check', () => {
 
 describe('input the workflow cannot act on', () => {
   it('fails at once on an invalid plan message, taking no lease', async () => {
-    await start();
+    const h = await fixture.start();
     const migration = h.migration({ dest_host: SOURCE });
     const run = await h.run(migration);
     expect([run.status, run.error]).toEqual(['FAILED', 'InvalidMigrationInputError']);

@@ -33,6 +33,11 @@ export class KubernetesApi {
     this.#timeoutMs = timeoutMs;
   }
 
+  /** Closes its keep-alive connections (a driver replaced after a rotation, lib/drivers/rotation.ts). */
+  close(): void {
+    this.#access.close?.();
+  }
+
   async getNode(name: string): Promise<V1Node> {
     return this.call<V1Node>(
       `get node ${name}`,

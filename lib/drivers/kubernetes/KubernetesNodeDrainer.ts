@@ -46,6 +46,11 @@ export class KubernetesNodeDrainer implements NodeDrainer {
     return new KubernetesNodeDrainer(new KubernetesApi(access, timeoutMs), deps);
   }
 
+  /** Closes its keep-alive connections (a driver replaced after a rotation, lib/drivers/rotation.ts). */
+  close(): void {
+    this.api.close();
+  }
+
   async isCordoned(node: string): Promise<boolean> {
     return (await this.api.getNode(node)).spec?.unschedulable === true;
   }

@@ -14,6 +14,8 @@ export interface ClusterAccess {
    * credentials which expire (a kubeconfig's exec plugin or OIDC token) are renewed in time.
    */
   requestOptions(): Promise<https.RequestOptions>;
+  /** Closes the keep-alive connections it holds (a kubeconfig's agents are the client library's). */
+  close?(): void;
 }
 
 export interface TokenAccessOptions {
@@ -33,7 +35,11 @@ export function tokenAccess(options: TokenAccessOptions): ClusterAccess {
     agent,
     headers: { Authorization: `Bearer ${options.token}` },
   };
-  return { server: options.server, requestOptions: async () => requestOptions };
+  return {
+    server: options.server,
+    requestOptions: async () => requestOptions,
+    close: () => agent.destroy(),
+  };
 }
 
 /** The part of the official KubeConfig this driver uses (a structural type: no runtime import). */

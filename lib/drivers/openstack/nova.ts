@@ -21,6 +21,7 @@ import {
   serverMigrationsSchema,
   serverSchema,
 } from './schemas.js';
+import { closeFetch } from './tlsFetch.js';
 
 export interface NovaClientOptions {
   /** Compute API microversion; default NOVA_DEFAULT_MICROVERSION, at least 2.25. */
@@ -62,6 +63,11 @@ export class NovaClient {
     this.#session = session;
     this.#options = options;
     this.#retry = { ...DEFAULT_DRIVER_RETRY, ...options.retry };
+  }
+
+  /** Closes the keep-alive connections of a private-CA fetch (a driver replaced after a rotation). */
+  close(): void {
+    closeFetch(this.#options.fetch);
   }
 
   /** `GET /servers/{id}`: status, task state and (for admins) the host it runs on. */

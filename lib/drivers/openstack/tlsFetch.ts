@@ -17,12 +17,26 @@ export interface CloudTls {
   insecure?: boolean;
 }
 
-/** Global fetch when nothing is customised; otherwise a fetch over agents with these settings. */
+/**
+ * Global fetch when nothing is customised; otherwise a fetch over agents with these settings, with
+ * a `close()` for their keep-alive connections (see closeFetch).
+ */
 export function fetchFor(tls: CloudTls | undefined): FetchLike | undefined {
   if (!tls || (tls.ca === undefined && !tls.insecure)) return undefined;
   const http = new HttpAgent({ keepAlive: true });
   const https = new HttpsAgent({ keepAlive: true, ca: tls.ca, rejectUnauthorized: !tls.insecure });
-  return (input, init) => exchange(new URL(String(input)), init ?? {}, http, https);
+  const fetch: FetchLike = (input, init) => exchange(new URL(String(input)), init ?? {}, http, https);
+  return Object.assign(fetch, {
+    close: () => {
+      http.destroy();
+      https.destroy();
+    },
+  });
+}
+
+/** Closes the connections of a fetch from fetchFor; the global fetch's pool is shared and left alone. */
+export function closeFetch(fetch: FetchLike | undefined): void {
+  (fetch as (FetchLike & { close?: () => void }) | undefined)?.close?.();
 }
 
 /**

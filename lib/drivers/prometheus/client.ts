@@ -67,6 +67,11 @@ export class PrometheusClient {
     this.#transport = options.transport ?? nodeTransport(options.tls);
   }
 
+  /** Closes the keep-alive connections of its own transport (a given transport is the caller's). */
+  close(): void {
+    (this.#transport as Transport & { close?: () => void }).close?.();
+  }
+
   /** `/api/v1/query`: the value of each series at `at`. */
   instantQuery(query: string, at: Date): Promise<QueryResult> {
     return this.#post('/api/v1/query', { query: checkQuery(query), time: seconds(at) });

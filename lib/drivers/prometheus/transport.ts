@@ -30,15 +30,22 @@ export interface TransportResponse {
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
-/** A transport with keep-alive connections and, for https, the given TLS settings. */
-export function nodeTransport(tls: TlsOptions = {}): Transport {
+/** A transport with keep-alive connections and, for https, the given TLS settings; `close` ends them. */
+export function nodeTransport(tls: TlsOptions = {}): Transport & { close(): void } {
   const httpAgent = new HttpAgent({ keepAlive: true });
   const httpsAgent = new HttpsAgent({
     keepAlive: true,
     ca: tls.ca,
     rejectUnauthorized: !tls.insecureSkipVerify,
   });
-  return (request) => exchange(request, request.url.protocol === 'https:' ? httpsAgent : httpAgent);
+  const transport: Transport = (request) =>
+    exchange(request, request.url.protocol === 'https:' ? httpsAgent : httpAgent);
+  return Object.assign(transport, {
+    close: () => {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  });
 }
 
 function exchange(request: TransportRequest, agent: HttpAgent | HttpsAgent): Promise<TransportResponse> {

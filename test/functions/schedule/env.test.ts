@@ -1,11 +1,12 @@
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readScheduleEnv, SCHEDULE_ENV } from '../../../functions/schedule/env.js';
 import { scheduleDeps } from '../../../functions/schedule/stage.js';
 import { makeLambdaContext } from '../../../lib/local/lambdaContext.js';
 import { ConfigError } from '../../../lib/model/errors.js';
 import { tableNames } from '../../../lib/store/tables.js';
-import { hostReport, type StoreHarness, startStore } from '../../schedule/fixtures.js';
+import { hostReport } from '../../schedule/fixtures.js';
+import { useStore } from '../../store/fixtures.js';
 import { answerOf, urlContext, urlEvent } from './events.js';
 
 const QUEUES = {
@@ -102,13 +103,7 @@ describe('scheduleDeps', () => {
 });
 
 describe('the Lambda entry points', () => {
-  let h: StoreHarness;
-  beforeAll(async () => {
-    h = await startStore();
-  });
-  afterAll(async () => {
-    await h.local.close();
-  });
+  const h = useStore();
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.resetModules();

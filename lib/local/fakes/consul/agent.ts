@@ -84,6 +84,13 @@ export class FakeConsulAgent {
     this.faults = [];
   }
 
+  /** Client connections open now (keep-alive ones included): tests see a client close them. */
+  openConnections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
