@@ -8,7 +8,7 @@ import type { Candidates } from '../lib/engine/candidates.js';
 import type { EngineContext } from '../lib/engine/context.js';
 import { Fleet } from '../lib/engine/fleet.js';
 import { fleetIndex } from '../lib/engine/prefilter/fleetIndex.js';
-import { prefilterPositions } from '../lib/engine/prefilter/index.js';
+import { prefilterCheck, prefilterPositions } from '../lib/engine/prefilter/index.js';
 import { createScheduler } from '../lib/engine/registry.js';
 import type { Scheduler } from '../lib/engine/scheduler.js';
 import { sieveFilters } from '../lib/engine/sieve.js';
@@ -200,16 +200,34 @@ async function stageCpu(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, r
   const n = fleet.hosts.length;
   const index = fleetIndex(fleet.hosts);
   const prefiltered = new Int32Array(n);
-  const preCount = prefilterPositions(fleet.hosts, spec, ctx, prefiltered);
+  const check = prefilterCheck(fleet.hosts, spec, ctx);
+  const preCount = check.collect(prefiltered);
   const positions = new Int32Array(n);
-  const candidates: Candidates = { hosts: fleet.hosts, index, positions, count: preCount };
+  // As the scheduler hands them on: with the memberships the pre-filter left open and its blocked hosts.
+  const { membershipVerdicts: memberships, blocked } = check;
+  const candidates: Candidates = {
+    hosts: fleet.hosts,
+    index,
+    positions,
+    count: preCount,
+    memberships,
+    blocked,
+  };
   const restore = () => {
     positions.set(prefiltered.subarray(0, preCount));
     candidates.count = preCount;
   };
   restore();
   await sieveFilters(scheduler.filters, candidates, spec, ctx);
-  const filtered: Candidates = { ...candidates, positions: positions.slice(0, candidates.count) };
+  // Built as the scheduler builds its candidates (one object shape for the weighers' code to see).
+  const filtered: Candidates = {
+    hosts: fleet.hosts,
+    index,
+    positions: positions.slice(0, candidates.count),
+    count: candidates.count,
+    memberships,
+    blocked,
+  };
   const weights = new Float64Array(n);
   weighCandidates(scheduler.weighers, filtered, spec, ctx, weights);
   const survivorWeights = weights.subarray(0, filtered.count);

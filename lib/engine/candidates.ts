@@ -14,6 +14,14 @@ export interface Candidates {
   /** Ascending positions of the survivors in positions[0..count); stages compact it in place. */
   readonly positions: Int32Array;
   count: number;
+  /**
+   * Per aggregate membership group of the fleet (index.aggregates): -1 where the group's hosts may
+   * be candidates, anything else where none is (the pre-filter's aggregate verdicts: later stages
+   * only remove hosts). Null or absent when not known.
+   */
+  memberships?: Int16Array | null;
+  /** 1 for each fleet position the pre-filter can never keep (fitLimits' blocked); null: not known. */
+  blocked?: Uint8Array | null;
 }
 
 /**
@@ -22,7 +30,14 @@ export interface Candidates {
  */
 export function listCandidates(hosts: readonly HostState[], positions: Int32Array): Candidates {
   for (let i = 0; i < hosts.length; i++) positions[i] = i;
-  return { hosts, index: fleetIndex(hosts), positions, count: hosts.length };
+  return {
+    hosts,
+    index: fleetIndex(hosts),
+    positions,
+    count: hosts.length,
+    memberships: null,
+    blocked: null,
+  };
 }
 
 /** The survivors as a new host list. */

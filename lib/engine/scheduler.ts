@@ -224,6 +224,8 @@ function prefilter(run: Run, c: Candidates): ScheduleDecision['error'] {
   try {
     const check = prefilterCheck(c.hosts, spec, ctx);
     c.count = check.collect(c.positions);
+    c.memberships = check.membershipVerdicts;
+    c.blocked = check.blocked;
     run.record?.prefiltered(c.hosts, c.positions, c.count, check);
   } catch (err) {
     if (err instanceof NoValidHostError) return noValidHost(err.message);
@@ -304,7 +306,15 @@ async function claimFirst(
 function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers, all: boolean): Candidates {
   const n = all ? fleet.hosts.length : 0;
   for (let i = 0; i < n; i++) buffers.positions[i] = i;
-  return { hosts: fleet.hosts, index: fleetIndex(fleet.hosts), positions: buffers.positions, count: n };
+  const index = fleetIndex(fleet.hosts);
+  return {
+    hosts: fleet.hosts,
+    index,
+    positions: buffers.positions,
+    count: n,
+    memberships: null,
+    blocked: null,
+  };
 }
 
 function instanceUuids(spec: RequestSpec): string[] {

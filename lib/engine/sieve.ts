@@ -149,11 +149,10 @@ function sieveGrouped(
   const { hosts, positions } = c;
   const { groupOf } = groups;
   const verdicts = verdictTable(groups.size);
-  if (
-    groups.size <= Math.max(EAGER_GROUPS, c.count >> 3) &&
-    decideEveryGroup(stage, groups, hosts, spec, ctx, verdicts)
-  )
-    return;
+  if (groups.size <= Math.max(EAGER_GROUPS, c.count >> 3)) {
+    if (decideEveryGroup(stage, groups, hosts, spec, ctx, verdicts)) return;
+    if (noCandidateFails(c, groups, verdicts)) return;
+  }
   const n = c.count;
   let kept = 0;
   let j = 0;
@@ -204,6 +203,26 @@ function decideEveryGroup(
     if (v !== PASSED) allPass = false;
   }
   return allPass;
+}
+
+/**
+ * True when no candidate can be in a group that did not pass: the pre-filter told which aggregate
+ * memberships may hold candidates and which hosts never can (blocked), and no host of a group that
+ * did not pass is both. (An availability zone filter after the pre-filter's zone rule, or
+ * ComputeFilter when only the pre-filter's blocked hosts are disabled, keeps every candidate; this
+ * answers that without reading them.)
+ */
+function noCandidateFails(c: Candidates, groups: HostGroups, verdicts: Uint8Array): boolean {
+  const open = c.memberships;
+  if (open == null) return false;
+  const { offsets, memberships } = c.index.openMemberships(groups, c.blocked ?? null);
+  // Only worth it while the lists are shorter than the candidates.
+  if (memberships.length > c.count) return false;
+  for (let g = 0; g < groups.size; g++) {
+    if (verdicts[g] === PASSED) continue;
+    for (let k = offsets[g]; k < offsets[g + 1]; k++) if (open[memberships[k]] === -1) return false;
+  }
+  return true;
 }
 
 let table = new Uint8Array(256);

@@ -1,7 +1,7 @@
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { Candidates } from './candidates.js';
 import type { EngineContext } from './context.js';
-import { addClampedNormalized, clampedSpan, gatherFacts } from './factGather.js';
+import { addFactTerms, clampedSpan, FactTerms, factColumn, factRanges } from './factGather.js';
 import type { HostWeigher } from './weigher.js';
 import { FACT_SLOT } from './weighers/factRows.js';
 import { isFactWeigher } from './weighers/hostFacts.js';
@@ -21,7 +21,9 @@ import {
  * clamped to [minval, maxval], normalised over all survivors (a collapsed range gives 0), multiplied
  * by the per-host multiplier, and summed. With one host (or none) nothing is weighed and every
  * weight is 0. Fact weighers take their raw weights from the fleet's fact rows (see
- * FleetIndex.factRows), gathered for all of them in one pass, so no host object is read for them.
+ * FleetIndex.factRows), so no host object is read for them: one pass finds every fact's extremes
+ * over the survivors, and consecutive fact weighers with one multiplier each are then added in a
+ * second pass together (each survivor's row read once for all of them, the sums in weigher order).
  *
  * `record`, when given, gets what an explanation needs to show each weigher's part for any survivor
  * (its span and multiplier, and the raw weights a fact row does not hold).
@@ -36,36 +38,45 @@ export function weighCandidates(
 ): void {
   const n = c.count;
   weights.fill(0, 0, n);
+  terms.count = 0; // whatever a weigher that threw left queued
   if (n <= 1) return;
-  const active = prepareWeighers(weighers, spec, ctx, c.hosts[c.positions[0]]);
+  const anyHost = c.hosts[c.positions[0]];
+  const active = prepareWeighers(weighers, spec, ctx, anyHost);
   const rows = active.some((a) => isFactWeigher(a.weigher)) ? c.index.factRows(ctx.config) : null;
-  const facts = rows ? gatherFacts(rows, c) : null;
+  const range = rows ? factRanges(rows, c) : null;
   for (const { weigher, state } of active) {
-    if (facts !== null && isFactWeigher(weigher) && weigher.uniformMultiplier?.(ctx)) {
+    if (rows !== null && range !== null && isFactWeigher(weigher) && weigher.uniformMultiplier?.(ctx)) {
       const slot = FACT_SLOT[weigher.fact];
-      const raw = facts.columns.subarray(slot * n, (slot + 1) * n);
-      const span = clampedSpan(weigher, facts.low[slot], facts.high[slot]);
-      const m = weigher.multiplier(c.hosts[c.positions[0]], ctx);
+      const span = clampedSpan(weigher, range.low[slot], range.high[slot]);
+      const m = weigher.multiplier(anyHost, ctx);
+      record?.push({ weigher, span, multiplier: m, raw: null, rows, slot });
       // A collapsed range adds m × 0 = 0 to every weight: nothing, unless m is infinite (NaN).
       // (Weights start at +0 and never become -0, so adding a zero of either sign changes nothing.)
-      if (!(span.collapsed && Number.isFinite(m))) addClampedNormalized(weigher, raw, span, m, n, weights);
-      record?.push({ weigher, span, multiplier: m, raw: null, rows, slot });
+      if (!span.collapsed) terms.add(weigher, slot, span, m);
+      else if (!Number.isFinite(m)) {
+        addFactTerms(rows, c, terms, weights);
+        for (let j = 0; j < n; j++) weights[j] += m * 0;
+      }
       continue;
     }
+    // Queued terms first: the weights must sum in weigher order.
+    if (rows !== null) addFactTerms(rows, c, terms, weights);
     const raw = scratch(n);
-    const slot = facts !== null && isFactWeigher(weigher) ? FACT_SLOT[weigher.fact] : -1;
-    if (slot >= 0) raw.set(facts!.columns.subarray(slot * n, (slot + 1) * n));
+    const slot = rows !== null && isFactWeigher(weigher) ? FACT_SLOT[weigher.fact] : -1;
+    if (slot >= 0) factColumn(rows!, c, slot, raw);
     else rawWeights(weigher, state, c, raw, spec, ctx);
     const span = clampedRange(weigher, raw, n);
     addNormalized(weigher, raw, span, c, ctx, weights);
     if (record) {
-      const uniform = weigher.uniformMultiplier?.(ctx)
-        ? weigher.multiplier(c.hosts[c.positions[0]], ctx)
-        : null;
+      const uniform = weigher.uniformMultiplier?.(ctx) ? weigher.multiplier(anyHost, ctx) : null;
       record.push({ weigher, span, multiplier: uniform, raw: raw.slice(0, n), rows: null, slot: -1 });
     }
   }
+  if (rows !== null) addFactTerms(rows, c, terms, weights);
 }
+
+/** The fact weighers queued to be added in one pass (weighing is synchronous, so one serves every call). */
+const terms = new FactTerms();
 
 function rawWeights(
   weigher: HostWeigher<unknown>,

@@ -6,7 +6,7 @@ import type { ScheduleDecision } from '../../lib/engine/explain.js';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
 import { Fleet } from '../../lib/engine/fleet.js';
 import { fleetIndex } from '../../lib/engine/prefilter/fleetIndex.js';
-import { placementPrefilter, prefilterPositions } from '../../lib/engine/prefilter/index.js';
+import { placementPrefilter, prefilterCheck } from '../../lib/engine/prefilter/index.js';
 import { seededRandom } from '../../lib/engine/random.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { sieveFilters } from '../../lib/engine/sieve.js';
@@ -212,12 +212,15 @@ describe('unexplained decisions (fast path)', () => {
           const ctx = { ...makeContext(config), fleet };
           const filters = createScheduler(config).filters;
           const positions = new Int32Array(fleet.hosts.length);
-          const count = prefilterPositions(fleet.hosts, spec, ctx, positions);
+          const check = prefilterCheck(fleet.hosts, spec, ctx);
+          // As the scheduler hands them on: what the pre-filter tells of where candidates can be.
           const candidates: Candidates = {
             hosts: fleet.hosts,
             index: fleetIndex(fleet.hosts),
             positions,
-            count,
+            count: check.collect(positions),
+            memberships: check.membershipVerdicts,
+            blocked: check.blocked,
           };
           const listed = placementPrefilter(fleet.hosts, spec, ctx, false).hosts;
           // Without the grouping hint every filter asks every host.

@@ -70,6 +70,81 @@ describe('sieveFilters', () => {
     expect(counts[0]).toMatchObject({ start: 2, end: 2 });
   });
 
+  describe('after a pre-filter that told which aggregate memberships can hold candidates', () => {
+    const zone = (name: string) => [{ name, hosts: [], metadata: { availability_zone: name } }];
+    const [A, B] = [zone('a'), zone('b')];
+    /** Hosts h0.. of `types` in memberships `zones`; candidates: `positions`, memberships a (-1) and b (0). */
+    function zonedCandidates(
+      types: string[],
+      zones: (typeof A)[],
+      positions: number[],
+      bMayHold = false,
+      blocked: number[] | null = null,
+    ) {
+      const hosts = Fleet.from(
+        types.map((t, i) => makeHost({ host: `h${i}`, hypervisor_type: t, aggregates: zones[i] })),
+      ).hosts;
+      const c: Candidates = {
+        hosts,
+        index: fleetIndex(hosts),
+        positions: Int32Array.from(positions),
+        count: positions.length,
+        memberships: Int16Array.from([-1, bMayHold ? -1 : 0]),
+        blocked: blocked ? Uint8Array.from(blocked) : null,
+      };
+      return c;
+    }
+
+    it('keeps every candidate when each membership that may hold one lies in a passing group', async () => {
+      // Prepare: zone a is all kvm (passes), zone b all xen (fails) and holds no candidate
+      const c = zonedCandidates(['kvm', 'xen', 'kvm', 'xen'], [A, B, A, B], [0, 2]);
+      // Act
+      const counts = await sieveFilters([byType(['kvm'], [])], c, makeSpec(), ctxOf(c));
+      // Assess
+      expect(survivors(c)).toEqual(['h0', 'h2']);
+      expect(counts[0]).toMatchObject({ start: 2, end: 2 });
+    });
+
+    it('still removes the candidates of a failing group that a membership which may hold candidates lies in', async () => {
+      // Prepare: zone b may hold candidates (h1 is one) and is all xen
+      const c = zonedCandidates(['kvm', 'xen', 'kvm', 'xen'], [A, B, A, B], [0, 1, 2], true);
+      // Act
+      const counts = await sieveFilters([byType(['kvm'], [])], c, makeSpec(), ctxOf(c));
+      // Assess
+      expect(survivors(c)).toEqual(['h0', 'h2']);
+      expect(counts[0]).toMatchObject({ start: 3, end: 2 });
+    });
+
+    it('keeps every candidate when the failing group is blocked wherever it could hold candidates', async () => {
+      // Prepare: xen's host in zone a (h1) is blocked (disabled, say); its other host is in zone b
+      const c = zonedCandidates(['kvm', 'xen', 'kvm', 'xen'], [A, A, A, B], [0, 2], false, [0, 1, 0, 0]);
+      // Act
+      const counts = await sieveFilters([byType(['kvm'], [])], c, makeSpec(), ctxOf(c));
+      // Assess
+      expect(survivors(c)).toEqual(['h0', 'h2']);
+      expect(counts[0]).toMatchObject({ start: 2, end: 2 });
+    });
+
+    it('removes a candidate of a failing group that is not blocked where candidates can be', async () => {
+      // Prepare: as above, but h1 is not blocked and is a candidate
+      const c = zonedCandidates(['kvm', 'xen', 'kvm', 'xen'], [A, A, A, B], [0, 1, 2], false, [0, 0, 0, 1]);
+      // Act
+      const counts = await sieveFilters([byType(['kvm'], [])], c, makeSpec(), ctxOf(c));
+      // Assess
+      expect(survivors(c)).toEqual(['h0', 'h2']);
+      expect(counts[0]).toMatchObject({ start: 3, end: 2 });
+    });
+
+    it('reads the candidates when a membership spans a passing and a failing group', async () => {
+      // Prepare: zone a holds kvm and xen hosts
+      const c = zonedCandidates(['kvm', 'xen', 'xen', 'kvm'], [A, A, B, B], [0, 1]);
+      // Act
+      await sieveFilters([byType(['kvm'], [])], c, makeSpec(), ctxOf(c));
+      // Assess
+      expect(survivors(c)).toEqual(['h0']);
+    });
+  });
+
   it('names the first candidate of a group whose verdict raises, not a host outside the candidates', async () => {
     // Prepare
     const c = candidatesOf(['lxc', 'kvm', 'lxc'], [1, 2]);

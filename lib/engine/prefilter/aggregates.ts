@@ -80,14 +80,6 @@ export class AggregateVerdicts {
     const v = this.verdicts[this.groupOf[i]];
     return v === PASS ? null : this.rules[v];
   }
-
-  /** Writes the positions of the hosts that break no rule to `out` and returns how many. */
-  passing(out: Int32Array): number {
-    const { groupOf, verdicts } = this;
-    let n = 0;
-    for (let i = 0; i < groupOf.length; i++) if (verdicts[groupOf[i]] === PASS) out[n++] = i;
-    return n;
-  }
 }
 
 function firstBroken(rules: readonly AggregateRule[], aggs: readonly Aggregate[]): number {

@@ -21,6 +21,8 @@ export interface FitLimits {
   disk: Int32Array;
   /** 1 when nova-compute is disabled or the host reports no inventory yet. */
   blocked: Uint8Array;
+  /** `vcpu`, or -1 on a blocked host: one read tells both (amounts are never negative). */
+  open: Int32Array;
 }
 
 export function buildFitLimits(cols: HostColumns, fit: ResourceFit): FitLimits {
@@ -30,44 +32,44 @@ export function buildFitLimits(cols: HostColumns, fit: ResourceFit): FitLimits {
     ram: new Int32Array(n),
     disk: new Int32Array(n),
     blocked: new Uint8Array(n),
+    open: new Int32Array(n),
   };
   for (let i = 0; i < n; i++) {
     limits.vcpu[i] = largestFit(fit, VCPU, i);
     limits.ram[i] = largestFit(fit, MEMORY_MB, i);
     limits.disk[i] = largestFit(fit, DISK_GB, i);
     limits.blocked[i] = cols.disabled[i] === 1 || fit.notReady(i) ? 1 : 0;
+    limits.open[i] = limits.blocked[i] === 1 ? -1 : limits.vcpu[i];
   }
   return limits;
 }
 
 /**
- * The common request in one pass over the fleet: positions of the hosts whose membership passes
- * the aggregate rules (`groupOf` / `verdicts` of AggregateVerdicts, a verdict of -1 passing; null
- * when there are none), that are not blocked and that fit the whole `amounts` (limitsApply, and no
- * other class). Writes them to `out` and returns how many.
+ * The common request in one pass: of the hosts at `members` (ascending positions: the hosts whose
+ * membership passes the aggregate rules, see FleetIndex.passingMembers; null for every host), the
+ * ones that are not blocked and that fit the whole `amounts` (limitsApply, and no other class).
+ * Writes their positions to `out` and returns how many.
  */
 export function collectFitting(
   out: Int32Array,
   limits: FitLimits,
   amounts: AmountsByKind,
-  groupOf: Int32Array | null,
-  verdicts: Int16Array | null,
+  members: Int32Array | null,
 ): number {
-  const { blocked, vcpu: vcpuLimit, ram: ramLimit, disk: diskLimit } = limits;
+  const { open, ram: ramLimit, disk: diskLimit } = limits;
   const { vcpu, ram, disk } = amounts;
-  const n = blocked.length;
   let kept = 0;
-  if (groupOf === null || verdicts === null) {
+  if (members === null) {
+    const n = open.length;
     for (let i = 0; i < n; i++) {
-      if (blocked[i] === 0 && vcpu <= vcpuLimit[i] && ram <= ramLimit[i] && disk <= diskLimit[i])
-        out[kept++] = i;
+      if (vcpu <= open[i] && ram <= ramLimit[i] && disk <= diskLimit[i]) out[kept++] = i;
     }
     return kept;
   }
-  for (let i = 0; i < n; i++) {
-    if (verdicts[groupOf[i]] !== -1) continue;
-    if (blocked[i] === 0 && vcpu <= vcpuLimit[i] && ram <= ramLimit[i] && disk <= diskLimit[i])
-      out[kept++] = i;
+  const n = members.length;
+  for (let j = 0; j < n; j++) {
+    const i = members[j];
+    if (vcpu <= open[i] && ram <= ramLimit[i] && disk <= diskLimit[i]) out[kept++] = i;
   }
   return kept;
 }

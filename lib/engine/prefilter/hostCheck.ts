@@ -49,7 +49,6 @@ export class HostCheck {
    * fleet, and one list means one membership group, so one rule and one text. Without this an
    * explained decision over 20k hosts rendered the same few sentences 13k times.
    */
-  private fitLimits: FitLimits | null | undefined;
   private readonly aggregateReasons = new Map<readonly Aggregate[], string>();
 
   constructor(
@@ -79,29 +78,33 @@ export class HostCheck {
     this.traitGroupOf = traits.anyDisabled ? traits.groupOf : null;
   }
 
-  /** The stage that removes the host at position `i`, or null when it is a candidate. */
-  stageOf(host: HostState, i: number): string | null {
-    return this.failing(host, i, this.limits());
+  /**
+   * Per aggregate membership group: -1 when its hosts pass the aggregate rules (so may be
+   * candidates), else the rule they break (all -1 without aggregate rules).
+   */
+  get membershipVerdicts(): Int16Array {
+    return this.aggregates?.verdicts ?? new Int16Array(this.index.aggregates.groups.length).fill(-1);
   }
 
-  /**
-   * The fleet's fit limits if this decision uses them, asked once per check (FleetIndex builds
-   * them from a fleet's second decision on); null means the exact fit decides each host.
-   */
-  private limits(): FitLimits | null {
-    if (this.fitLimits === undefined) this.fitLimits = this.index.reusedFitLimits(this.resources);
-    return this.fitLimits;
+  /** 1 for each host no request can have as a candidate (disabled, or no inventory yet). */
+  get blocked(): Uint8Array {
+    return this.index.fitLimits(this.resources).blocked;
+  }
+
+  /** The stage that removes the host at position `i`, or null when it is a candidate. */
+  stageOf(host: HostState, i: number): string | null {
+    return this.failing(host, i, this.index.fitLimits(this.resources));
   }
 
   /**
    * Writes the positions of every candidate to `out` (at least the fleet's size) and returns how
-   * many: the hosts `failing` passes. Aggregate rules go first because they are one typed-array read
-   * per host and usually remove the most (other zones); the rest runs only over the positions still
-   * in. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
+   * many: the hosts `failing` passes. Aggregate rules go first because they usually remove the most
+   * (other zones) and the fleet keeps the members of the groups that pass them (passingMembers); the
+   * rest runs only over those positions. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
    * same rule as `failing` for it, in one pass with no host object read).
    */
   collect(out: Int32Array): number {
-    const limits = this.limits();
+    const limits = this.index.fitLimits(this.resources);
     if (this.forced >= 0) {
       // in_tree: only the target can survive, so the other hosts need not be looked at.
       out[0] = this.forced;
@@ -110,13 +113,14 @@ export class HostCheck {
     const simple = this.simpleAmounts();
     if (simple !== null) {
       const agg = this.aggregates;
-      if (limits !== null)
-        return collectFitting(out, limits, simple, agg?.groupOf ?? null, agg?.verdicts ?? null);
-      return this.collectExact(out, simple);
+      return collectFitting(out, limits, simple, agg ? this.index.passingMembers(agg.verdicts) : null);
     }
     let n = 0;
-    if (this.aggregates) n = this.aggregates.passing(out);
-    else for (let i = 0; i < this.index.size; i++) out[n++] = i;
+    if (this.aggregates) {
+      const members = this.index.passingMembers(this.aggregates.verdicts);
+      out.set(members);
+      n = members.length;
+    } else for (let i = 0; i < this.index.size; i++) out[n++] = i;
     const hosts = this.index.hosts;
     let kept = 0;
     for (let j = 0; j < n; j++) {
@@ -132,14 +136,13 @@ export class HostCheck {
    * fleet's fit limits (fitLimits.ts: a byte and three small numbers per host); the exact fit
    * then only names the class that does not fit.
    */
-  private failing(host: HostState, i: number, limits: FitLimits | null): string | null {
+  private failing(host: HostState, i: number, limits: FitLimits): string | null {
     if (this.forced >= 0 && i !== this.forced) return IN_TREE;
     const rule = this.aggregates?.failing(i);
     if (rule) return rule.stage;
     if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
     if (this.disabled(i)) return COMPUTE_STATUS;
-    // Limits' `blocked` is disabled (ruled out just above) or not ready.
-    if (limits === null ? this.resources.notReady(i) : limits.blocked[i] === 1) return NO_INVENTORY;
+    if (limits.blocked[i] === 1) return NO_INVENTORY;
     let first: string | null = null;
     for (let q = 0; q < this.queries.length; q++) {
       const query = this.queries[q];
@@ -154,38 +157,14 @@ export class HostCheck {
     return first;
   }
 
-  private fits(
-    { amounts, byLimits }: QueryCheck,
-    host: HostState,
-    i: number,
-    limits: FitLimits | null,
-  ): boolean {
-    if (!byLimits || limits === null) return this.resources.fitsAll(host, i, amounts);
+  private fits({ amounts, byLimits }: QueryCheck, host: HostState, i: number, limits: FitLimits): boolean {
+    if (!byLimits) return this.resources.fitsAll(host, i, amounts);
     return (
       amounts.vcpu <= limits.vcpu[i] &&
       amounts.ram <= limits.ram[i] &&
       amounts.disk <= limits.disk[i] &&
       (amounts.others.length === 0 || this.resources.othersFit(host, amounts))
     );
-  }
-
-  /**
-   * collectFitting's rule without the fleet's fit limits: the exact fit, read only for the hosts
-   * the aggregate rules leave in (what `failing` decides for the common request).
-   */
-  private collectExact(out: Int32Array, amounts: AmountsByKind): number {
-    const disabled = this.disabledHost;
-    const fit = this.resources;
-    const hosts = this.index.hosts;
-    let n = 0;
-    if (this.aggregates) n = this.aggregates.passing(out);
-    else for (let i = 0; i < this.index.size; i++) out[n++] = i;
-    let kept = 0;
-    for (let j = 0; j < n; j++) {
-      const i = out[j];
-      if (disabled[i] === 0 && !fit.notReady(i) && fit.fitsAll(hosts[i], i, amounts)) out[kept++] = i;
-    }
-    return kept;
   }
 
   /**

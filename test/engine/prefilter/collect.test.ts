@@ -196,6 +196,27 @@ describe('placementPrefilter without explanations', () => {
   });
 });
 
+describe('placementPrefilter on one fleet over many requests', () => {
+  it('answers each zone from its own members, before and after the fleet stops keeping them', () => {
+    // Prepare: 12 zones (more than the fleet keeps member lists for), 3 hosts each, one full
+    const zones = Array.from({ length: 12 }, (_, z) => agg(`zone${z}`, { availability_zone: `az${z}` }));
+    const hosts = Array.from({ length: 36 }, (_, i) =>
+      computeHost({ host: `h${i}`, aggregates: [zones[i % 12]], free_ram_mb: i === 13 ? 0 : 15872 }),
+    );
+    const ctx = makeContext(makeConfig(), hosts);
+    const keptIn = (az: string | null) =>
+      kept(placementPrefilter(hosts, makeSpec({ availability_zone: az }), ctx, false));
+    const order = ['az0', 'az1', null, ...zones.map((_, z) => `az${z}`), 'az1', 'az0', 'az11', null];
+    // Act
+    const answers = order.map(keptIn);
+    // Assess
+    const expected = (az: string | null) =>
+      hosts.filter((_h, i) => (az === null || `az${i % 12}` === az) && i !== 13).map((h) => h.host);
+    expect(answers).toEqual(order.map(expected));
+    expect(answers[1]).toEqual(['h1', 'h25']);
+  });
+});
+
 describe('amountsByKind', () => {
   it('puts VCPU, MEMORY_MB and DISK_GB in their own slots and keeps the other classes in order', () => {
     // Act

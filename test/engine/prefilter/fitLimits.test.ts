@@ -7,7 +7,6 @@ import {
   limitsApply,
   MAX_LIMIT,
 } from '../../../lib/engine/prefilter/fitLimits.js';
-import { FleetIndex } from '../../../lib/engine/prefilter/fleetIndex.js';
 import { DISK_GB, MEMORY_MB, VCPU } from '../../../lib/engine/prefilter/resourceRequest.js';
 import { amountsByKind, ResourceFit } from '../../../lib/engine/prefilter/resources.js';
 import { makeConfig } from '../../helpers/factories.js';
@@ -115,43 +114,9 @@ describe('fit limits', () => {
     const amounts = amountsByKind([{ rc: 'MEMORY_MB', amount: 1024, kind: MEMORY_MB, stage: 's' }]);
     const out = new Int32Array(hosts.length);
     // Act
-    const n = collectFitting(
-      out,
-      limits,
-      amounts,
-      Int32Array.from([0, 1, 0, 0, 0]),
-      Int16Array.from([-1, 0]),
-    );
+    // (the members: every host but 'other-membership')
+    const n = collectFitting(out, limits, amounts, Int32Array.from([0, 2, 3, 4]));
     // Assess
     expect(Array.from(out.subarray(0, n), (i) => hosts[i].host)).toEqual(['fits', 'fits-too']);
-  });
-});
-
-describe('FleetIndex.reusedFitLimits', () => {
-  it('builds the limits on the second ask under one config, then keeps them', () => {
-    // Prepare
-    const hosts = [computeHost({ host: 'a' }), computeHost({ host: 'b', vcpus_used: 3 })];
-    const index = new FleetIndex(hosts);
-    const fit = new ResourceFit(makeConfig(), index.columns);
-    // Act
-    const first = index.reusedFitLimits(fit);
-    const second = index.reusedFitLimits(fit);
-    const third = index.reusedFitLimits(fit);
-    // Assess
-    expect(first).toBeNull();
-    expect(second?.vcpu).toEqual(buildFitLimits(index.columns, fit).vcpu);
-    expect(third).toBe(second);
-  });
-
-  it('asks afresh when the config changes', () => {
-    // Prepare
-    const index = new FleetIndex([computeHost({ host: 'a' })]);
-    const fit = new ResourceFit(makeConfig(), index.columns);
-    const other = new ResourceFit(makeConfig({ DEFAULT: { reserved_host_cpus: 1 } }), index.columns);
-    index.reusedFitLimits(fit);
-    // Act
-    const changed = index.reusedFitLimits(other);
-    // Assess
-    expect(changed).toBeNull();
   });
 });
