@@ -11,7 +11,7 @@ import {
   reject,
   schedulerHint,
 } from '../../engine/pluginApi.js';
-import { RequestMetadataCache } from './cache.js';
+import type { RequestMetadataCache } from './cache.js';
 import { specMetadataSource } from './metadataSource.js';
 import { type ComputeVariantOptions, checkOptions, settings } from './settings.js';
 
@@ -48,15 +48,23 @@ export interface VariantRequest {
 export function computeVariantFilter(options: ComputeVariantOptions = {}): HostFilter<VariantRequest> {
   checkOptions(options);
   const source = options.source ?? specMetadataSource;
-  let cache: RequestMetadataCache | undefined;
+  // The LRU (lru-cache) is loaded on the first lookup, not with the filter: every scheduler
+  // registers this filter, and most never look metadata up (a CLI start paid ~5 ms for it).
+  let cache: Promise<RequestMetadataCache> | undefined;
+  let cacheSizeOf = 0;
 
-  const instanceMetadata = (spec: RequestSpec, cacheSize: number): Promise<Record<string, string>> => {
+  const instanceMetadata = async (spec: RequestSpec, cacheSize: number): Promise<Record<string, string>> => {
     const uuid = spec.instance_uuid;
     if (source.local) return source.get(uuid ?? '', spec.request_id, spec);
     // No instance yet (nothing to look up), so only a hint can name a variant.
-    if (!uuid) return Promise.resolve({});
-    if (cache?.size !== cacheSize) cache = new RequestMetadataCache(cacheSize);
-    return cache.lookup(spec.request_id, () => source.get(uuid, spec.request_id, spec));
+    if (!uuid) return {};
+    if (cache === undefined || cacheSizeOf !== cacheSize) {
+      cacheSizeOf = cacheSize;
+      cache = import('./cache.js').then(({ RequestMetadataCache }) => new RequestMetadataCache(cacheSize));
+    }
+    // Concurrent prepares wait on one cache, then look up in turn: the first one's pending
+    // lookup is in the cache before the next one reads it.
+    return (await cache).lookup(spec.request_id, () => source.get(uuid, spec.request_id, spec));
   };
 
   return defineFilter<VariantRequest>({

@@ -1,6 +1,6 @@
 import { computeVariantFilter } from './filter.js';
 
-export { RequestMetadataCache } from './cache.js';
+// RequestMetadataCache (cache.ts) is not re-exported: filter.ts loads it, and lru-cache, on first use.
 export { computeVariantFilter, type VariantRequest } from './filter.js';
 export {
   type InstanceMetadataSource,

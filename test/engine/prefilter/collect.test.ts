@@ -5,7 +5,7 @@ import { amountsByKind } from '../../../lib/engine/prefilter/resources.js';
 import type { Aggregate, HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpecInput } from '../../../lib/model/requestSchema.js';
 import { makeConfig, makeContext, makeSpec } from '../../helpers/factories.js';
-import { computeHost, kept } from './helpers.js';
+import { computeHost, kept, removed } from './helpers.js';
 
 const agg = (name: string, metadata: Record<string, string>): Aggregate => ({
   name,
@@ -125,6 +125,34 @@ describe('placementPrefilter without explanations', () => {
         const explained = outcome(hosts, input, config, true);
         // Assess
         expect(fast).toEqual(explained);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("decides a fleet's first request by the exact fit as its later ones by the fit limits", () => {
+    fc.assert(
+      fc.property(fc.array(host, { maxLength: 12 }), request, fc.boolean(), (inputs, r, plain) => {
+        // Prepare: `plain` fleets (no host's own zone or COMPUTE_STATUS_DISABLED) take collect's one-pass form.
+        const hosts = hostsFrom(
+          plain ? inputs.map((h) => ({ ...h, availability_zone: null, traits: [] })) : inputs,
+        );
+        const config = makeConfig({ DEFAULT: { reserved_host_memory_mb: 512 } });
+        const input: Partial<RequestSpecInput> = {
+          flavor: { name: 'f', vcpus: r.vcpus, memory_mb: r.memory_mb, root_gb: r.root_gb },
+          availability_zone: r.availability_zone,
+          requested_destination: { forbidden_aggregates: r.forbidden },
+        };
+        const ctx = makeContext(config, hosts);
+        const decide = () => {
+          const result = placementPrefilter(hosts, makeSpec(input), ctx, true);
+          return { kept: kept(result), removed: removed(result) };
+        };
+        // Act: the first request on this array has no limits yet; the second builds them.
+        const exact = decide();
+        const byLimits = decide();
+        // Assess
+        expect(byLimits).toEqual(exact);
       }),
       { numRuns: 200 },
     );
