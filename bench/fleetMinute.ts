@@ -20,6 +20,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { newestReportAt } from '../lib/ingest/batchWrites.js';
 import { ingestBatch } from '../lib/ingest/ingestBatch.js';
 import { KnownHosts } from '../lib/ingest/knownHosts.js';
+import { NotedWatermark } from '../lib/ingest/notedWatermark.js';
 import { openLocalStore } from '../lib/local/localStore.js';
 import { LocalSqsQueue } from '../lib/local/sqsQueue.js';
 import { toSqsRecord } from '../lib/local/sqsRecord.js';
@@ -150,6 +151,7 @@ export function warmIngestBatch(queueName: string) {
     senderId: 'BENCH',
   };
   let serial = 0;
+  const watermark = new NotedWatermark();
   return async (store: FleetStore, knownHosts: KnownHosts, bodies: string[], now: Date): Promise<void> => {
     const event: SQSEvent = {
       Records: bodies.map((body) =>
@@ -171,6 +173,7 @@ export function warmIngestBatch(queueName: string) {
       deadLetter,
       clock: { now: () => now.getTime() },
       knownHosts,
+      watermark,
     });
     if (result.response.batchItemFailures.length + result.rejections.length > 0) {
       throw new Error(`${queueName} bench batch not fully stored: ${JSON.stringify(result.counts)}`);

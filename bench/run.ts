@@ -5,6 +5,7 @@ import { benchAdvisoryDetect } from './advisoryDetect.js';
 import { benchBundles } from './bundle.js';
 import { benchCliInPlacement } from './cliStart.js';
 import { benchIngest } from './ingest.js';
+import { benchIngestRounds } from './ingestRounds.js';
 import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
 import { benchScale } from './scale.js';
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   bundles: benchBundles,
   placement: benchPlacement,
   ingest: benchIngest,
+  ingest_rounds: benchIngestRounds,
   schedule: benchSchedule,
   plan: benchPlan,
   advisory: benchAdvisory,

@@ -7,6 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type IngestBatchResult, ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { KnownHosts } from '../../lib/ingest/knownHosts.js';
+import { NotedWatermark } from '../../lib/ingest/notedWatermark.js';
 import { systemClock } from '../../lib/model/clock.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { createDocumentClient } from '../../lib/store/client.js';
@@ -23,8 +24,9 @@ const stage = lazily(() => {
     tables: config.tables,
   });
   const deadLetter = new SqsQueue(new SQSClient({ region: config.region }), config.deadLetterQueueUrl);
-  // Lives as long as the container, so a warm Lambda looks each node up once.
-  return { store, deadLetter, knownHosts: KnownHosts.inStore(store) };
+  // Live as long as the container, so a warm Lambda looks each node up once and writes the
+  // watermark only when it moves.
+  return { store, deadLetter, knownHosts: KnownHosts.inStore(store), watermark: new NotedWatermark() };
 });
 
 function recordIngestMetrics(result: IngestBatchResult): void {

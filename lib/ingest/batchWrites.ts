@@ -1,8 +1,8 @@
 /**
- * The batch-wide writes of an ingest batch, after each message's state writes: one item of sightings
- * for the hosts whose unchanged state was not rewritten (hostSightings.ts), the sample pages of
- * every message at once (25 per BatchWriteItem instead of one call per message), then the ingest
- * watermark, once. A message is done only when its pages and the watermark are written too; one
+ * The batch-wide writes of an ingest batch, after each message's state writes: the sample pages of
+ * every message at once (25 per BatchWriteItem instead of one call per message) with one item of
+ * sightings for the hosts whose unchanged state was not rewritten (hostSightings.ts) in the same
+ * calls, then the ingest watermark, once. A message is done only when its pages and the watermark are written too; one
  * that is not is handed back to SQS (retryable), alone or with the others that share its failure.
  */
 import type { ReportMessage } from '../model/reports.js';
@@ -11,6 +11,7 @@ import type { FleetStore } from '../store/fleetStore.js';
 import type { Sighting } from '../store/hostSightings.js';
 import type { PageWrite } from '../store/samplePages.js';
 import { pageKey, type SampleWriteStats } from '../store/sampleWrites.js';
+import { NotedWatermark } from './notedWatermark.js';
 
 /** A message whose states are stored; its pages and its part of the watermark are still to write. */
 export interface AcceptedMessage {
@@ -37,24 +38,28 @@ export function newestReportAt(message: Pick<ReportMessage, 'hypervisors' | 'ins
   return newest;
 }
 
-/** Writes the pages of all `accepted` messages, then the watermark of those whose pages are all written. */
+/**
+ * Writes the pages of all `accepted` messages, then the watermark of those whose pages are all
+ * written, unless `watermark` shows the store already holds it or a later one.
+ */
 export async function writeBatchWide(
   store: FleetStore,
   accepted: readonly AcceptedMessage[],
+  watermark = new NotedWatermark(),
 ): Promise<BatchWritesResult> {
   const failed = new Map<string, unknown>();
   let samples = { written: 0, samples: 0 };
   if (accepted.length === 0) return { samples, failed };
   const sighting = accepted.filter((m) => (m.sighted?.length ?? 0) > 0);
   try {
-    // One item for the whole batch; unwritten, its hosts would read down until their heartbeat.
-    await store.putSightings(sighting.flatMap((m) => m.sighted ?? []));
-  } catch (error) {
-    for (const m of sighting) failed.set(m.messageId, error);
-  }
-  try {
-    const result = await store.putSamplePages(accepted.flatMap((m) => m.pages));
+    // The sightings ride in the pages' calls; unwritten, their hosts would read down until their heartbeat.
+    const result = await store.putSamplePagesAndSightings(
+      accepted.flatMap((m) => m.pages),
+      sighting.flatMap((m) => m.sighted ?? []),
+    );
     samples = { written: result.written, samples: result.samples };
+    if (result.alongsideError !== undefined)
+      for (const m of sighting) failed.set(m.messageId, result.alongsideError);
     // A page two messages share (a duplicate delivery) fails both.
     const errorOf = new Map<string, unknown>();
     for (const f of result.failures) for (const page of f.pages) errorOf.set(pageKey(page), f.error);
@@ -69,8 +74,10 @@ export async function writeBatchWide(
   if (done.length === 0) return { samples, failed };
   // ISO-8601 strings as reports store them: the greatest string is the newest time.
   const newest = done.map((m) => m.newestReportAt).sort()[done.length - 1];
+  if (watermark.covers(newest)) return { samples, failed };
   try {
     await store.noteIngested(newest);
+    watermark.noted(newest);
   } catch (error) {
     // Without the watermark the detector may not look at these reports: retry them (cheap: their
     // states are stale by now and their pages are rewritten in place).

@@ -9,4 +9,5 @@ export {
   type RetriedRecord,
 } from './ingestBatch.js';
 export { KnownHosts, type NodeKey, type NodeLookup, unknownHostIssues } from './knownHosts.js';
+export { NotedWatermark } from './notedWatermark.js';
 export { reportsInBody } from './reportCount.js';

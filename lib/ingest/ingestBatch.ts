@@ -14,6 +14,7 @@ import type { FleetStore } from '../store/fleetStore.js';
 import type { Sighting } from '../store/hostSightings.js';
 import { type AcceptedMessage, failAfterwards, newestReportAt, writeBatchWide } from './batchWrites.js';
 import { KnownHosts, unknownHostIssues } from './knownHosts.js';
+import { NotedWatermark } from './notedWatermark.js';
 import { reportsInBody } from './reportCount.js';
 
 export interface IngestDeps {
@@ -25,6 +26,11 @@ export interface IngestDeps {
   logger?: BatchLogger;
   /** Shared across invocations by a long-lived caller (a warm Lambda); a fresh cache per batch otherwise. */
   knownHosts?: KnownHosts;
+  /**
+   * The watermark this container has seen stored, shared across invocations like `knownHosts`:
+   * a batch with nothing newer then skips a write its condition would refuse.
+   */
+  watermark?: NotedWatermark;
 }
 
 /** Report counts of one batch. Hypervisor and instance reports both count as reports. */
@@ -110,7 +116,7 @@ export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<In
     logger: deps.logger,
   });
 
-  const wide = await writeBatchWide(deps.store, accepted);
+  const wide = await writeBatchWide(deps.store, accepted, deps.watermark ?? new NotedWatermark());
   reports.samples += wide.samples.samples;
   reports.pages += wide.samples.written;
   failAfterwards(outcome, wide.failed, deps.logger);

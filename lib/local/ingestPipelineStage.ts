@@ -4,6 +4,7 @@
  */
 import { type IngestBatchResult, ingestBatch, type ReportCounts } from '../ingest/ingestBatch.js';
 import { KnownHosts } from '../ingest/knownHosts.js';
+import { NotedWatermark } from '../ingest/notedWatermark.js';
 import type { BatchLogger } from '../queue/processBatch.js';
 import type { PipelineStage } from './pipelineStage.js';
 
@@ -57,12 +58,14 @@ export function ingestPipelineStage(options: IngestPipelineStageOptions = {}): I
     maxMessageBytes: options.maxMessageBytes,
     create: ({ store, wallClock }, { deadLetter }) => {
       const knownHosts = KnownHosts.inStore(store);
+      const watermark = new NotedWatermark();
       return async (event) => {
         const result = await ingestBatch(event, {
           store,
           deadLetter,
           clock: wallClock,
           knownHosts,
+          watermark,
           logger: options.logger,
         });
         add(result);

@@ -14,7 +14,7 @@ import { DetectorStateRepository } from './detectorState.js';
 import { type FleetWindows, fleetWindows } from './fleetWindows.js';
 import { nodeKey, type StoredHost } from './hostItems.js';
 import { getHost, type HostChanges, hasNode, hostsChangedSince, listHosts } from './hostReads.js';
-import { putSightings, type Sighting } from './hostSightings.js';
+import { putSightings, type Sighting, sightingItems } from './hostSightings.js';
 import { type HostWriteOutcome, putHostReport } from './hostWrites.js';
 import { ingestWatermark, noteIngested } from './ingestWatermark.js';
 import { getInstance, instancesByHost, listInstances, type StoredInstance } from './instances.js';
@@ -139,6 +139,27 @@ export class FleetStore {
   /** Writes pages of many messages, 25 per call; reports (does not throw for) pages left unwritten. */
   putSamplePages(pages: readonly PageWrite[]): Promise<PageWriteResult> {
     return writePages(this.ctx, pages);
+  }
+  /**
+   * putSamplePages with the batch's host sightings in the same BatchWriteItem calls. When the
+   * sightings stay unwritten (`alongsideError`), the memo forgets their hosts, as putSightings does.
+   */
+  async putSamplePagesAndSightings(
+    pages: readonly PageWrite[],
+    sighted: readonly Sighting[],
+  ): Promise<PageWriteResult> {
+    const forget = () => {
+      for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
+    };
+    let result: PageWriteResult;
+    try {
+      result = await writePages(this.ctx, pages, sightingItems(this.ctx, sighted));
+    } catch (error) {
+      forget();
+      throw error;
+    }
+    if (result.alongsideError !== undefined) forget();
+    return result;
   }
 
   /** Called once per ingest batch, after its writes: the newest `reported_at` it stored. Only moves forward. */

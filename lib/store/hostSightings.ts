@@ -38,28 +38,29 @@ const partition = (ms: number): string =>
   `seen#${new Date(Math.floor(ms / HOUR_MS) * HOUR_MS).toISOString().slice(0, 13)}`;
 
 /**
- * Writes `sightings` as one item (more only past SIGHTINGS_PER_ITEM), keyed by the writer's clock
- * and a random suffix, so two batches in the same millisecond never overwrite each other.
+ * The items for `sightings`: one (more only past SIGHTINGS_PER_ITEM), keyed by the writer's clock
+ * and a random suffix, so two batches in the same millisecond never overwrite each other. The
+ * ingest stage writes them in its sample pages' BatchWriteItem calls (same table, no condition).
  */
-export async function putSightings(ctx: StoreContext, sightings: readonly Sighting[]): Promise<number> {
-  if (sightings.length === 0) return 0;
+export function sightingItems(ctx: StoreContext, sightings: readonly Sighting[]): Record<string, unknown>[] {
   const now = ctx.clock.now();
   const stamp = new Date(now).toISOString();
   // Readers may look back further than this writer (ingest knows no service_down_time); none needs
   // a sighting older than the host heartbeat, by which time the host's item is rewritten.
   const expires = epochSeconds(now + Math.max(ctx.sightingLookbackMs, ctx.hostHeartbeatMs) + MINUTE_MS);
-  let items = 0;
+  const items: Record<string, unknown>[] = [];
   for (let i = 0; i < sightings.length; i += SIGHTINGS_PER_ITEM) {
     const nodes = sightings.slice(i, i + SIGHTINGS_PER_ITEM).map((s) => [s.host, s.nodename, s.reported_at]);
-    await ctx.doc.send(
-      new PutCommand({
-        TableName: ctx.tables.samples,
-        Item: { entity: partition(now), ts: `${stamp}#${randomUUID()}`, nodes, expires_at: expires },
-      }),
-    );
-    items++;
+    items.push({ entity: partition(now), ts: `${stamp}#${randomUUID()}`, nodes, expires_at: expires });
   }
   return items;
+}
+
+/** Writes `sightings` as sightingItems, one PutItem each. */
+export async function putSightings(ctx: StoreContext, sightings: readonly Sighting[]): Promise<number> {
+  const items = sightingItems(ctx, sightings);
+  for (const Item of items) await ctx.doc.send(new PutCommand({ TableName: ctx.tables.samples, Item }));
+  return items.length;
 }
 
 /**

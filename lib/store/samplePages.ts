@@ -66,6 +66,32 @@ interface Entry {
   bytes: number;
 }
 
+/** One report's samples on a node: '' for the node itself, else an instance uuid. */
+interface OwnerSamples {
+  owner: string;
+  samples: readonly (HostSample | InstanceSample)[];
+}
+
+/**
+ * The samples a page was built from, by owner, kept while the page item lives: the window digests
+ * written beside the page (windowDigest.ts) take them from here instead of parsing the page's JSON
+ * back. Only pages built in this process have an entry.
+ */
+const builtFrom = new WeakMap<SamplePage, Map<string, readonly (HostSample | InstanceSample)[]>>();
+
+/** The samples of `page` by owner ('' for the node): as built here, or parsed from the item. */
+export function samplesByOwner(
+  page: SamplePage,
+): ReadonlyMap<string, readonly (HostSample | InstanceSample)[]> {
+  const built = builtFrom.get(page);
+  if (built) return built;
+  const { host, instances } = pageContent(page as unknown as Record<string, unknown>);
+  const out = new Map<string, readonly (HostSample | InstanceSample)[]>();
+  if (page.host_samples !== undefined) out.set('', host);
+  for (const [uuid, list] of instances) out.set(uuid, list);
+  return out;
+}
+
 /** The pages of one message: its samples grouped by compute node, each group split by span and size. */
 export function messagePages(
   hypervisors: readonly HypervisorReport[],
@@ -73,23 +99,109 @@ export function messagePages(
   retentionSeconds: number,
   limits: PageLimits = DEFAULT_LIMITS,
 ): PageWrite[] {
-  const byNode = new Map<string, Entry[]>();
+  const pages: PageWrite[] = [];
+  for (const [entity, groups] of byNode(hypervisors, instances)) {
+    const whole = onePage(entity, groups, retentionSeconds, limits);
+    if (whole) pages.push(whole);
+    else pages.push(...splitPages(entity, groups, retentionSeconds, limits));
+  }
+  return pages;
+}
+
+/**
+ * The pages messagePages gives, always built sample by sample (`onePage` is its shortcut for a
+ * node whose samples fit one page); tests hold the two equal.
+ */
+export function pagesSampleBySample(
+  hypervisors: readonly HypervisorReport[],
+  instances: readonly InstanceReport[],
+  retentionSeconds: number,
+  limits: PageLimits = DEFAULT_LIMITS,
+): PageWrite[] {
+  const pages: PageWrite[] = [];
+  for (const [entity, groups] of byNode(hypervisors, instances))
+    pages.push(...splitPages(entity, groups, retentionSeconds, limits));
+  return pages;
+}
+
+/** Each node's reports with samples, by page partition key, in message order. */
+function byNode(
+  hypervisors: readonly HypervisorReport[],
+  instances: readonly InstanceReport[],
+): Map<string, OwnerSamples[]> {
+  const nodes = new Map<string, OwnerSamples[]>();
   const add = (node: NodeRef, owner: string, samples: readonly (HostSample | InstanceSample)[]) => {
     if (samples.length === 0) return;
     const key = nodeEntityKey(node);
-    const entries = byNode.get(key) ?? [];
-    for (const sample of samples) entries.push({ owner, sample, bytes: JSON.stringify(sample).length + 1 });
-    byNode.set(key, entries);
+    const list = nodes.get(key);
+    if (list) list.push({ owner, samples });
+    else nodes.set(key, [{ owner, samples }]);
   };
   for (const h of hypervisors) add(h, '', h.samples);
   for (const i of instances) add(i, i.uuid, i.samples);
-  const pages: PageWrite[] = [];
-  for (const [entity, entries] of byNode) {
-    for (const chunk of chunks(entries, limits)) {
-      pages.push({ item: page(entity, chunk, retentionSeconds), samples: chunk.length });
-    }
+  return nodes;
+}
+
+function splitPages(
+  entity: string,
+  groups: readonly OwnerSamples[],
+  retentionSeconds: number,
+  limits: PageLimits,
+): PageWrite[] {
+  return chunks(entriesOf(groups), limits).map((chunk) => ({
+    item: page(entity, chunk, retentionSeconds),
+    samples: chunk.length,
+  }));
+}
+
+function entriesOf(groups: readonly OwnerSamples[]): Entry[] {
+  const entries: Entry[] = [];
+  for (const { owner, samples } of groups)
+    for (const sample of samples) entries.push({ owner, sample, bytes: JSON.stringify(sample).length + 1 });
+  return entries;
+}
+
+/**
+ * The common case without building an entry per sample: every owner reported once, its samples
+ * in time order, and all of them within one page's span and size. Then the page is the one
+ * `chunks` + `page` would build (an owner's JSON is its samples as reported, and its entries'
+ * bytes sum to that JSON's length - 1); otherwise undefined, and they build it.
+ */
+function onePage(
+  entity: string,
+  groups: readonly OwnerSamples[],
+  retentionSeconds: number,
+  limits: PageLimits,
+): PageWrite | undefined {
+  const byOwner = new Map<string, readonly (HostSample | InstanceSample)[]>();
+  let first = '';
+  let newest = '';
+  let count = 0;
+  for (const { owner, samples } of groups) {
+    if (byOwner.has(owner)) return undefined;
+    for (let i = 1; i < samples.length; i++) if (samples[i].ts < samples[i - 1].ts) return undefined;
+    const head = samples[0].ts;
+    const tail = samples[samples.length - 1].ts;
+    if (count === 0 || head < first) first = head;
+    if (tail > newest) newest = tail;
+    count += samples.length;
+    byOwner.set(owner, samples);
   }
-  return pages;
+  // `chunks` measures a page's span from its oldest sample to each later one.
+  const start = Date.parse(first);
+  for (const { samples } of groups)
+    for (const s of samples) if (Date.parse(s.ts) - start > limits.maxSpanMs) return undefined;
+  const json = new Map<string, string>();
+  let bytes = 0;
+  for (const [owner, samples] of byOwner) {
+    const text = JSON.stringify(samples);
+    json.set(owner, text);
+    bytes += text.length - 1 + owner.length + 8;
+  }
+  if (bytes > limits.maxBytes) return undefined;
+  const item = pageItem(entity, json, first, newest, retentionSeconds);
+  builtFrom.set(item, byOwner);
+  return { item, samples: count };
 }
 
 /** Splits a node's samples, in time order, into runs within the span and size limits. */
@@ -126,19 +238,40 @@ function page(entity: string, entries: Entry[], retentionSeconds: number): Sampl
     if (list) list.push(sample);
     else byOwner.set(owner, [sample]);
   }
-  const own = byOwner.get('');
-  byOwner.delete('');
-  const vms = [...byOwner.keys()].sort(compare).map((uuid) => [uuid, JSON.stringify(byOwner.get(uuid))]);
-  const host_samples = own ? JSON.stringify(own) : undefined;
+  const json = new Map<string, string>();
+  for (const [owner, list] of byOwner) json.set(owner, JSON.stringify(list));
+  const item = pageItem(
+    entity,
+    json,
+    entries[0].sample.ts,
+    entries[entries.length - 1].sample.ts,
+    retentionSeconds,
+  );
+  builtFrom.set(item, byOwner);
+  return item;
+}
+
+/** The item for a page holding each owner's samples as `json` (owner '' is the node). */
+function pageItem(
+  entity: string,
+  json: ReadonlyMap<string, string>,
+  first: string,
+  newest: string,
+  retentionSeconds: number,
+): SamplePage {
+  const host_samples = json.get('');
+  const vms = [...json.keys()]
+    .filter((owner) => owner !== '')
+    .sort(compare)
+    .map((uuid) => [uuid, json.get(uuid) as string]);
   const digest = createHash('sha256')
     .update(`${entity}\n${host_samples ?? ''}\n${JSON.stringify(vms)}`)
     .digest('hex')
     .slice(0, 12);
-  const newest = entries[entries.length - 1].sample.ts;
   return {
     entity,
     ts: `${newest}#${digest}`,
-    first_ts: entries[0].sample.ts,
+    first_ts: first,
     ...(host_samples ? { host_samples } : {}),
     ...(vms.length > 0 ? { vm_samples: Object.fromEntries(vms) } : {}),
     expires_at: epochSeconds(Date.parse(newest)) + retentionSeconds,

@@ -40,6 +40,8 @@ export async function putSamples(
 export interface PageWriteResult extends SampleWriteStats {
   /** Pages still unwritten after every retry (or whose digest is), and why; empty when all were written. */
   failures: { pages: SamplePage[]; error: unknown }[];
+  /** Why an item of `alongside` stayed unwritten, if one did. */
+  alongsideError?: unknown;
 }
 
 /** A page's key as one string: pages with equal keys hold the same samples. */
@@ -47,11 +49,17 @@ export const pageKey = (page: Pick<SamplePage, 'entity' | 'ts'>): string => `${p
 
 /**
  * Writes pages of any number of messages together, with their digests (25 items per
- * BatchWriteItem). Never throws for pages it could not write: it returns them, so the caller can
- * retry only the messages they came from.
+ * BatchWriteItem), and `alongside`: other samples-table items that need no condition (the
+ * batch's host sightings), which then cost no request of their own. Never throws for items it
+ * could not write: it returns them, so the caller can retry only the messages they came from.
  */
-export async function writePages(ctx: StoreContext, pages: readonly PageWrite[]): Promise<PageWriteResult> {
-  if (pages.length === 0) return { written: 0, calls: 0, retries: 0, samples: 0, digests: 0, failures: [] };
+export async function writePages(
+  ctx: StoreContext,
+  pages: readonly PageWrite[],
+  alongside: readonly Record<string, unknown>[] = [],
+): Promise<PageWriteResult> {
+  if (pages.length + alongside.length === 0)
+    return { written: 0, calls: 0, retries: 0, samples: 0, digests: 0, failures: [] };
   await markDigestsWritten(ctx);
   const unique = new Map(pages.map((p) => [pageKey(p.item), p]));
   const digests = digestWrites([...unique.values()].map((p) => p.item));
@@ -63,14 +71,21 @@ export async function writePages(ctx: StoreContext, pages: readonly PageWrite[])
     [
       ...[...unique.values()].map((p) => p.item as unknown as Record<string, unknown>),
       ...digests.map((d) => d.item as unknown as Record<string, unknown>),
+      ...alongside,
     ],
     { retry: ctx.retry, concurrency: ctx.concurrency },
   );
   // A digest left unwritten fails every page it carries: a retry of their messages rewrites both.
   const failed = new Map<string, { page: SamplePage; error: unknown }>();
   let digestsLost = 0;
+  let alongsideError: unknown;
+  const other = new Set(alongside.map(itemKey));
   for (const f of failures) {
     for (const item of f.items) {
+      if (other.has(itemKey(item))) {
+        alongsideError ??= f.error;
+        continue;
+      }
       const digest = digestOf.get(itemKey(item));
       if (!digest) {
         failed.set(pageKey(item as unknown as SamplePage), {
@@ -97,6 +112,7 @@ export async function writePages(ctx: StoreContext, pages: readonly PageWrite[])
     digests: digests.length - digestsLost,
     samples,
     failures: [...byError].map(([error, list]) => ({ pages: list, error })),
+    ...(alongsideError === undefined ? {} : { alongsideError }),
   };
 }
 

@@ -6,6 +6,7 @@
 import { BatchWriteCommand, type BatchWriteCommandInput, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
+import { NotedWatermark } from '../../lib/ingest/notedWatermark.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { ManualClock } from '../../lib/model/clock.js';
 import { BATCH_WRITE_LIMIT } from '../../lib/store/batchWriter.js';
@@ -64,11 +65,12 @@ const batchOf = (prefix: string, n: number, newest?: { index: number; at: string
     ),
   );
 
-const ingest = (event: ReturnType<typeof sqsEvent>) =>
+const ingest = (event: ReturnType<typeof sqsEvent>, watermark?: NotedWatermark) =>
   ingestBatch(event, {
     store: h.store,
     deadLetter: new LocalSqsQueue({ name: 'dlq' }),
     clock: new ManualClock(NOW),
+    watermark,
   });
 
 /** A BatchWriteItem that never takes the pages of nodes whose key contains `marker`. */
@@ -108,6 +110,48 @@ describe('one SQS batch of ten messages', () => {
     // Assess
     expect(count('UpdateItem', 'leases')).toBe(0);
     expect(await h.store.ingestWatermark()).toBeNull();
+  });
+});
+
+describe('batches of one warm container', () => {
+  it('skip the watermark write when it already noted the same or a newer report time', async () => {
+    // Prepare
+    const watermark = new NotedWatermark();
+    await ingest(batchOf('warm-a', 2, { index: 1, at: at(-1) }), watermark);
+    // Act: the same newest time, then an older one
+    await ingest(batchOf('warm-b', 2, { index: 1, at: at(-1) }), watermark);
+    await ingest(batchOf('warm-c', 2), watermark);
+    // Assess
+    expect(count('UpdateItem', 'leases')).toBe(1);
+    expect(await h.store.ingestWatermark()).toBe(at(-1));
+  });
+
+  it('write it again once a batch carries a newer report', async () => {
+    // Prepare
+    const watermark = new NotedWatermark();
+    await ingest(batchOf('newer-a', 2, { index: 1, at: at(-2) }), watermark);
+    // Act
+    await ingest(batchOf('newer-b', 2, { index: 0, at: at(-1) }), watermark);
+    // Assess
+    expect(count('UpdateItem', 'leases')).toBe(2);
+    expect(await h.store.ingestWatermark()).toBe(at(-1));
+  });
+
+  it('retry a watermark whose write failed, instead of taking it as noted', async () => {
+    // Prepare
+    const watermark = new NotedWatermark();
+    faults = injectFaults(h.store.ctx.doc, [
+      { when: isCall('UpdateCommand', tables().leases), times: Number.POSITIVE_INFINITY, act: throttle },
+    ]);
+    const failed = await ingest(batchOf('retry', 2, { index: 1, at: at(-1) }), watermark);
+    faults.restore();
+    faults = undefined;
+    // Act: the redelivery
+    const redelivered = await ingest(batchOf('retry', 2, { index: 1, at: at(-1) }), watermark);
+    // Assess
+    expect(failed.response.batchItemFailures).toHaveLength(2);
+    expect(redelivered.response.batchItemFailures).toEqual([]);
+    expect(await h.store.ingestWatermark()).toBe(at(-1));
   });
 });
 
@@ -192,15 +236,16 @@ describe('hosts whose unchanged state is not rewritten', () => {
   const secondBatch = (prefix: string) =>
     sqsEvent(record(prefix, 0, at(-4)), record(prefix, 1, at(-4)), record(prefix, 2, at(-5 + 2 / 100)));
 
-  it('are recorded in one sighting item per batch, which readers take as their heartbeat', async () => {
+  it("are recorded in one sighting item per batch, in the pages' calls, which readers take as their heartbeat", async () => {
     // Prepare
     await ingest(batchOf('sighted', 3));
     calls = {};
     // Act
     const result = await ingest(secondBatch('sighted'));
-    // Assess
+    // Assess: 3 × 6 pages, their digest and the sighting item in ⌈20 / 25⌉ calls, no request of its own
     expect(result.reports).toMatchObject({ unchanged: 2 * NODES_PER_MESSAGE, stale: NODES_PER_MESSAGE });
-    expect(count('PutItem', 'samples')).toBe(1);
+    expect(count('PutItem', 'samples')).toBe(0);
+    expect(count('BatchWriteItem', 'samples')).toBe(1);
     const host = await h.store.getHost('sighted-m1-n3');
     expect(host?.reported_at).toBe(at(-5 + 1 / 100));
     expect(host?.seen_at).toBe(at(-4));
@@ -211,7 +256,7 @@ describe('hosts whose unchanged state is not rewritten', () => {
     // Prepare
     await ingest(batchOf('unsighted', 3));
     faults = injectFaults(h.store.ctx.doc, [
-      { when: isCall('PutCommand', tables().samples), times: Number.POSITIVE_INFINITY, act: throttle },
+      { when: isCall('BatchWriteCommand'), times: Number.POSITIVE_INFINITY, act: refusePagesOf('seen#') },
     ]);
     // Act
     const failed = await ingest(secondBatch('unsighted'));

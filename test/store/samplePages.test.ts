@@ -6,7 +6,14 @@ import type {
   InstanceReport,
   InstanceSample,
 } from '../../lib/model/reports.js';
-import { messagePages, type PageLimits, pageContent, type SamplePage } from '../../lib/store/samplePages.js';
+import {
+  messagePages,
+  type PageLimits,
+  pageContent,
+  pagesSampleBySample,
+  type SamplePage,
+} from '../../lib/store/samplePages.js';
+import { digestWrites } from '../../lib/store/windowDigest.js';
 import { NOW } from './fixtures.js';
 
 const minute = (m: number) => new Date(NOW.getTime() - 200 * 60_000 + m * 60_000).toISOString();
@@ -124,6 +131,65 @@ describe('messagePages', () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe('messagePages when one page holds a node', () => {
+  // Reports as parsing leaves them: any order, an owner reported twice, samples out of order,
+  // -0 (which a page's JSON stores as 0), limits that force splits sometimes.
+  const value = fc.oneof(fc.constant(-0), fc.double({ min: 0, max: 100, noNaN: true }));
+  const sample = fc.record({ m: fc.integer({ min: 0, max: 90 }), steal: value, cpu: value, load: value });
+  const report = fc.record({
+    node: fc.constantFrom('n1', 'n2', 'n/3'),
+    owner: fc.constantFrom('', 'v1', 'v2', '17'),
+    samples: fc.array(sample, { maxLength: 8 }),
+  });
+  const limits = fc.record({
+    maxSpanMs: fc.constantFrom(30 * 60_000, 60 * 60_000, 120 * 60_000),
+    maxBytes: fc.constantFrom(300, 2_000, 128 * 1024),
+  });
+  type Drawn = { m: number; steal: number; cpu: number; load: number };
+  const toReports = (reports: { node: string; owner: string; samples: Drawn[] }[]) => {
+    const asSample = (s: Drawn) => ({
+      ts: minute(s.m),
+      steal_percent: s.steal,
+      cpu_percent: s.cpu,
+      load5: s.load,
+    });
+    return {
+      hyps: reports.filter((r) => r.owner === '').map((r) => hypervisor(r.node, r.samples.map(asSample))),
+      vms: reports
+        .filter((r) => r.owner !== '')
+        .map((r) => instance(`${r.node}-${r.owner}`, r.node, r.samples.map(asSample))),
+    };
+  };
+
+  it('builds the pages it builds sample by sample (property)', () => {
+    fc.assert(
+      fc.property(fc.array(report, { maxLength: 8 }), limits, (reports, lim) => {
+        // Prepare
+        const { hyps, vms } = toReports(reports);
+        // Act
+        const pages = messagePages(hyps, vms, RETENTION, lim);
+        // Assess
+        expect(pages).toEqual(pagesSampleBySample(hyps, vms, RETENTION, lim));
+      }),
+    );
+  });
+
+  it('gives window digests equal to those of the same pages read back from the store (property)', () => {
+    fc.assert(
+      fc.property(fc.array(report, { maxLength: 8 }), limits, (reports, lim) => {
+        // Prepare
+        const { hyps, vms } = toReports(reports);
+        const pages = messagePages(hyps, vms, RETENTION, lim).map((p) => p.item);
+        const readBack = JSON.parse(JSON.stringify(pages)) as SamplePage[];
+        // Act
+        const digests = digestWrites(pages);
+        // Assess
+        expect(digests).toEqual(digestWrites(readBack));
+      }),
     );
   });
 });
