@@ -5,6 +5,7 @@
  * `--check` validates the config and exits.
  */
 import type { Command } from '@commander-js/extra-typings';
+import type { AgentService } from '../agent/service.js';
 import type { CliIO } from './io.js';
 
 export const AGENT_CONFIG_HELP = `
@@ -54,17 +55,26 @@ export async function runAgentCommand(args: AgentArgs, io: CliIO): Promise<numbe
     return 0;
   }
   const { startAgentService } = await import('../agent/service.js');
-  const service = await startAgentService(config, {
-    log: (entry) => io.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`),
-  });
+  // Hooked before the service starts: it prints agent-started, and a SIGTERM right after that line
+  // must reach this handler rather than Node's default (death by the signal, no exit status).
   let signals = 0;
+  let service: AgentService | undefined;
+  const actOnSignals = (s: AgentService) => {
+    if (signals === 1) s.stop();
+    else if (signals > 1) s.abandon();
+  };
   const onSignal = () => {
-    if (++signals === 1) service.stop();
-    else service.abandon();
+    signals++;
+    if (service) actOnSignals(service);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   try {
+    service = await startAgentService(config, {
+      log: (entry) => io.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`),
+    });
+    // Signals that came while it was starting.
+    actOnSignals(service);
     await service.done;
   } finally {
     process.off('SIGTERM', onSignal);

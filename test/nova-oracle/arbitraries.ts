@@ -423,6 +423,8 @@ const pciPools = fc.option(
           numa_node: fc.constantFrom(0, 1, null),
           dev_type: fc.constantFrom('type-PCI', 'type-VF', 'type-PF'),
           physical_network: fc.constantFrom('physnet1', null),
+          // Tags change a pool's key count, which orders the pools Nova drains first.
+          tags: fc.constantFrom({ trusted: 'true' }, { physical_network: 'physnet1' }, {}),
         },
         { requiredKeys: ['vendor_id', 'product_id', 'count', 'numa_node', 'dev_type'] },
       ),
@@ -473,6 +475,7 @@ const pciRequests = fc.array(
             vendor_id: fc.constantFrom('8086', '10de'),
             product_id: fc.constantFrom('1520', '1db4'),
             dev_type: fc.constantFrom('type-PCI', 'type-VF'),
+            physical_network: fc.constant('physnet1'),
           },
           { requiredKeys: ['vendor_id'] },
         ),

@@ -11,7 +11,7 @@ import { placidAnswer } from './placidSide.js';
 /**
  * Differential test: Nova 26's own filters and weighers (python3-nova, run by oracle.py) and
  * Placid's engine answer the same generated cases; verdicts must match exactly and weights to 1e-6.
- * fast-check prints the seed and the shrunk case on failure (replay with FC_SEED=<seed>).
+ * fast-check prints the seed and the shrunk case on failure (replay with FC_SEED=<seed> FC_PATH=<path>).
  */
 
 /** Nova 26's resource filters are gone (removed in Nova 19/20); newer weighers came after Zed. */
@@ -32,6 +32,8 @@ const PROPERTY_TIMEOUT_MS = 300_000;
 const runs = (n: number) => ({
   numRuns: n,
   seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined,
+  // fast-check's shrink path replays one failure directly (only meaningful with its FC_SEED).
+  path: process.env.FC_PATH || undefined,
 });
 
 let oracle: NovaOracle;
@@ -186,5 +188,35 @@ describe('the misses issue 15 measured, each answered as Nova 26 does', () => {
       weighers: [],
     });
     expect(nova.filters?.ComputeCapabilitiesFilter).toEqual([true, false]);
+  });
+
+  it('orders PCI pools by their keys, not counting a null physical_network (seed 741837485)', async () => {
+    // The VF pool has no physnet, so Nova sorts it first and the vendor-only request drains it,
+    // leaving the type-PCI device for the second request.
+    const device = { vendor_id: '10de', product_id: '1520', count: 1, numa_node: 0 };
+    const nova = await bothAgree({
+      hosts: twoHosts([
+        {},
+        {
+          pci_stats: {
+            pools: [
+              { ...device, dev_type: 'type-PCI', physical_network: 'physnet1' },
+              { ...device, dev_type: 'type-VF', physical_network: null },
+            ],
+          },
+        },
+      ]),
+      request: {
+        ...REQUEST,
+        pci_requests: [
+          { count: 1, spec: [{ vendor_id: '10de' }] },
+          { count: 1, spec: [{ vendor_id: '10de', dev_type: 'type-PCI' }] },
+        ],
+      },
+      config: {},
+      filters: ['PciPassthroughFilter'],
+      weighers: [],
+    });
+    expect(nova.filters?.PciPassthroughFilter).toEqual([false, true]);
   });
 });

@@ -9,7 +9,8 @@ const TRUE_STRINGS = new Set(['1', 't', 'true', 'on', 'y', 'yes']);
 export function poolValue(pool: PciPool, key: string): unknown {
   if (key !== 'tags' && key !== 'count' && Object.hasOwn(pool, key)) {
     const v = (pool as unknown as Record<string, unknown>)[key];
-    if (v !== undefined) return v;
+    // A null field is a value the device does not report: Nova's pool has no such key.
+    if (v !== undefined && v !== null) return v;
   }
   return pool.tags && Object.hasOwn(pool.tags, key) ? pool.tags[key] : undefined;
 }
@@ -27,19 +28,27 @@ export function specMatches(pool: PciPool, specs: readonly Record<string, string
   });
 }
 
+/** Keys every Nova pool dict has, whatever the device reports. */
+const BASE_KEYS = ['vendor_id', 'product_id', 'numa_node', 'count'];
+
+/**
+ * How many keys Nova's pool dict has: the base keys plus each named value, where a field left null
+ * (no physnet, say) adds no key and a tag repeating a field's name is the same key.
+ */
+function keyCount(pool: PciPool): number {
+  const names = new Set(pool.tags ? Object.keys(pool.tags) : []);
+  for (const [k, v] of Object.entries(pool))
+    if (v !== undefined && v !== null && k !== 'tags' && !BASE_KEYS.includes(k)) names.add(k);
+  return BASE_KEYS.length + names.size;
+}
+
 /**
  * Nova keeps pools sorted by their number of keys (fewer tags first), which decides which pool a
  * request drains first. Stable, so equal pools keep the operator's order.
  */
 export function orderedPools(pools: readonly PciPool[]): PciPool[] {
-  const keys = (p: PciPool): number => {
-    let n = 4; // vendor_id, product_id, numa_node, count
-    for (const [k, v] of Object.entries(p))
-      if (v !== undefined && !['vendor_id', 'product_id', 'numa_node', 'count', 'tags'].includes(k)) n++;
-    return n + (p.tags ? Object.keys(p.tags).length : 0);
-  };
   return pools
-    .map((pool, i) => ({ pool, i, n: keys(pool) }))
+    .map((pool, i) => ({ pool, i, n: keyCount(pool) }))
     .sort((a, b) => a.n - b.n || a.i - b.i)
     .map((x) => x.pool);
 }

@@ -163,6 +163,36 @@ describe('applyRequests', () => {
     ]);
   });
 
+  it('does not count a null physical_network or dev_type as a key when ordering pools', () => {
+    // Prepare: Nova's pools carry no key for a value the device does not report.
+    const withPhysnet = pool({ count: 1, dev_type: 'type-PCI', physical_network: 'physnet1' });
+    const nullPhysnet = pool({ count: 1, dev_type: 'type-VF', physical_network: null });
+    // Act
+    const out = applyRequests(stats(withPhysnet, nullPhysnet), [spec({ vendor_id: withPhysnet.vendor_id })]);
+    // Assess: the pool with fewer real keys drains first.
+    expect(out?.pools.map((p) => p.count)).toEqual([1, 0]);
+  });
+
+  it('counts a tag repeating a pool field once when ordering pools', () => {
+    // Prepare: Nova's pool dict holds one physical_network key however the input spells it.
+    const twice = pool({ count: 1, physical_network: 'physnet1', tags: { physical_network: 'physnet1' } });
+    const tagged = pool({ count: 1, product_id: 'p2', tags: { trusted: 'true' } });
+    // Act
+    const out = applyRequests(stats(twice, tagged), [spec({ vendor_id: twice.vendor_id })]);
+    // Assess: equal key counts keep the input order.
+    expect(out?.pools.map((p) => p.count)).toEqual([0, 1]);
+  });
+
+  it('reads a tag when the pool field of that name is null', () => {
+    // Act
+    const fits = supportsRequests(
+      stats(pool({ physical_network: null, tags: { physical_network: 'physnet2' } })),
+      [spec({ physical_network: 'physnet2' })],
+    );
+    // Assess
+    expect(fits).toBe(true);
+  });
+
   it('takes devices from the guest NUMA nodes first under the preferred policy', () => {
     // Prepare
     const input = stats(pool({ numa_node: 1, count: 2 }), pool({ numa_node: 0, count: 2 }));
