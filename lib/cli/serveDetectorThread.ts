@@ -5,20 +5,17 @@
  * this module is bundled, and its TypeScript entry (bin/serveDetectorWorker.ts) through tsx when it
  * runs from source (tests, the benchmarks).
  */
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../config/packageRoot.js';
+import { closeWorker } from '../local/workerExit.js';
 import type { DetectorThreadData, FromDetector, ToDetector } from './serveDetectorProtocol.js';
 
 /** The bundle's name for the worker (scripts/build-cli.mjs). */
 export const DETECTOR_WORKER_BUNDLE = 'serve-detector-worker.mjs';
-
-/** How long `close()` waits for the thread to end on its own before stopping it. */
-const CLOSE_GRACE_MS = 5_000;
 
 /**
  * The thread's first module: imports the worker, through tsx's `tsImport` when it is TypeScript
@@ -112,15 +109,8 @@ export async function startDetectorThread(options: DetectorThreadData): Promise<
     close: () => {
       closing ??= (async () => {
         if (ended) return;
-        const exited = once(worker, 'exit');
         worker.ref();
-        post({ type: 'close' });
-        const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
-        try {
-          await exited;
-        } finally {
-          clearTimeout(timer);
-        }
+        await closeWorker(worker, () => post({ type: 'close' }));
       })();
       return closing;
     },

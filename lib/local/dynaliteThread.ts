@@ -5,9 +5,9 @@
  * SDK clients over HTTP; only where the server's JavaScript runs changes. Used by the simulation,
  * whose requests otherwise share one core with the server answering them.
  */
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { closeWorker } from './workerExit.js';
 
 export interface DynaliteServerOptions {
   /** Directory for the LevelDB files; in memory when absent. */
@@ -28,9 +28,6 @@ server.once('error', (error) => { throw error; });
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on('message', () => server.close(() => parentPort.close()));
 `;
-
-/** How long a close may wait for the server to finish before the thread is stopped. */
-const CLOSE_GRACE_MS = 5_000;
 
 export async function startDynaliteThread(options: DynaliteServerOptions = {}): Promise<DynaliteServer> {
   const worker = new Worker(WORKER_SOURCE, {
@@ -55,16 +52,7 @@ export async function startDynaliteThread(options: DynaliteServerOptions = {}): 
   });
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= (async () => {
-      const exited = once(worker, 'exit');
-      worker.postMessage('close');
-      const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
-      try {
-        await exited;
-      } finally {
-        clearTimeout(timer);
-      }
-    })();
+    closing ??= closeWorker(worker, () => worker.postMessage('close'));
     return closing;
   };
   return { port, close };
