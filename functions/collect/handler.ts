@@ -1,7 +1,8 @@
 /**
  * The collector Lambda: on a schedule (lib/infra/collector.ts), one `placid collect` run into the
  * ingest queue. Secrets come from Secrets Manager only; the clients (and the Keystone token) are
- * reused between runs and rebuilt from re-read secrets every 15 minutes. A run that sent nothing fails the invocation, so it shows as an error.
+ * reused between runs and rebuilt from re-read secrets every 15 minutes. A run that sent nothing
+ * fails the invocation, so it shows as an error.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { collectAndSend } from '../../lib/collect/cycle.js';

@@ -16,7 +16,7 @@ export async function runApprove(
   const plan = await withLocalStore(
     args.dataDir,
     (store) => approvePlan(store, planId, at ?? new Date()),
-    at ? () => at : undefined,
+    at,
   );
   const { moved, waves } = plan.summary;
   io.stdout.write(

@@ -34,8 +34,8 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
     import('./planConfig.js'),
   ]);
   const plan = await readPlanConfig(args.config);
-  const now = () => args.at ?? new Date();
-  const clock = { now: () => now().getTime() };
+  const at = args.at;
+  const clock = { now: () => at?.getTime() ?? Date.now() };
   const rounds = await withLocalStore(
     args.dataDir,
     (store, local) =>
@@ -50,7 +50,7 @@ export async function runDetect(args: DetectArgs, io: CliIO): Promise<number> {
         template: args.template,
         fullRead: args.fullRead,
       }),
-    args.at ? now : undefined,
+    at,
     plan.config.DEFAULT.service_down_time,
   );
   if (args.json) {

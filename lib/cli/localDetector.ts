@@ -14,8 +14,8 @@ Exit status:
 export async function withLocalStore<T>(
   dataDir: string | undefined,
   use: (store: FleetStore, local: LocalStore) => Promise<T>,
-  /** The store's wall clock (e.g. `detect --at`). Default the system's. */
-  clock?: () => Date,
+  /** Run as of this time (`--at`): the store's clock stands still there. Default the system clock. */
+  at?: Date,
   /** The config's `service_down_time`, which sets how far back host reads look for sightings. */
   serviceDownTimeSeconds?: number,
 ): Promise<T> {
@@ -31,7 +31,7 @@ export async function withLocalStore<T>(
   }
   const local = await openLocalStore({
     dataDir: dir,
-    store: { ...(clock ? { clock: { now: () => clock().getTime() } } : {}), serviceDownTimeSeconds },
+    store: { ...(at ? { clock: { now: () => at.getTime() } } : {}), serviceDownTimeSeconds },
   });
   try {
     return await use(local.store, local);

@@ -36,7 +36,7 @@ Exit status:
   0  migrated (with --dry-run: leases free and the re-check passed)
   1  deferred: the VM is locked, a slot is busy, a blackout window is open, the VM moved, or the
      destination no longer fits (nothing was changed)
-  2  bad input: unknown instance, no store at --data-dir, unreadable --endpoints/--settings
+  2  bad input: unknown instance, no store at --data-dir, unreadable --endpoints/--settings/--template
   3  internal error
   4  the migration failed and was rolled back (node undrained, leases released, failure recorded)`;
 
@@ -48,17 +48,12 @@ export async function runMigrateCommand(args: MigrateArgs, io: CliIO): Promise<n
   const context = await openLocalMigration(args);
   try {
     if (args.dryRun) return await dryRun(context, args, io);
-    const [{ runWorkflow }, { workflowDefinition, WorkflowDefinitionError }] = await Promise.all([
+    const [{ runWorkflow }, { workflowDefinition }] = await Promise.all([
       import('../local/workflowRunner.js'),
       import('../local/workflowDefinition.js'),
     ]);
-    let definition: ReturnType<typeof workflowDefinition>;
-    try {
-      definition = workflowDefinition(args.template);
-    } catch (error) {
-      if (!(error instanceof WorkflowDefinitionError)) throw error;
-      throw new InputError(`cannot get the state machine definition: ${error.message}`);
-    }
+    // A missing or bad definition is a WorkflowDefinitionError: exit status 2, as for detect and serve.
+    const definition = workflowDefinition(args.template);
     const run = await runWorkflow({
       deps: context.deps,
       input: context.migration,

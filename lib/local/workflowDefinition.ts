@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { packageRoot } from '../config/packageRoot.js';
+import { PlacidError } from '../model/errors.js';
 import {
   DEFINITION_SUBSTITUTIONS,
   type SubstitutionName,
@@ -26,14 +27,16 @@ export const LOCAL_ARNS: Record<SubstitutionName, string> = {
   [DEFINITION_SUBSTITUTIONS.agentActivity]: `arn:aws:states:${REGION}:${ACCOUNT}:activity:WorkflowAgentSteps`,
 };
 
-/** The definition file is missing, unreadable or not a state machine definition. */
-export class WorkflowDefinitionError extends Error {
+/**
+ * The definition file is missing, unreadable or not a state machine definition: bad input (exit
+ * status 2 from every command that runs the workflow), not a bug.
+ */
+export class WorkflowDefinitionError extends PlacidError {
   constructor(
     readonly path: string,
     detail: string,
   ) {
-    super(`${path}: ${detail}`);
-    this.name = 'WorkflowDefinitionError';
+    super(`cannot get the state machine definition: ${path}: ${detail}`);
   }
 }
 
