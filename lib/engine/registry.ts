@@ -78,7 +78,8 @@ export async function loadPluginModules(config: SchedulerConfig, baseDir: string
     const exported = await importPlugins(path, baseDir);
     const modFilters = exported.filter(isFilter);
     const modWeighers = exported.filter(isWeigher);
-    for (const old of exported.filter(isOldFilter))
+    const old = exported.find(isOldFilter);
+    if (old)
       throw new ConfigError(
         `plugin module ${path}: filter ${old.name} has hostPasses/explain, which Placid replaced by one check(host, spec, state, ctx) returning PASS or a rejection (see "Writing a custom filter" in the README)`,
       );

@@ -306,10 +306,9 @@ async function claimFirst(
 function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers, all: boolean): Candidates {
   const n = all ? fleet.hosts.length : 0;
   for (let i = 0; i < n; i++) buffers.positions[i] = i;
-  const index = fleetIndex(fleet.hosts);
   return {
     hosts: fleet.hosts,
-    index,
+    index: fleetIndex(fleet.hosts),
     positions: buffers.positions,
     count: n,
     memberships: null,

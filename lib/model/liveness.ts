@@ -47,9 +47,10 @@ export function withReportHeartbeat(service: ServiceState, reportedAt: string): 
 
 /**
  * A service record whose heartbeat is `reportedAt` (withReportHeartbeat's, or an earlier
- * sighting's), moved on to a later sighting of the same state at `seenAt` (a report ingest did not rewrite because only its time changed). Only
- * when the report was the heartbeat: a heartbeat the report itself carried, or a service reported
- * down, is what the unchanged later reports said too. Never moves the heartbeat backwards.
+ * sighting's), moved on to a later sighting of the same state at `seenAt` (a report ingest did not
+ * rewrite because only its time changed). Only when the report was the heartbeat: a heartbeat the
+ * report itself carried, or a service reported down, is what the unchanged later reports said too.
+ * Never moves the heartbeat backwards.
  */
 export function withSighting(
   service: ServiceState,

@@ -93,12 +93,9 @@ function withoutData(
 function samplesOnHost(vm: VmObservation): readonly VmSample[] | SampleSeries {
   // A series holds one node's samples only.
   if (!Array.isArray(vm.samples)) return vm.samples;
-  for (const s of vm.samples as readonly VmSample[]) {
-    if (s.host !== undefined && s.host !== vm.host) {
-      return (vm.samples as readonly VmSample[]).filter((t) => t.host === undefined || t.host === vm.host);
-    }
-  }
-  return vm.samples;
+  const samples = vm.samples as readonly VmSample[];
+  const onHost = (s: VmSample) => s.host === undefined || s.host === vm.host;
+  return samples.every(onHost) ? samples : samples.filter(onHost);
 }
 
 function enterVerdict(

@@ -2,6 +2,7 @@
  * Values on and around every edge the schemas check, and helpers to compare a fast validation path
  * with zod's (test/model/hostFastPath.test.ts, test/model/requestFastPath.test.ts).
  */
+import fc from 'fast-check';
 import { BOUNDS } from '../../lib/model/bounds.js';
 import { HOSTILE_STRINGS } from './hostile.js';
 
@@ -66,6 +67,14 @@ const WRONG_TYPES: unknown[] = [null, true, false, [], {}, [1], { a: 1 }, ['x', 
 export const ANY_VALUE: unknown[] = [...EDGE_NUMBERS, ...EDGE_STRINGS, ...WRONG_TYPES];
 /** For places that hold no number: a few numbers are enough to be the wrong type. */
 export const NON_NUMBER_VALUES: unknown[] = [0, -1, 1.5, Number.NaN, ...EDGE_STRINGS, ...WRONG_TYPES];
+
+/** A change for a property test: any of `paths` holding an edge value or anything fast-check makes. */
+export function hostileChange(paths: (string | number)[][]) {
+  return fc.record({
+    path: fc.constantFrom(...paths),
+    value: fc.oneof(fc.constantFrom(...ANY_VALUE), fc.double(), fc.string(), fc.anything()),
+  });
+}
 
 /** `doc` with `value` at `path` as an own, enumerable property (even `__proto__`). */
 export function withValue(doc: Record<string, unknown>, path: (string | number)[], value: unknown): unknown {

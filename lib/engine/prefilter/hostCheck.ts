@@ -100,8 +100,9 @@ export class HostCheck {
    * Writes the positions of every candidate to `out` (at least the fleet's size) and returns how
    * many: the hosts `failing` passes. Aggregate rules go first because they usually remove the most
    * (other zones) and the fleet keeps the members of the groups that pass them (passingMembers); the
-   * rest runs only over those positions. The common request is decided by aggregate rules and fit limits alone (collectFitting: the
-   * same rule as `failing` for it, in one pass with no host object read).
+   * rest runs only over those positions. The common request is decided by aggregate rules and fit
+   * limits alone (collectFitting: the same rule as `failing` for it, in one pass with no host object
+   * read).
    */
   collect(out: Int32Array): number {
     const limits = this.index.fitLimits(this.resources);

@@ -18,10 +18,11 @@ export const FACT_SLOT: Readonly<Record<HostFact, number>> = {
 export const FACT_WIDTH = 8;
 
 /**
- * Every host's facts (the values gatherFacts gives), one row per host: host i's fact f is at
- * i × FACT_WIDTH + FACT_SLOT[f]. Row by row because the weighers read the facts of a few
- * survivors scattered over a large fleet, and all of one host's facts then arrive in one cache
- * line; a column per fact would fetch a line per fact per host. Throws where gatherFacts would.
+ * Every host's facts (the raw weights of the fact weighers, hostFacts.ts), one row per host: host
+ * i's fact f is at i × FACT_WIDTH + FACT_SLOT[f]. Row by row because the weighers read the facts
+ * of a few survivors scattered over a large fleet, and all of one host's facts then arrive in one
+ * cache line; a column per fact would fetch a line per fact per host. Throws where those weighers'
+ * `weigh` would.
  */
 export function gatherFactRows(hosts: readonly HostState[], config: SchedulerConfig): Float64Array {
   const rows = new Float64Array(hosts.length * FACT_WIDTH);
