@@ -17,6 +17,16 @@ Exit status:
      option, filter or weigher, a plugin that failed, or a usage error
   3  internal error (a bug in placid; the stack trace is printed)`;
 
+/** The top-level help's: what every command shares; each command's --help gives its own. */
+export const PROGRAM_EXIT_STATUS_HELP = `
+Exit status:
+  0  the command did what it was asked
+  1  NoValidHost (schedule, demo): no host can take the request (the decision is still printed)
+  2  bad input or configuration: an unreadable or invalid file, an unknown option, filter or
+     weigher, a plugin that failed, or a usage error
+  3  internal error (a bug in placid; the stack trace is printed)
+Each command's --help lists its own.`;
+
 /** The exit status for an error that escaped a command. */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof NoValidHostError) return EXIT.noValidHost;

@@ -4,7 +4,7 @@ import { addApproveCommand } from './approve.js';
 import { addCollectCommand } from './collect.js';
 import { addDemoCommand } from './demo.js';
 import { addDetectCommand } from './detect.js';
-import { EXIT_STATUS_HELP } from './exitCodes.js';
+import { PROGRAM_EXIT_STATUS_HELP } from './exitCodes.js';
 import { addFleetCommand } from './fleet.js';
 import { terminalSafe } from './format.js';
 import { addIngestCommand } from './ingest.js';
@@ -38,7 +38,7 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(terminalSafe(`placid: ${oneLine(s)}\n`)),
     })
-    .addHelpText('after', EXIT_STATUS_HELP);
+    .addHelpText('after', PROGRAM_EXIT_STATUS_HELP);
   addScheduleCommand(program, io, done);
   addDemoCommand(program, io, done);
   addIngestCommand(program, io, done);
