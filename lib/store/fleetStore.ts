@@ -114,9 +114,14 @@ export class FleetStore {
     try {
       await putSightings(this.ctx, sighted);
     } catch (error) {
-      for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
+      this.forgetSighted(sighted);
       throw error;
     }
+  }
+
+  /** Unwritten sightings: their hosts' next reports must be written, not skipped as unchanged. */
+  private forgetSighted(sighted: readonly Sighting[]): void {
+    for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
   }
 
   putHostReport(report: HypervisorReport): Promise<HostWriteOutcome> {
@@ -148,17 +153,14 @@ export class FleetStore {
     pages: readonly PageWrite[],
     sighted: readonly Sighting[],
   ): Promise<PageWriteResult> {
-    const forget = () => {
-      for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
-    };
     let result: PageWriteResult;
     try {
       result = await writePages(this.ctx, pages, sightingItems(this.ctx, sighted));
     } catch (error) {
-      forget();
+      this.forgetSighted(sighted);
       throw error;
     }
-    if (result.alongsideError !== undefined) forget();
+    if (result.alongsideError !== undefined) this.forgetSighted(sighted);
     return result;
   }
 
