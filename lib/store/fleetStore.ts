@@ -57,6 +57,8 @@ export class FleetStore {
   /** States this store wrote, per warm container: unchanged ones are not rewritten. */
   private readonly instanceMemo: StateWriteMemo;
   private readonly hostMemo: StateWriteMemo;
+  /** digestsWrittenSince, once it is recorded. */
+  private digestsSince: string | null = null;
 
   constructor(options: StoreOptions) {
     this.ctx = storeContext(options);
@@ -214,9 +216,13 @@ export class FleetStore {
   fleetWindows(from: Date, to: Date): Promise<FleetWindows> {
     return fleetWindows(this.ctx, from, to);
   }
-  /** When ingest started writing window digests (ISO-8601), or null: windows before it need nodeWindow. */
-  digestsWrittenSince(): Promise<string | null> {
-    return digestsWrittenSince(this.ctx);
+  /**
+   * When ingest started writing window digests (ISO-8601), or null: windows before it need
+   * nodeWindow. Written once and never changed, so a warm container reads it until it is there, then no more.
+   */
+  async digestsWrittenSince(): Promise<string | null> {
+    this.digestsSince ??= await digestsWrittenSince(this.ctx);
+    return this.digestsSince;
   }
 
   claimResources(
