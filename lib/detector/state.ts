@@ -5,12 +5,7 @@
 import { PlacidError } from '../model/errors.js';
 import type { DetectorState, DetectorStateRepository } from '../store/detectorState.js';
 
-export {
-  DETECTOR_STATE_ID,
-  type DetectorState,
-  EMPTY_STATE,
-  type TrackedPlan,
-} from '../store/detectorState.js';
+export { DETECTOR_STATE_ID, type DetectorState, type TrackedPlan } from '../store/detectorState.js';
 
 const UPDATE_ATTEMPTS = 4;
 

@@ -14,7 +14,7 @@ import type { FleetStore } from '../store/fleetStore.js';
 import type { Sighting } from '../store/hostSightings.js';
 import { type AcceptedMessage, failAfterwards, newestReportAt, writeBatchWide } from './batchWrites.js';
 import { KnownHosts, unknownHostIssues } from './knownHosts.js';
-import { NotedWatermark } from './notedWatermark.js';
+import type { NotedWatermark } from './notedWatermark.js';
 import { reportsInBody } from './reportCount.js';
 
 export interface IngestDeps {
@@ -116,7 +116,7 @@ export async function ingestBatch(event: SQSEvent, deps: IngestDeps): Promise<In
     logger: deps.logger,
   });
 
-  const wide = await writeBatchWide(deps.store, accepted, deps.watermark ?? new NotedWatermark());
+  const wide = await writeBatchWide(deps.store, accepted, deps.watermark);
   reports.samples += wide.samples.samples;
   reports.pages += wide.samples.written;
   failAfterwards(outcome, wide.failed, deps.logger);

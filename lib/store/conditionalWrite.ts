@@ -10,7 +10,7 @@ import type {
 } from '@aws-sdk/lib-dynamodb';
 
 /** True when a conditional write's condition did not hold. */
-export function isConditionFailed(error: unknown): boolean {
+function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 

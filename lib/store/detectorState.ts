@@ -45,7 +45,7 @@ export interface DetectorState {
   version: number;
 }
 
-export const EMPTY_STATE: DetectorState = {
+const EMPTY_STATE: DetectorState = {
   suffering: [],
   newest_report_at: null,
   detected_at: null,

@@ -57,6 +57,8 @@ export class FleetStore {
   /** States this store wrote, per warm container: unchanged ones are not rewritten. */
   private readonly instanceMemo: StateWriteMemo;
   private readonly hostMemo: StateWriteMemo;
+  /** digestsWrittenSince, once it is recorded. */
+  private digestsSince: string | null = null;
 
   constructor(options: StoreOptions) {
     this.ctx = storeContext(options);
@@ -114,9 +116,14 @@ export class FleetStore {
     try {
       await putSightings(this.ctx, sighted);
     } catch (error) {
-      for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
+      this.forgetSighted(sighted);
       throw error;
     }
+  }
+
+  /** Unwritten sightings: their hosts' next reports must be written, not skipped as unchanged. */
+  private forgetSighted(sighted: readonly Sighting[]): void {
+    for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
   }
 
   putHostReport(report: HypervisorReport): Promise<HostWriteOutcome> {
@@ -148,17 +155,14 @@ export class FleetStore {
     pages: readonly PageWrite[],
     sighted: readonly Sighting[],
   ): Promise<PageWriteResult> {
-    const forget = () => {
-      for (const s of sighted) this.hostMemo.forget(nodeKey(s.host, s.nodename));
-    };
     let result: PageWriteResult;
     try {
       result = await writePages(this.ctx, pages, sightingItems(this.ctx, sighted));
     } catch (error) {
-      forget();
+      this.forgetSighted(sighted);
       throw error;
     }
-    if (result.alongsideError !== undefined) forget();
+    if (result.alongsideError !== undefined) this.forgetSighted(sighted);
     return result;
   }
 
@@ -212,9 +216,13 @@ export class FleetStore {
   fleetWindows(from: Date, to: Date): Promise<FleetWindows> {
     return fleetWindows(this.ctx, from, to);
   }
-  /** When ingest started writing window digests (ISO-8601), or null: windows before it need nodeWindow. */
-  digestsWrittenSince(): Promise<string | null> {
-    return digestsWrittenSince(this.ctx);
+  /**
+   * When ingest started writing window digests (ISO-8601), or null: windows before it need
+   * nodeWindow. Written once and never changed, so a warm container reads it until it is there, then no more.
+   */
+  async digestsWrittenSince(): Promise<string | null> {
+    this.digestsSince ??= await digestsWrittenSince(this.ctx);
+    return this.digestsSince;
   }
 
   claimResources(

@@ -4,11 +4,9 @@
  * its `reported_at` lags), yet the detector needs it to skip a run when nothing new arrived.
  * Written once per ingest batch, never per message; it only moves forward.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../model/errors.js';
-import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
-import { readMarker } from './markers.js';
+import { readMarker, updateMarkerIf } from './markers.js';
 
 /** The item's name; `#` keeps it apart from lease names, which are plain words. */
 export const INGEST_WATERMARK_NAME = '#ingest-watermark';
@@ -27,17 +25,12 @@ export async function noteIngested(ctx: StoreContext, newestReportAt: string): P
       },
     ]);
   }
-  await sendIfCondition(
-    ctx,
-    new UpdateCommand({
-      TableName: ctx.tables.leases,
-      Key: { name: INGEST_WATERMARK_NAME },
-      UpdateExpression: 'SET #newest = :new, #updated_at = :now',
-      ConditionExpression: 'attribute_not_exists(#newest) OR #newest < :new',
-      ExpressionAttributeNames: { '#newest': 'newest_report_at', '#updated_at': 'updated_at' },
-      ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock.now() },
-    }),
-  );
+  await updateMarkerIf(ctx, INGEST_WATERMARK_NAME, {
+    UpdateExpression: 'SET #newest = :new, #updated_at = :now',
+    ConditionExpression: 'attribute_not_exists(#newest) OR #newest < :new',
+    ExpressionAttributeNames: { '#newest': 'newest_report_at', '#updated_at': 'updated_at' },
+    ExpressionAttributeValues: { ':new': newestReportAt, ':now': ctx.clock.now() },
+  });
 }
 
 /** The newest `reported_at` ingested so far, or null before the first batch. */

@@ -7,11 +7,9 @@
  * empty: no data, hence no suffering VMs, and a suffering VM's hysteresis would be forgotten.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_CLOCK_SKEW_MS } from '../model/reportChecks.js';
-import { sendIfCondition } from './conditionalWrite.js';
 import type { StoreContext } from './context.js';
-import { readMarker } from './markers.js';
+import { readMarker, updateMarkerIf } from './markers.js';
 
 export const WINDOW_DIGESTS_SINCE_NAME = '#window-digests-since';
 
@@ -25,18 +23,12 @@ const marked = new WeakMap<DynamoDBDocumentClient, Set<string>>();
 export async function markDigestsWritten(ctx: StoreContext): Promise<void> {
   const tables = marked.get(ctx.doc) ?? new Set<string>();
   if (tables.has(ctx.tables.leases)) return;
-  // UpdateItem, not PutItem: the ingest Lambda's role allows only updates on this table.
-  await sendIfCondition(
-    ctx,
-    new UpdateCommand({
-      TableName: ctx.tables.leases,
-      Key: { name: WINDOW_DIGESTS_SINCE_NAME },
-      UpdateExpression: 'SET #since = :since',
-      ConditionExpression: 'attribute_not_exists(#since)',
-      ExpressionAttributeNames: { '#since': 'since' },
-      ExpressionAttributeValues: { ':since': new Date(ctx.clock.now()).toISOString() },
-    }),
-  );
+  await updateMarkerIf(ctx, WINDOW_DIGESTS_SINCE_NAME, {
+    UpdateExpression: 'SET #since = :since',
+    ConditionExpression: 'attribute_not_exists(#since)',
+    ExpressionAttributeNames: { '#since': 'since' },
+    ExpressionAttributeValues: { ':since': new Date(ctx.clock.now()).toISOString() },
+  });
   tables.add(ctx.tables.leases);
   marked.set(ctx.doc, tables);
 }

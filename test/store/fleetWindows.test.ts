@@ -2,9 +2,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { countDynamo } from '../../bench/dynamoCounter.js';
 import type { HypervisorReport, InstanceReport } from '../../lib/model/reports.js';
 import { EMPTY_SERIES, samplesOf } from '../../lib/model/sampleSeries.js';
-import type { FleetStore } from '../../lib/store/fleetStore.js';
+import { createDocumentClient } from '../../lib/store/client.js';
+import { FleetStore } from '../../lib/store/fleetStore.js';
 import type { NodeSeries } from '../../lib/store/fleetWindows.js';
 import { nodeEntityKey } from '../../lib/store/samplePages.js';
 import { digestsCover, WINDOW_DIGESTS_SINCE_NAME } from '../../lib/store/windowCoverage.js';
@@ -159,6 +161,28 @@ describe('fleetWindows', () => {
     expect(await store.digestsWrittenSince()).toBe(NOW.toISOString());
     const { Items } = await store.ctx.doc.send(new ScanCommand({ TableName: store.ctx.tables.leases }));
     expect(Items?.filter((i) => i.name === WINDOW_DIGESTS_SINCE_NAME)).toHaveLength(1);
+  });
+
+  it('reads the marker until it is recorded, then no more (it never changes)', async () => {
+    // Prepare
+    const own = await storeWithOwnTables(h);
+    const doc = createDocumentClient({ endpoint: h.local.endpoint });
+    const counter = countDynamo(doc);
+    const store = new FleetStore({ ...own.ctx, doc });
+    const pages = store.samplePages({
+      hypervisors: [{ ...NODES[0], samples: [{ ts: tsAt(0), steal_percent: 1, cpu_percent: 1, load5: 1 }] }],
+      instances: [],
+    } as unknown as Parameters<FleetStore['samplePages']>[0]);
+    // Act
+    const before = await store.digestsWrittenSince();
+    await own.putSamplePages(pages);
+    counter.reset();
+    const first = await store.digestsWrittenSince();
+    const second = await store.digestsWrittenSince();
+    // Assess
+    expect(before).toBeNull();
+    expect([first, second]).toEqual([NOW.toISOString(), NOW.toISOString()]);
+    expect(counter.snapshot().read_requests).toBe(1);
   });
 });
 

@@ -22,6 +22,14 @@ function reportAt(host: string, minutes: number) {
   return { ...parsed, hypervisors: parsed.hypervisors.map((r) => ({ ...r, reported_at: at(minutes) })) };
 }
 
+/** Reports `host`'s unchanged state at each minute from `first` to `last`, as ingest would. */
+async function reportEachMinute(host: string, first: number, last: number): Promise<void> {
+  for (let minute = first; minute <= last; minute++) {
+    setMinutes(minute);
+    await h.store.putReports(reportAt(host, minute));
+  }
+}
+
 describe('host sightings', () => {
   it('keeps a host reporting an unchanged state every minute up at every minute, though its item is not rewritten', async () => {
     // Prepare
@@ -45,10 +53,7 @@ describe('host sightings', () => {
 
   it("shows an unchanged host's newest report in the fleet view, not its stored state's", async () => {
     // Prepare: the state is written at minute 0; the reports of minutes 1–6 change nothing
-    for (let minute = 0; minute <= 6; minute++) {
-      setMinutes(minute);
-      await h.store.putReports(reportAt('viewed', minute));
-    }
+    await reportEachMinute('viewed', 0, 6);
     setMinutes(6.5);
     // Act
     const view = await readFleetView(h.store);
@@ -60,10 +65,7 @@ describe('host sightings', () => {
 
   it('reads a host that stops reporting as down once a report interval and service_down_time have passed', async () => {
     // Prepare
-    for (let minute = 0; minute <= 5; minute++) {
-      setMinutes(minute);
-      await h.store.putReports(reportAt('stops', minute));
-    }
+    await reportEachMinute('stops', 0, 5);
     const snapshot = new FleetSnapshot(h.store);
     // Act
     setMinutes(7);
@@ -82,10 +84,7 @@ describe('host sightings', () => {
 
   it('never moves a heartbeat backwards for a redelivered older sighting', async () => {
     // Prepare
-    for (let minute = 0; minute <= 4; minute++) {
-      setMinutes(minute);
-      await h.store.putReports(reportAt('redelivered', minute));
-    }
+    await reportEachMinute('redelivered', 0, 4);
     const snapshot = new FleetSnapshot(h.store);
     await snapshot.refresh();
     // Act: an old batch's sighting, written again later
@@ -100,10 +99,7 @@ describe('host sightings', () => {
 
   it('keeps the sighting held in the snapshot when a claim rewrites the item with its older report', async () => {
     // Prepare
-    for (let minute = 0; minute <= 3; minute++) {
-      setMinutes(minute);
-      await h.store.putReports(reportAt('claimed', minute));
-    }
+    await reportEachMinute('claimed', 0, 3);
     const snapshot = new FleetSnapshot(h.store);
     await snapshot.refresh();
     // Act: a claim bumps the item's version; its reported_at is still minute 0
@@ -131,10 +127,7 @@ describe('sighting lookback', () => {
 
   it("keeps a host up 400 s after its last sighting with service_down_time = 600, and down with Nova's 60", async () => {
     // Prepare: the state is written at minute -10; the unchanged reports up to minute 0 are only sighted
-    for (let minute = -10; minute <= 0; minute++) {
-      setMinutes(minute);
-      await h.store.putReports(reportAt('patient', minute));
-    }
+    await reportEachMinute('patient', -10, 0);
     h.setNow(new Date(NOW.getTime() + 400_000));
     // Act
     const long = await storeJudging(600).getHost('patient');
