@@ -25,6 +25,27 @@ export const CANDIDATES = 1_000;
 const RUNS = 200;
 const log = (line: string) => process.stdout.write(`advisory: ${line}\n`);
 
+/** One advisory request for an m1.small among `candidates`, POSTed to `url`; throws unless answered 200. */
+export async function askAdvisory(
+  url: string,
+  requestId: string,
+  candidates: readonly { host: string; nodename: string }[],
+): Promise<{ candidates?: { passes: boolean }[] }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      request_id: requestId,
+      advisory: true,
+      flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 },
+      candidates,
+    }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`advisory answer ${res.status}: ${text}`);
+  return JSON.parse(text);
+}
+
 /** `placid serve` as a process of its own; resolves once it says where it listens. */
 async function spawnServe(storeArgs: string[], config: string) {
   const root = new URL('..', import.meta.url).pathname;
@@ -215,18 +236,9 @@ async function measure(
     let ids = 0;
     let passed = 0;
     const ask = async () => {
-      const res = await fetch(serve.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          request_id: `adv-${ids++}`,
-          advisory: true,
-          flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 },
-          candidates: draw(),
-        }),
-      });
-      const answer = (await res.json()) as { candidates?: { passes: boolean }[] };
-      if (res.status !== 200 || !answer.candidates) throw new Error(`advisory answer ${res.status}`);
+      const answer = await askAdvisory(serve.url, `adv-${ids++}`, draw());
+      if (!answer.candidates)
+        throw new Error(`advisory answer without candidates: ${JSON.stringify(answer)}`);
       passed += answer.candidates.filter((c) => c.passes).length;
     };
     for (let i = 0; i < 20; i++) await ask();

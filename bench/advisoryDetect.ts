@@ -18,6 +18,7 @@ import { openLocalStore } from '../lib/local/localStore.js';
 import { systemClock } from '../lib/model/clock.js';
 import { generateFleet } from '../lib/sim/fleet.js';
 import { markDigestsWritten } from '../lib/store/windowCoverage.js';
+import { askAdvisory } from './advisory.js';
 import { seedWindow } from './seedWindow.js';
 import { percentile, round } from './stats.js';
 
@@ -96,18 +97,7 @@ async function measure(dataDir: string, hosts: string[], mode: 'request-thread' 
         return { host, nodename: host };
       });
       const t0 = process.hrtime.bigint();
-      const res = await fetch(serve.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          request_id: `adv-${mode}-${i}`,
-          advisory: true,
-          flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 },
-          candidates,
-        }),
-      });
-      await res.json();
-      if (res.status !== 200) throw new Error(`advisory answer ${res.status}`);
+      await askAdvisory(serve.url, `adv-${mode}-${i}`, candidates);
       latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
       if (Date.now() - started > 600_000)
         throw new Error(`${mode}: the detection did not finish in 10 minutes`);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { startServe } from '../lib/cli/serve.js';
 import { serveDetector } from '../lib/cli/serveDetector.js';
-import { CANDIDATES, candidateDraws, HOSTS, storeFleet } from './advisory.js';
+import { askAdvisory, CANDIDATES, candidateDraws, HOSTS, storeFleet } from './advisory.js';
 import { generateHosts } from './placement.js';
 import { percentile, round } from './stats.js';
 
@@ -89,20 +89,7 @@ try {
   });
   const draw = candidateDraws(hosts);
   let ids = 0;
-  const ask = async () => {
-    const res = await fetch(serve.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        request_id: `prof-${ids++}`,
-        advisory: true,
-        flavor: { name: 'm1.small', vcpus: 1, memory_mb: 1024, root_gb: 10 },
-        candidates: draw(),
-      }),
-    });
-    if (res.status !== 200) throw new Error(`advisory answer ${res.status}: ${await res.text()}`);
-    await res.json();
-  };
+  const ask = () => askAdvisory(serve.url, `prof-${ids++}`, draw());
   for (let i = 0; i < 30; i++) await ask();
   const gcNow = (globalThis as { gc?: () => void }).gc;
   gcNow?.();

@@ -21,6 +21,7 @@ import { systemClock } from '../../lib/model/clock.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import { collectFiles, startCloud } from '../collect/cloudFixture.js';
 import { type FakePrometheus, startFakePrometheus } from '../drivers/prometheus/fakePrometheus.js';
+import { eventually } from '../helpers/eventually.js';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:activity:AgentSteps';
 const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/Placid-Ingest';
@@ -30,15 +31,6 @@ afterEach(async () => {
   for (const clean of cleanups.reverse()) await clean();
   cleanups = [];
 });
-
-/** Polls `check` until it holds, for at most `ms` (a bound on waiting, not a timing assertion). */
-async function eventually(check: () => boolean, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('the state was not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The fake activity API, a fake cloud and Prometheus, and the agent's config file beside the collector's. */
 async function world() {
@@ -93,7 +85,11 @@ describe('the agent service', () => {
       await service.done;
     });
     // Act: two collector runs, and one task through the worker (a step it does not know)
-    await eventually(() => log.filter((e) => e.event === 'collect-run').length >= 2);
+    await eventually(
+      () => log.filter((e) => e.event === 'collect-run').length >= 2,
+      30_000,
+      'two collect runs',
+    );
     const task = await activities
       .schedule(ARN, { step: 'no-such-step', state: {} }, { heartbeatSeconds: 60 })
       .catch((error: Error) => error);

@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { main } from '../../lib/cli/main.js';
 
 export interface CliRun {
@@ -20,13 +20,17 @@ export async function runCli(argv: string[]): Promise<CliRun> {
   return { status, stdout, stderr };
 }
 
-/** A fresh temp folder with a `write(name, content)` that returns the file's path (objects become JSON). */
+/**
+ * A fresh temp folder with a `write(name, content)` that returns the file's path (objects become
+ * JSON); a name with folders in it (`lib/model/host.ts`) makes them.
+ */
 export function tempFiles(prefix = 'placid-cli-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return {
     dir,
     write(name: string, content: unknown): string {
       const path = join(dir, name);
+      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
       return path;
     },

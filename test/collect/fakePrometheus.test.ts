@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CollectConfigInput, collectConfigSchema, queryText } from '../../lib/collect/config.js';
 import type { QueryName } from '../../lib/collect/queries.js';
 import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
-import { runCli } from '../cli/runCli.js';
 import {
   constant,
   type FakePrometheus,
@@ -17,18 +16,9 @@ import {
   startFakePrometheus,
 } from '../drivers/prometheus/fakePrometheus.js';
 import { collectFiles, startCloud, VM_A, VM_B } from './cloudFixture.js';
-import { collectCases } from './prometheusCases.js';
+import { type CollectedRun, collectCases, collectLocal, FLEET_MAPPING } from './prometheusCases.js';
 
-const SETTINGS: Partial<CollectConfigInput> = {
-  mapping: {
-    vm: [
-      { label: 'uuid', match: 'uuid' },
-      { label: 'instance', match: 'address' },
-      { label: 'instance', match: 'name' },
-    ],
-    host: [{ label: 'instance', match: 'host', regex: '^([^.:]+)' }],
-  },
-};
+const SETTINGS: Partial<CollectConfigInput> = { mapping: FLEET_MAPPING };
 
 const job = { job: 'fleet' };
 const VM_A_TARGET = { instance: '10.0.0.11:9100', ...job };
@@ -85,22 +75,12 @@ function byText(): Map<string, FakeSeries[]> {
 
 let prometheus: FakePrometheus;
 let cloud: FakeOpenStack;
-let files: ReturnType<typeof collectFiles>;
-let collect: Awaited<ReturnType<typeof runCli>>;
+let run: CollectedRun;
 
 beforeAll(async () => {
   prometheus = await startFakePrometheus(byText());
   cloud = await startCloud();
-  files = collectFiles(cloud, prometheus.url, SETTINGS);
-  collect = await runCli([
-    'collect',
-    '--config',
-    files.configPath,
-    '--local',
-    '--data-dir',
-    files.dataDir,
-    '--json',
-  ]);
+  run = await collectLocal(collectFiles(cloud, prometheus.url, SETTINGS));
 });
 
 afterAll(async () => {
@@ -110,7 +90,7 @@ afterAll(async () => {
 
 describe('placid collect against a fake Prometheus', () => {
   // Exact constant series: every stored step is the value itself.
-  collectCases(() => ({ collect, dataDir: files.dataDir }), {
+  collectCases(() => run, {
     lookbackMs: 600_000,
     digits: 6,
     steady: 'all',

@@ -8,10 +8,43 @@
  * CPU (host-side steal), cmp-2 exports none.
  */
 import { expect, it } from 'vitest';
+import type { CollectConfigInput } from '../../lib/collect/config.js';
 import { openLocalStore } from '../../lib/local/localStore.js';
 import type { StoredSample } from '../../lib/store/samples.js';
 import { type CliRun, runCli } from '../cli/runCli.js';
-import { counterResetSamples, onNode, VM_A, VM_B, VM_R, VM_SILENT } from './cloudFixture.js';
+import {
+  type collectFiles,
+  counterResetSamples,
+  onNode,
+  VM_A,
+  VM_B,
+  VM_R,
+  VM_SILENT,
+} from './cloudFixture.js';
+
+/** How both files map the fleet's series: by a uuid label, else the instance's address or name; hosts by name. */
+export const FLEET_MAPPING: CollectConfigInput['mapping'] = {
+  vm: [
+    { label: 'uuid', match: 'uuid' },
+    { label: 'instance', match: 'address' },
+    { label: 'instance', match: 'name' },
+  ],
+  host: [{ label: 'instance', match: 'host', regex: '^([^.:]+)' }],
+};
+
+/** `placid collect --local --json` with `files`' config, into `files`' store: the run the cases read. */
+export async function collectLocal(files: ReturnType<typeof collectFiles>): Promise<CollectedRun> {
+  const collect = await runCli([
+    'collect',
+    '--config',
+    files.configPath,
+    '--local',
+    '--data-dir',
+    files.dataDir,
+    '--json',
+  ]);
+  return { collect, dataDir: files.dataDir };
+}
 
 /** The run the cases read: `placid collect --json`'s result and the store it wrote. */
 export interface CollectedRun {

@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { PrometheusClient } from '../../lib/drivers/prometheus/client.js';
 import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
-import { runCli } from '../cli/runCli.js';
 import { libvirtText, nodeExporterText } from '../drivers/prometheus/nodeExporter.js';
 import { type RunningPrometheus, startPrometheus, waitUntil } from '../drivers/prometheus/realPrometheus.js';
 import { collectFiles, startCloud, VM_A, VM_B } from './cloudFixture.js';
-import { collectCases } from './prometheusCases.js';
+import { type CollectedRun, collectCases, collectLocal, FLEET_MAPPING } from './prometheusCases.js';
 
 const RESET_AT_SECONDS = 9;
 const guest = (steal: number, resetAtSeconds?: number) => ({
@@ -23,8 +22,7 @@ const guest = (steal: number, resetAtSeconds?: number) => ({
 
 let prometheus: RunningPrometheus;
 let cloud: FakeOpenStack;
-let files: ReturnType<typeof collectFiles>;
-let collect: Awaited<ReturnType<typeof runCli>>;
+let run: CollectedRun;
 
 beforeAll(async () => {
   prometheus = await startPrometheus([
@@ -64,16 +62,9 @@ beforeAll(async () => {
     },
   ]);
   cloud = await startCloud();
-  files = collectFiles(cloud, prometheus.url, {
+  const files = collectFiles(cloud, prometheus.url, {
     collect: { window: '8s', step: '1s', rate_window: '3s' },
-    mapping: {
-      vm: [
-        { label: 'uuid', match: 'uuid' },
-        { label: 'instance', match: 'address' },
-        { label: 'instance', match: 'name' },
-      ],
-      host: [{ label: 'instance', match: 'host', regex: '^([^.:]+)' }],
-    },
+    mapping: FLEET_MAPPING,
   });
   // Wait until Prometheus has seen vm-r's reboot, and two more scrapes after it.
   const client = new PrometheusClient({ url: prometheus.url });
@@ -89,15 +80,7 @@ beforeAll(async () => {
     "vm-r's counter reset",
   );
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  collect = await runCli([
-    'collect',
-    '--config',
-    files.configPath,
-    '--local',
-    '--data-dir',
-    files.dataDir,
-    '--json',
-  ]);
+  run = await collectLocal(files);
 }, 40_000);
 
 afterAll(async () => {
@@ -107,7 +90,7 @@ afterAll(async () => {
 
 describe('placid collect against a real Prometheus', () => {
   // Prometheus's own rate(): steady to the unit once a series has a few scrapes behind it.
-  collectCases(() => ({ collect, dataDir: files.dataDir }), {
+  collectCases(() => run, {
     lookbackMs: 60_000,
     digits: 0,
     steady: 'latest',

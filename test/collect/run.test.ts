@@ -28,6 +28,18 @@ function k8sVm(cloud: FakeOpenStack, id: string, host: string, metadata: Record<
   cloud.addServer({ id, name: `k8s-${id.slice(-1)}`, host, availabilityZone: 'az1', metadata });
 }
 
+/** cmp-2 in an aggregate naming Kubernetes cluster `cluster` under the key BY_AGGREGATE reads. */
+function clusterAggregate(cloud: FakeOpenStack, cluster: string) {
+  cloud.addAggregate({
+    name: `k8s-${cluster.slice(-1)}`,
+    availabilityZone: null,
+    hosts: ['cmp-2'],
+    metadata: { placid_k8s_cluster: cluster },
+  });
+}
+
+const BY_AGGREGATE = { inventory: { kubernetes_cluster_aggregate_key: 'placid_k8s_cluster' } };
+
 function parsed(bodies: string[]): ReportMessage[] {
   return bodies.map((b) => parseReportMessage(b, NOW));
 }
@@ -90,20 +102,12 @@ describe('collectOnce against the fake cloud', () => {
   it("names a VM's Kubernetes cluster from its metadata, else from its host's aggregate", async () => {
     // Prepare: VM_A names its own cluster; VM_R's host cmp-2 is in an aggregate of cluster prod-b
     cloud = await startCloud();
-    cloud.addAggregate({
-      name: 'k8s-b',
-      availabilityZone: null,
-      hosts: ['cmp-2'],
-      metadata: { placid_k8s_cluster: 'prod-b' },
-    });
+    clusterAggregate(cloud, 'prod-b');
     k8sVm(cloud, K8S_OWN, 'cmp-2', { kubernetes_node: 'web-1', kubernetes_cluster: 'prod-a' });
     k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
     k8sVm(cloud, K8S_NO_NODE, 'cmp-1', { kubernetes_cluster: 'prod-a' });
     // Act
-    const run = await collectFrom(
-      cloud,
-      configOf({ inventory: { kubernetes_cluster_aggregate_key: 'placid_k8s_cluster' } }),
-    );
+    const run = await collectFrom(cloud, configOf(BY_AGGREGATE));
     // Assess: the VM that names no node gets no cluster either
     const { instances } = all(parsed(run.messages));
     const pick = (uuid: string) => instances.find((i) => i.uuid === uuid);
@@ -119,12 +123,7 @@ describe('collectOnce against the fake cloud', () => {
 
   it('leaves the cluster out (the default one) when neither key names it, or the aggregate key is off', async () => {
     cloud = await startCloud();
-    cloud.addAggregate({
-      name: 'k8s-b',
-      availabilityZone: null,
-      hosts: ['cmp-2'],
-      metadata: { placid_k8s_cluster: 'prod-b' },
-    });
+    clusterAggregate(cloud, 'prod-b');
     k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
     const run = await collectFrom(cloud, configOf());
     const r = all(parsed(run.messages)).instances.find((i) => i.uuid === K8S_HOST);
@@ -135,25 +134,12 @@ describe('collectOnce against the fake cloud', () => {
   it('gives no cluster to the VMs of a host whose aggregates name two, and calls the run incomplete', async () => {
     // Prepare
     cloud = await startCloud();
-    cloud.addAggregate({
-      name: 'k8s-a',
-      availabilityZone: null,
-      hosts: ['cmp-2'],
-      metadata: { placid_k8s_cluster: 'prod-a' },
-    });
-    cloud.addAggregate({
-      name: 'k8s-b',
-      availabilityZone: null,
-      hosts: ['cmp-2'],
-      metadata: { placid_k8s_cluster: 'prod-b' },
-    });
+    clusterAggregate(cloud, 'prod-a');
+    clusterAggregate(cloud, 'prod-b');
     k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
     k8sVm(cloud, K8S_OWN, 'cmp-2', { kubernetes_node: 'web-1', kubernetes_cluster: 'prod-a' });
     // Act
-    const run = await collectFrom(
-      cloud,
-      configOf({ inventory: { kubernetes_cluster_aggregate_key: 'placid_k8s_cluster' } }),
-    );
+    const run = await collectFrom(cloud, configOf(BY_AGGREGATE));
     // Assess: its own metadata still counts
     const { instances } = all(parsed(run.messages));
     expect(instances.find((i) => i.uuid === K8S_HOST)?.kubernetes_cluster).toBeUndefined();

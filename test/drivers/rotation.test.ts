@@ -15,6 +15,7 @@ import {
   type FakeOpenStack,
 } from '../../lib/local/fakes/openstack/server.js';
 import { lazyDrivers } from '../../lib/workflow/drivers.js';
+import { eventually } from '../helpers/eventually.js';
 
 let nova: FakeOpenStack | undefined;
 let consul: FakeConsul | undefined;
@@ -112,16 +113,6 @@ describe('rotated credentials', () => {
   });
 });
 
-/** Polls until `check` holds, for at most `ms` (a bound on waiting, not a timing assertion). */
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-
 describe('drivers replaced after a rotation', () => {
   it("closes the old Consul switch's keep-alive connection once the secret has rotated", async () => {
     // Prepare: one call over a keep-alive connection, which stays open afterwards
@@ -137,7 +128,11 @@ describe('drivers replaced after a rotation', () => {
     now = 61_000;
     const fresh = await drivers.maintenance();
     // Assess: the old switch's idle connection is gone; the new one opens its own
-    expect(await eventually(async () => (await agent.openConnections()) === 0)).toBe(true);
+    await eventually(
+      async () => (await agent.openConnections()) === 0,
+      10_000,
+      "the old switch's connection to close",
+    );
     await fresh.status(consul.ref('web-1'));
     expect(await agent.openConnections()).toBe(1);
     expect([agent.requests[0]?.token, agent.requests.at(-1)?.token]).toEqual(['old-token', 'new-token']);
@@ -158,7 +153,11 @@ describe('drivers replaced after a rotation', () => {
       now = 61_000;
       const fresh = await drivers.drainer();
       // Assess
-      expect(await eventually(async () => (await k8s.openConnections()) === 0)).toBe(true);
+      await eventually(
+        async () => (await k8s.openConnections()) === 0,
+        10_000,
+        "the old drainer's connection to close",
+      );
       expect(await fresh.isCordoned('worker-1')).toBe(false);
     } finally {
       await k8s.close();
@@ -190,7 +189,7 @@ describe('drivers replaced after a rotation', () => {
     const whileInFlight = [...closed];
     release();
     await call;
-    await eventually(async () => closed.length > 0, 1_000);
+    await eventually(() => closed.length > 0, 1_000, 'the replaced driver to close');
     // Assess
     expect(whileInFlight).toEqual([]);
     expect(closed).toEqual(['one']);

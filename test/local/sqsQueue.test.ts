@@ -20,6 +20,16 @@ function queues(maxReceiveCount = 3) {
   return { clock, dlq, queue };
 }
 
+/** A queue whose one message was received, became visible again and was received a second time. */
+async function receivedTwice() {
+  const { clock, queue } = queues();
+  await queue.send('m');
+  const first = queue.receive(1)[0].receiptHandle;
+  clock.advance(30_000);
+  const second = queue.receive(1)[0].receiptHandle;
+  return { queue, first, second };
+}
+
 describe('LocalSqsQueue records', () => {
   it('delivers records the Powertools SQS schema accepts', async () => {
     // Prepare
@@ -94,11 +104,7 @@ describe('LocalSqsQueue receive and delete', () => {
   });
 
   it('deletes a message only with its latest receipt handle', async () => {
-    const { clock, queue } = queues();
-    await queue.send('m');
-    const first = queue.receive(1)[0].receiptHandle;
-    clock.advance(30_000);
-    const second = queue.receive(1)[0].receiptHandle;
+    const { queue, first, second } = await receivedTwice();
     expect(queue.delete(first)).toBe(false);
     expect(queue.delete(second)).toBe(true);
     expect(queue.size).toBe(0);
@@ -189,11 +195,7 @@ describe('LocalSqsQueue changeVisibility', () => {
   });
 
   it('accepts only the latest receipt handle of a message', async () => {
-    const { clock, queue } = queues();
-    await queue.send('m');
-    const first = queue.receive(1)[0].receiptHandle;
-    clock.advance(30_000);
-    const second = queue.receive(1)[0].receiptHandle;
+    const { queue, first, second } = await receivedTwice();
     await expect(queue.changeVisibility(first, 0)).rejects.toMatchObject({ code: 'ReceiptHandleIsInvalid' });
     await expect(queue.changeVisibility('not-a-handle', 0)).rejects.toMatchObject({
       code: 'ReceiptHandleIsInvalid',

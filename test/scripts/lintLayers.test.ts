@@ -1,24 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../lib/config/packageRoot.js';
+import { tempFiles } from '../cli/runCli.js';
 
 /** A project tree of `path → source`, with the tsconfig the rules resolve `.js` specifiers by. */
 function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'placid-layers-'));
-  const all = {
-    'tsconfig.json': JSON.stringify({
-      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' },
-    }),
-    ...files,
-  };
-  for (const [path, text] of Object.entries(all)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
+  const tree = tempFiles('placid-layers-');
+  tree.write('tsconfig.json', { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } });
+  for (const [path, text] of Object.entries(files)) tree.write(path, text);
+  return tree.dir;
 }
 
 function lintLayers(dir: string) {

@@ -65,7 +65,6 @@ export interface Harness {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new ManualClock(START);
-  const now = () => new Date(clock.now());
   const nova = await FakeOpenStack.start({
     clock,
     hosts: [SOURCE, DEST, 'cmp-3'],
@@ -80,11 +79,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const consul = new FakeConsul();
   const agent = await consul.addAgent(CONSUL_NODE);
   const dynamo = await startLocalDynamo();
-  const store = new FleetStore({
-    doc: dynamo.client,
-    tables: dynamo.tableNames,
-    clock: { now: () => now().getTime() },
-  });
+  const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock });
 
   const credentials = options.novaMember ? memberCredentials(nova) : nova.credentials();
   const session = new KeystoneSession(credentials, { clock });
