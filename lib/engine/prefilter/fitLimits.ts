@@ -1,5 +1,4 @@
 import type { HostColumns } from './columns.js';
-import { DISK_GB, MEMORY_MB, VCPU } from './resourceRequest.js';
 import type { AmountsByKind, ResourceFit } from './resources.js';
 
 /** The largest amount a limit records; requests above it are checked exactly. */
@@ -35,11 +34,13 @@ export function buildFitLimits(cols: HostColumns, fit: ResourceFit): FitLimits {
     open: new Int32Array(n),
   };
   for (let i = 0; i < n; i++) {
-    limits.vcpu[i] = largestFit(fit, VCPU, i);
-    limits.ram[i] = largestFit(fit, MEMORY_MB, i);
-    limits.disk[i] = largestFit(fit, DISK_GB, i);
-    limits.blocked[i] = cols.disabled[i] === 1 || fit.notReady(i) ? 1 : 0;
-    limits.open[i] = limits.blocked[i] === 1 ? -1 : limits.vcpu[i];
+    const vcpu = fit.largestVcpus(i);
+    const blocked = cols.disabled[i] === 1 || fit.notReady(i);
+    limits.vcpu[i] = vcpu;
+    limits.ram[i] = fit.largestRam(i);
+    limits.disk[i] = fit.largestDisk(i);
+    limits.blocked[i] = blocked ? 1 : 0;
+    limits.open[i] = blocked ? -1 : vcpu;
   }
   return limits;
 }
@@ -84,24 +85,33 @@ function wholeAmount(n: number): boolean {
 }
 
 /**
- * The largest n in 1..MAX_LIMIT with `fit.fitsKind(kind, i, n)`, or 0. The headroom estimate is
- * right or off by rounding, so its neighbour usually settles it; otherwise a binary search does.
+ * Placement's fit of `n` units of a class: within one allocation's cap (max_unit: the total) and,
+ * added to what is used, within the capacity. False whatever `n` when the host has none of it.
  */
-function largestFit(fit: ResourceFit, kind: number, i: number): number {
-  const estimate = Math.floor(fit.headroom(kind, i));
+export function fitsWithin(total: number, used: number, capacity: number, n: number): boolean {
+  return total > 0 && n <= total && used + n <= capacity;
+}
+
+/**
+ * The largest n in 1..MAX_LIMIT with `fitsWithin(total, used, capacity, n)`, or 0. The headroom
+ * estimate is right or off by rounding, so its neighbour usually settles it; otherwise a binary
+ * search does (exact because the fit is monotone in n).
+ */
+export function largestWithin(total: number, used: number, capacity: number): number {
+  const estimate = Math.floor(Math.min(total, capacity - used));
   const guess = estimate >= 1 ? Math.min(estimate, MAX_LIMIT) : 1;
   let lo = 0; // fits (0 asks for nothing)
   let hi = MAX_LIMIT + 1; // does not fit
-  if (fit.fitsKind(kind, i, guess)) {
-    if (guess === MAX_LIMIT || !fit.fitsKind(kind, i, guess + 1)) return guess;
+  if (fitsWithin(total, used, capacity, guess)) {
+    if (guess === MAX_LIMIT || !fitsWithin(total, used, capacity, guess + 1)) return guess;
     lo = guess + 1;
   } else {
-    if (guess === 1 || fit.fitsKind(kind, i, guess - 1)) return guess - 1;
+    if (guess === 1 || fitsWithin(total, used, capacity, guess - 1)) return guess - 1;
     hi = guess - 1;
   }
   while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2);
-    if (fit.fitsKind(kind, i, mid)) lo = mid;
+    if (fitsWithin(total, used, capacity, mid)) lo = mid;
     else hi = mid;
   }
   return lo;

@@ -1,6 +1,7 @@
 import type { SchedulerConfig } from '../../config/options.js';
 import type { HostState } from '../../model/hostState.js';
 import type { HostColumns } from './columns.js';
+import { fitsWithin, largestWithin } from './fitLimits.js';
 import { DISK_GB, MEMORY_MB, type ResourceAmount, VCPU } from './resourceRequest.js';
 
 /**
@@ -106,24 +107,19 @@ export class ResourceFit {
   }
 
   /**
-   * About the largest amount of the kind that fits: min(total, capacity - used), before rounding.
-   * Only a starting point for fitLimits, which checks it with fitsKind.
+   * The largest whole VCPU, MEMORY_MB and DISK_GB amounts that fit the host at position `i`
+   * (fitLimits.ts): the same terms as the fit checks, handed to one search with no dispatch by kind.
    */
-  headroom(kind: number, i: number): number {
-    const c = this.cols;
-    if (kind === VCPU) {
-      const total = c.vcpusTotal[i];
-      const cap = (total - this.reservedCpus) * pick(this.cpuOverride, c.cpuRatio[i], this.initialCpu);
-      return Math.min(total, cap - c.vcpusUsed[i]);
-    }
-    if (kind === MEMORY_MB) {
-      const total = c.ramTotal[i];
-      const cap = (total - this.reservedRam) * pick(this.ramOverride, c.ramRatio[i], this.initialRam);
-      return Math.min(total, cap - (total - c.ramFree[i] - this.reservedRam));
-    }
-    const total = c.diskTotal[i];
-    const cap = (total - this.reservedDiskGb) * pick(this.diskOverride, c.diskRatio[i], this.initialDisk);
-    return Math.min(total, cap - (c.diskMbUsed[i] - this.reservedDiskMb) / 1024);
+  largestVcpus(i: number): number {
+    return largestWithin(this.cols.vcpusTotal[i], this.cols.vcpusUsed[i], this.vcpuCap(i));
+  }
+
+  largestRam(i: number): number {
+    return largestWithin(this.cols.ramTotal[i], this.ramUsed(i), this.ramCap(i));
+  }
+
+  largestDisk(i: number): number {
+    return largestWithin(this.cols.diskTotal[i], this.diskUsed(i), this.diskCap(i));
   }
 
   /** True when every class of `amounts` other than VCPU, MEMORY_MB and DISK_GB fits the host. */
@@ -142,27 +138,39 @@ export class ResourceFit {
   }
 
   private vcpuFits(i: number, n: number): boolean {
-    const c = this.cols;
-    const total = c.vcpusTotal[i];
-    const cap = (total - this.reservedCpus) * pick(this.cpuOverride, c.cpuRatio[i], this.initialCpu);
-    return total > 0 && n <= total && c.vcpusUsed[i] + n <= cap;
+    return fitsWithin(this.cols.vcpusTotal[i], this.cols.vcpusUsed[i], this.vcpuCap(i), n);
   }
 
   private ramFits(i: number, n: number): boolean {
-    const c = this.cols;
-    const total = c.ramTotal[i];
-    // Nova's free_ram_mb already excludes the reservation, so Placement's usage adds it back.
-    const used = total - c.ramFree[i] - this.reservedRam;
-    const cap = (total - this.reservedRam) * pick(this.ramOverride, c.ramRatio[i], this.initialRam);
-    return total > 0 && n <= total && used + n <= cap;
+    return fitsWithin(this.cols.ramTotal[i], this.ramUsed(i), this.ramCap(i), n);
   }
 
   private diskFits(i: number, n: number): boolean {
+    return fitsWithin(this.cols.diskTotal[i], this.diskUsed(i), this.diskCap(i), n);
+  }
+
+  private vcpuCap(i: number): number {
     const c = this.cols;
-    const total = c.diskTotal[i];
-    const used = (c.diskMbUsed[i] - this.reservedDiskMb) / 1024;
-    const cap = (total - this.reservedDiskGb) * pick(this.diskOverride, c.diskRatio[i], this.initialDisk);
-    return total > 0 && n <= total && used + n <= cap;
+    return (c.vcpusTotal[i] - this.reservedCpus) * pick(this.cpuOverride, c.cpuRatio[i], this.initialCpu);
+  }
+
+  // Nova's free_ram_mb already excludes the reservation, so Placement's usage adds it back.
+  private ramUsed(i: number): number {
+    return this.cols.ramTotal[i] - this.cols.ramFree[i] - this.reservedRam;
+  }
+
+  private ramCap(i: number): number {
+    const c = this.cols;
+    return (c.ramTotal[i] - this.reservedRam) * pick(this.ramOverride, c.ramRatio[i], this.initialRam);
+  }
+
+  private diskUsed(i: number): number {
+    return (this.cols.diskMbUsed[i] - this.reservedDiskMb) / 1024;
+  }
+
+  private diskCap(i: number): number {
+    const c = this.cols;
+    return (c.diskTotal[i] - this.reservedDiskGb) * pick(this.diskOverride, c.diskRatio[i], this.initialDisk);
   }
 
   /** The same numbers as `fits`, gathered for an explanation (null: no such inventory). */
