@@ -1,5 +1,6 @@
 import { isLaidOut } from '../model/hostFastPath.js';
 import type { Aggregate, HostState } from '../model/hostState.js';
+import { fleetIndex } from './prefilter/fleetIndex.js';
 
 /**
  * Host states loaded once and shared by many scheduling requests. Hosts with the same aggregate
@@ -8,20 +9,23 @@ import type { Aggregate, HostState } from '../model/hostState.js';
  * as immutable: a changed host is a new object (consumption copies, see consume.ts).
  */
 export class Fleet {
-  /** Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. */
-  readonly aggregateKeys: ReadonlySet<string>;
+  private keys: ReadonlySet<string> | undefined;
   private hostsByName: Map<string, HostState[]> | undefined;
 
-  private constructor(readonly hosts: readonly HostState[]) {
+  private constructor(readonly hosts: readonly HostState[]) {}
+
+  /**
+   * Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. Read
+   * from the fleet index's distinct memberships (hosts share their aggregate lists), which the
+   * pre-filter builds anyway: no pass over the hosts of its own.
+   */
+  get aggregateKeys(): ReadonlySet<string> {
+    if (this.keys) return this.keys;
     const keys = new Set<string>();
-    // Hosts share their aggregate lists (interned or from the fast path): read each list once.
-    const seen = new Set<readonly Aggregate[]>();
-    for (const h of hosts) {
-      if (seen.has(h.aggregates)) continue;
-      seen.add(h.aggregates);
-      for (const a of h.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
-    }
-    this.aggregateKeys = keys;
+    for (const aggs of fleetIndex(this.hosts).aggregates.groups)
+      for (const a of aggs) for (const k of Object.keys(a.metadata)) keys.add(k);
+    this.keys = keys;
+    return keys;
   }
 
   /** Hosts by name (a host may have several nodes), built when first asked for. */
