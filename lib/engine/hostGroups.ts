@@ -18,6 +18,17 @@ export interface HostGroups {
   readonly groupOf: Int32Array;
   readonly size: number;
   readonly first: Int32Array;
+  /**
+   * True when only some hosts were numbered (buildGroups' `within`): groupOf is then meaningless
+   * anywhere else, and `first` is each group's first host among them.
+   */
+  readonly partial: boolean;
+}
+
+/** Host positions to number: positions[0..count). */
+export interface HostSubset {
+  readonly positions: Int32Array;
+  readonly count: number;
 }
 
 /** Stands for -0, which SameValueZero would merge with 0 although Python prints them apart. */
@@ -27,15 +38,25 @@ function keyValue(v: unknown): unknown {
   return Object.is(v, -0) ? MINUS_ZERO : v;
 }
 
-/** Numbers the distinct key tuples of `hosts` in order of first appearance (one nested Map per key). */
-export function buildGroups(hosts: readonly HostState[], grouping: HostGrouping): HostGroups {
+/**
+ * Numbers the distinct key tuples of `hosts` in order of first appearance (one nested Map per key),
+ * or only those of the hosts at `within`'s positions (a decision that reads a few candidates of a
+ * large fleet need not key every host).
+ */
+export function buildGroups(
+  hosts: readonly HostState[],
+  grouping: HostGrouping,
+  within: HostSubset | null = null,
+): HostGroups {
   const { keys } = grouping;
   const last = keys.length - 1;
   const groupOf = new Int32Array(hosts.length);
-  if (last < 0) return groupsOf(groupOf, hosts.length > 0 ? 1 : 0);
+  const n = within === null ? hosts.length : within.count;
+  const at = within === null ? null : within.positions;
+  const first: number[] = [];
   const root = new Map<unknown, unknown>();
-  let size = 0;
-  for (let i = 0; i < hosts.length; i++) {
+  for (let j = 0; j < n; j++) {
+    const i = at === null ? j : at[j];
     const host = hosts[i];
     let level = root;
     for (let k = 0; k < last; k++) {
@@ -47,22 +68,17 @@ export function buildGroups(hosts: readonly HostState[], grouping: HostGrouping)
       }
       level = next;
     }
-    const v = keyValue(keys[last](host));
+    // No keys: every host in group 0.
+    const v = last < 0 ? undefined : keyValue(keys[last](host));
     let g = level.get(v) as number | undefined;
     if (g === undefined) {
-      g = size++;
+      g = first.length;
+      first.push(i);
       level.set(v, g);
     }
     groupOf[i] = g;
   }
-  return groupsOf(groupOf, size);
-}
-
-/** HostGroups for group numbers already assigned (in order of first appearance or not). */
-export function groupsOf(groupOf: Int32Array, size: number): HostGroups {
-  const first = new Int32Array(size).fill(-1);
-  for (let i = 0; i < groupOf.length; i++) if (first[groupOf[i]] < 0) first[groupOf[i]] = i;
-  return { groupOf, size, first };
+  return { groupOf, size: first.length, first: Int32Array.from(first), partial: within !== null };
 }
 
 /** Hosts with the same aggregates array (Fleet shares one per distinct membership). */

@@ -4,7 +4,7 @@ import type { Candidates } from './candidates.js';
 import type { EngineContext } from './context.js';
 import { PASS, PASS_ALL } from './filter.js';
 import { type FilterCount, prepareStages, type Stage, wrap } from './filterHandler.js';
-import type { HostGroups } from './hostGroups.js';
+import type { HostGrouping, HostGroups } from './hostGroups.js';
 
 /**
  * Nova's `get_filtered_objects` over candidate positions: each enabled filter in order over the
@@ -54,7 +54,7 @@ export async function sieve(
         sieveGrouped(stage, groups, candidates, spec, ctx, removedBy, record);
         run = [stage];
       } else {
-        run = genericRun(stages, s, candidates);
+        run = genericRun(stages, s);
         sieveHostByHost(run, candidates, spec, ctx, removedBy, record);
       }
     }
@@ -71,21 +71,25 @@ export async function sieve(
 
 /** The stage's host groups, or null when its verdict is not declared to depend on grouped values. */
 function groupsFor(stage: Stage, candidates: Candidates): HostGroups | null {
-  let grouping = null;
-  try {
-    grouping = stage.filter.groupedBy?.(stage.state) ?? null;
-  } catch {
-    // Only a speed hint: a filter that cannot say runs host by host, where its errors surface.
-  }
-  return grouping ? candidates.index.groups(grouping, stage.filter.name) : null;
+  const grouping = groupingOf(stage);
+  return grouping ? candidates.index.groups(grouping, stage.filter.name, candidates) : null;
 }
 
-/** Stages from `s` on that run host by host (no groups, not PASS_ALL), stopping at the next other. */
-function genericRun(stages: readonly Stage[], s: number, candidates: Candidates): Stage[] {
+function groupingOf(stage: Stage): HostGrouping | null {
+  try {
+    return stage.filter.groupedBy?.(stage.state) ?? null;
+  } catch {
+    // Only a speed hint: a filter that cannot say runs host by host, where its errors surface.
+    return null;
+  }
+}
+
+/** Stages from `s` on that run host by host (no grouping, not PASS_ALL), stopping at the next other. */
+function genericRun(stages: readonly Stage[], s: number): Stage[] {
   const run = [stages[s]];
   for (let k = s + 1; k < stages.length; k++) {
     const next = stages[k];
-    if (next.state === PASS_ALL || groupsFor(next, candidates)) break;
+    if (next.state === PASS_ALL || groupingOf(next)) break;
     run.push(next);
   }
   return run;
@@ -214,7 +218,8 @@ function decideEveryGroup(
  */
 function noCandidateFails(c: Candidates, groups: HostGroups, verdicts: Uint8Array): boolean {
   const open = c.memberships;
-  if (open == null) return false;
+  // Groups of the candidates alone: one that did not pass holds a candidate.
+  if (open == null || groups.partial) return false;
   const { offsets, memberships } = c.index.openMemberships(groups, c.blocked ?? null);
   // Only worth it while the lists are shorter than the candidates.
   if (memberships.length > c.count) return false;

@@ -1,7 +1,13 @@
 import type { SchedulerConfig } from '../../config/options.js';
 import type { Aggregate, HostState } from '../../model/hostState.js';
 import { PluginError } from '../errors.js';
-import { BY_AGGREGATES, buildGroups, groupsOf, type HostGrouping, type HostGroups } from '../hostGroups.js';
+import {
+  BY_AGGREGATES,
+  buildGroups,
+  type HostGrouping,
+  type HostGroups,
+  type HostSubset,
+} from '../hostGroups.js';
 import { gatherFactRows } from '../weighers/factRows.js';
 import { buildColumns, type HostColumns } from './columns.js';
 import { buildFitLimits, type FitLimits } from './fitLimits.js';
@@ -18,6 +24,9 @@ interface AggregateIndex {
   /** Host position → index of its (shared) aggregates array in `groups`. */
   groupOf: Int32Array;
   groups: readonly (readonly Aggregate[])[];
+  /** Per group: its first host position, and how many hosts it has. */
+  first: Int32Array;
+  sizes: Int32Array;
   /** Every distinct aggregate of the fleet (by id): what Nova's aggregate DB queries would see. */
   aggregates: readonly Aggregate[];
 }
@@ -50,8 +59,14 @@ export class FleetIndex {
   private zoneField: boolean | null = null;
   private hostColumns: HostColumns | null = null;
   private aggregateGroups: HostGroups | undefined;
-  /** Filter name → grouping id → groups: ids are the filter's own, so they cannot collide. */
-  private readonly groupings = new Map<string, Map<string, { grouping: HostGrouping; groups: HostGroups }>>();
+  /**
+   * Filter name → grouping id → groups (null: asked for once, for some candidates only): ids are
+   * the filter's own, so they cannot collide.
+   */
+  private readonly groupings = new Map<
+    string,
+    Map<string, { grouping: HostGrouping; groups: HostGroups | null }>
+  >();
   private limits: { key: string; limits: FitLimits } | null = null;
   /** openMemberships' answers, for the last `blocked` array asked with. */
   private readonly openLists = new WeakMap<
@@ -116,7 +131,7 @@ export class FleetIndex {
     const found = k < lists.length ? lists.splice(k, 1)[0] : null;
     const entry = found ?? {
       pass: Uint8Array.from(verdicts, (v) => (v === -1 ? 1 : 0)),
-      members: passing(this.aggregates.groupOf, verdicts),
+      members: passing(this.aggregates, verdicts),
     };
     lists.unshift(entry);
     if (lists.length > MEMBER_LISTS) lists.pop();
@@ -138,14 +153,17 @@ export class FleetIndex {
   }
 
   /**
-   * The hosts numbered by `grouping` (see hostGroups.ts) for the filter named `owner`, built on
-   * first use and cached by the owner and the id. Ids are scoped per filter, so a plug-in's id can
-   * never read a built-in's groups; one filter giving one id two sets of keys is refused.
+   * The hosts numbered by `grouping` (see hostGroups.ts) for the filter named `owner`, cached by
+   * the owner and the id. Ids are scoped per filter, so a plug-in's id can never read a built-in's
+   * groups; one filter giving one id two sets of keys is refused. The first time a grouping is
+   * asked for with `candidates`, only those are numbered (partial, not kept): a fleet indexed for
+   * one decision never reads the rest. From the second time on, the whole fleet is, once.
    */
-  groups(grouping: HostGrouping, owner = ''): HostGroups {
+  groups(grouping: HostGrouping, owner = '', candidates: HostSubset | null = null): HostGroups {
     // The engine's own grouping object: one set of groups whoever asks.
     if (grouping === BY_AGGREGATES) {
-      this.aggregateGroups ??= groupsOf(this.aggregates.groupOf, this.aggregates.groups.length);
+      const { groupOf, first } = this.aggregates;
+      this.aggregateGroups ??= { groupOf, size: first.length, first, partial: false };
       return this.aggregateGroups;
     }
     let mine = this.groupings.get(owner);
@@ -160,7 +178,10 @@ export class FleetIndex {
           owner || `grouping '${grouping.id}'`,
           `groupedBy returned two groupings with different keys under the id '${grouping.id}'; give each its own id`,
         );
-      return cached.groups;
+      if (cached.groups) return cached.groups;
+    } else if (candidates !== null) {
+      mine.set(grouping.id, { grouping, groups: null });
+      return buildGroups(this.hosts, grouping, candidates);
     }
     const groups = buildGroups(this.hosts, grouping);
     mine.set(grouping.id, { grouping, groups });
@@ -227,9 +248,10 @@ function samePassing(pass: Uint8Array, verdicts: Int16Array): boolean {
   return true;
 }
 
-function passing(groupOf: Int32Array, verdicts: Int16Array): Int32Array {
+function passing(index: AggregateIndex, verdicts: Int16Array): Int32Array {
+  const { groupOf, sizes } = index;
   let n = 0;
-  for (let i = 0; i < groupOf.length; i++) if (verdicts[groupOf[i]] === -1) n++;
+  for (let g = 0; g < verdicts.length; g++) if (verdicts[g] === -1) n += sizes[g];
   const list = new Int32Array(n);
   n = 0;
   for (let i = 0; i < groupOf.length; i++) if (verdicts[groupOf[i]] === -1) list[n++] = i;
@@ -261,6 +283,8 @@ function buildAggregateIndex(hosts: readonly HostState[]): AggregateIndex {
   const groupOf = new Int32Array(hosts.length);
   const ids = new Map<readonly Aggregate[], number>();
   const groups: (readonly Aggregate[])[] = [];
+  const first: number[] = [];
+  const sizes: number[] = [];
   const byId = new Map<string, Aggregate>();
   for (let i = 0; i < hosts.length; i++) {
     const aggs = hosts[i].aggregates;
@@ -269,11 +293,20 @@ function buildAggregateIndex(hosts: readonly HostState[]): AggregateIndex {
       g = groups.length;
       ids.set(aggs, g);
       groups.push(aggs);
+      first.push(i);
+      sizes.push(0);
       for (const a of aggs) if (!byId.has(aggregateId(a))) byId.set(aggregateId(a), a);
     }
+    sizes[g]++;
     groupOf[i] = g;
   }
-  return { groupOf, groups, aggregates: [...byId.values()] };
+  return {
+    groupOf,
+    groups,
+    first: Int32Array.from(first),
+    sizes: Int32Array.from(sizes),
+    aggregates: [...byId.values()],
+  };
 }
 
 function buildTraitIndex(hosts: readonly HostState[]): TraitIndex {
