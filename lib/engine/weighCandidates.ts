@@ -42,7 +42,7 @@ export function weighCandidates(
   if (n <= 1) return;
   const anyHost = c.hosts[c.positions[0]];
   const active = prepareWeighers(weighers, spec, ctx, anyHost);
-  const rows = active.some((a) => isFactWeigher(a.weigher)) ? c.index.factRows(ctx.config) : null;
+  const rows = active.some((a) => isFactWeigher(a.weigher)) ? c.index.factRows(ctx.config, c) : null;
   const range = rows ? factRanges(rows, c) : null;
   for (const { weigher, state } of active) {
     if (rows !== null && range !== null && isFactWeigher(weigher) && weigher.uniformMultiplier?.(ctx)) {

@@ -8,7 +8,7 @@ import {
   type HostGroups,
   type HostSubset,
 } from '../hostGroups.js';
-import { gatherFactRows } from '../weighers/factRows.js';
+import { FACT_WIDTH, writeFactRow } from '../weighers/factRows.js';
 import { buildColumns, type HostColumns } from './columns.js';
 import { buildFitLimits, type FitLimits } from './fitLimits.js';
 import type { ResourceFit } from './resources.js';
@@ -75,8 +75,7 @@ export class FleetIndex {
   >();
   /** passingMembers' answers, most recently used first. */
   private readonly members: MemberList[] = [];
-  private factCache: { cpuOverride: number | null; initialCpu: number; rows: Float64Array | null } | null =
-    null;
+  private factCache: FactCache | null = null;
 
   /** How many hosts were indexed (the array is expected not to change). */
   readonly size: number;
@@ -189,26 +188,62 @@ export class FleetIndex {
   }
 
   /**
-   * Every host's weigher facts in rows (factRows.ts), so the weighers read a survivor's facts from
-   * one cache line instead of its host object. Free vCPUs depend on the configured CPU ratios, so
-   * the rows are rebuilt when those change. Null when some host's facts cannot be read (the
-   * weighers then meet that host themselves and name it in their error).
+   * The weigher facts in rows (factRows.ts) of at least the hosts at `candidates`' positions, so
+   * the weighers read a survivor's facts from one cache line instead of its host object. Rows are
+   * filled as hosts first become candidates (a decision over a large fleet weighs a few of them)
+   * and kept. Free vCPUs depend on the configured CPU ratios, so the rows start afresh when those
+   * change. Null once some candidate's facts cannot be read (the weighers then meet that host
+   * themselves and name it in their error).
    */
-  factRows(config: SchedulerConfig): Float64Array | null {
+  factRows(config: SchedulerConfig, candidates: HostSubset): Float64Array | null {
     const d = config.DEFAULT;
-    const c = this.factCache;
     const cpuOverride = d.cpu_allocation_ratio;
     const initialCpu = d.initial_cpu_allocation_ratio;
-    if (c && Object.is(c.cpuOverride, cpuOverride) && Object.is(c.initialCpu, initialCpu)) return c.rows;
-    let rows: Float64Array | null = null;
-    try {
-      rows = gatherFactRows(this.hosts, config);
-    } catch {
-      rows = null;
+    let c = this.factCache;
+    if (!c || !Object.is(c.cpuOverride, cpuOverride) || !Object.is(c.initialCpu, initialCpu)) {
+      const rows = new Float64Array(this.size * FACT_WIDTH);
+      c = { cpuOverride, initialCpu, rows, filled: new Uint8Array(this.size), unfilled: this.size };
+      this.factCache = c;
     }
-    this.factCache = { cpuOverride, initialCpu, rows };
-    return rows;
+    if (c.rows !== null && c.unfilled > 0) {
+      try {
+        c.unfilled -= fillFactRows(this.hosts, config, c, candidates);
+      } catch {
+        c.rows = null;
+      }
+    }
+    return c.rows;
   }
+}
+
+interface FactCache {
+  cpuOverride: number | null;
+  initialCpu: number;
+  /** Null once a host's facts could not be read. */
+  rows: Float64Array | null;
+  /** 1 for each host whose row is written. */
+  filled: Uint8Array;
+  unfilled: number;
+}
+
+/** Writes the rows of the candidates not written yet; returns how many it wrote. */
+function fillFactRows(
+  hosts: readonly HostState[],
+  config: SchedulerConfig,
+  cache: FactCache,
+  candidates: HostSubset,
+): number {
+  const { rows, filled } = cache;
+  const { positions, count } = candidates;
+  let written = 0;
+  for (let j = 0; j < count; j++) {
+    const i = positions[j];
+    if (filled[i] === 1) continue;
+    writeFactRow(rows!, i, hosts[i], config);
+    filled[i] = 1;
+    written++;
+  }
+  return written;
 }
 
 /** Group g's memberships: memberships[offsets[g]..offsets[g + 1]). */

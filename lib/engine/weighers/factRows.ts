@@ -26,17 +26,19 @@ export const FACT_WIDTH = 8;
  */
 export function gatherFactRows(hosts: readonly HostState[], config: SchedulerConfig): Float64Array {
   const rows = new Float64Array(hosts.length * FACT_WIDTH);
-  for (let i = 0; i < hosts.length; i++) {
-    const h = hosts[i];
-    const base = i * FACT_WIDTH;
-    rows[base] = h.free_ram_mb;
-    rows[base + 1] = h.free_disk_mb;
-    rows[base + 2] = freeVcpus(h, config);
-    rows[base + 3] = h.num_io_ops;
-    rows[base + 4] = h.num_instances;
-    rows[base + 5] = h.failed_builds;
-    rows[base + 6] = h.hypervisor_version ?? 0;
-    rows[base + 7] = pciScarcity(h);
-  }
+  for (let i = 0; i < hosts.length; i++) writeFactRow(rows, i, hosts[i], config);
   return rows;
+}
+
+/** Host `h`'s facts into row `i` of `rows`; throws where the fact weighers' `weigh` would. */
+export function writeFactRow(rows: Float64Array, i: number, h: HostState, config: SchedulerConfig): void {
+  const base = i * FACT_WIDTH;
+  rows[base] = h.free_ram_mb;
+  rows[base + 1] = h.free_disk_mb;
+  rows[base + 2] = freeVcpus(h, config);
+  rows[base + 3] = h.num_io_ops;
+  rows[base + 4] = h.num_instances;
+  rows[base + 5] = h.failed_builds;
+  rows[base + 6] = h.hypervisor_version ?? 0;
+  rows[base + 7] = pciScarcity(h);
 }

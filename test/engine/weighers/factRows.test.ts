@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fleetIndex } from '../../../lib/engine/prefilter/fleetIndex.js';
 import { FACT_SLOT, FACT_WIDTH, gatherFactRows } from '../../../lib/engine/weighers/factRows.js';
 import { isFactWeigher } from '../../../lib/engine/weighers/hostFacts.js';
 import { NOVA_WEIGHERS } from '../../../lib/engine/weighers/index.js';
@@ -51,5 +52,37 @@ describe('fact rows', () => {
     const slots = Object.values(FACT_SLOT).sort();
     // Assess
     expect(slots).toEqual(Array.from({ length: FACT_WIDTH }, (_, i) => i));
+  });
+
+  it('are filled in the fleet index as hosts become candidates, the same as gathered at once', () => {
+    // Prepare
+    const hosts = hostsWith([{ free_ram_mb: 1 }, { free_ram_mb: 2 }, { free_ram_mb: 3 }, { free_ram_mb: 4 }]);
+    const config = makeConfig();
+    const index = fleetIndex(hosts);
+    const row = (rows: Float64Array, i: number) =>
+      Array.from(rows.subarray(i * FACT_WIDTH, (i + 1) * FACT_WIDTH));
+    // Act
+    const first = index.factRows(config, { positions: Int32Array.from([1, 3]), count: 2 })!;
+    const unread = row(first, 0);
+    const second = index.factRows(config, { positions: Int32Array.from([0, 1]), count: 2 })!;
+    // Assess
+    const all = gatherFactRows(hosts, config);
+    expect(unread).toEqual(new Array(FACT_WIDTH).fill(0));
+    expect(second).toBe(first);
+    expect([0, 1, 3].map((i) => row(second, i))).toEqual([0, 1, 3].map((i) => row(all, i)));
+  });
+
+  it("are none once a candidate's facts cannot be read", () => {
+    // Prepare
+    const hosts = hostsWith([{}, {}]);
+    hosts[1] = { ...hosts[1], pci_stats: { pools: [null] } } as unknown as (typeof hosts)[1];
+    const index = fleetIndex(hosts);
+    const config = makeConfig();
+    // Act
+    const readable = index.factRows(config, { positions: Int32Array.from([0]), count: 1 });
+    const unreadable = index.factRows(config, { positions: Int32Array.from([0, 1]), count: 2 });
+    // Assess
+    expect(readable).not.toBeNull();
+    expect(unreadable).toBeNull();
   });
 });
