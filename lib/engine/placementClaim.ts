@@ -1,7 +1,6 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
-import { buildColumns } from './prefilter/columns.js';
 import { type PlacementQuery, placementRequest } from './prefilter/resourceRequest.js';
 import { ResourceFit } from './prefilter/resources.js';
 
@@ -43,8 +42,7 @@ export class PlacementClaims {
       this.held.set(key, held);
     } else {
       const now = withUsage(held.base, held.used);
-      if (new ResourceFit(this.config, buildColumns([now])).misfit(now, 0, held.query.resources))
-        return false;
+      if (new ResourceFit(this.config).misfit(now, held.query.resources)) return false;
     }
     for (const r of held.query.resources) held.used.set(r.rc, (held.used.get(r.rc) ?? 0) + r.amount);
     return true;
@@ -53,11 +51,11 @@ export class PlacementClaims {
   /** The query whose candidate comes first for the host: the primary one unless only the VCPU fallback fits. */
   private candidateQuery(host: HostState): PlacementQuery {
     if (this.queries.length === 1) return this.queries[0];
-    const fit = new ResourceFit(this.config, buildColumns([host]));
+    const fit = new ResourceFit(this.config);
     const traits = new Set(host.traits);
     const found = this.queries.find(
       (q) =>
-        fit.misfit(host, 0, q.resources) === null &&
+        fit.misfit(host, q.resources) === null &&
         q.required.every((t) => traits.has(t)) &&
         !q.forbidden.some((t) => traits.has(t)),
     );

@@ -1,4 +1,4 @@
-import type { HostColumns } from './columns.js';
+import type { HostState } from '../../model/hostState.js';
 import type { AmountsByKind, ResourceFit } from './resources.js';
 
 /** The largest amount a limit records; requests above it are checked exactly. */
@@ -9,8 +9,9 @@ export const MAX_LIMIT = 2 ** 31 - 1;
  * configured ratios and reservations (0: none fits), and whether the host is out of the running
  * regardless of amounts (nova-compute disabled, or no inventory yet).
  *
- * Why: Placement's fit test reads three host figures per class; at 100k hosts those nine columns
- * are megabytes per request, and reading them dominates the pre-filter. The fit of a whole amount
+ * Why: Placement's fit test reads three host figures per class from host objects that span tens of
+ * MB at 100k hosts, and reading them dominated the pre-filter. The limits read them once per fleet
+ * (and fit config), in one pass with nothing kept but the limits. The fit of a whole amount
  * n is `n <= limit`, one small read per class. Exact because the fit is monotone: `used + n` never
  * decreases as n grows, so every amount up to the largest fitting one fits too.
  */
@@ -24,8 +25,8 @@ export interface FitLimits {
   open: Int32Array;
 }
 
-export function buildFitLimits(cols: HostColumns, fit: ResourceFit): FitLimits {
-  const n = cols.vcpusTotal.length;
+export function buildFitLimits(hosts: readonly HostState[], fit: ResourceFit): FitLimits {
+  const n = hosts.length;
   const limits: FitLimits = {
     vcpu: new Int32Array(n),
     ram: new Int32Array(n),
@@ -34,11 +35,12 @@ export function buildFitLimits(cols: HostColumns, fit: ResourceFit): FitLimits {
     open: new Int32Array(n),
   };
   for (let i = 0; i < n; i++) {
-    const vcpu = fit.largestVcpus(i);
-    const blocked = cols.disabled[i] === 1 || fit.notReady(i);
+    const h = hosts[i];
+    const vcpu = fit.largestVcpus(h);
+    const blocked = h.service.disabled || fit.notReady(h);
     limits.vcpu[i] = vcpu;
-    limits.ram[i] = fit.largestRam(i);
-    limits.disk[i] = fit.largestDisk(i);
+    limits.ram[i] = fit.largestRam(h);
+    limits.disk[i] = fit.largestDisk(h);
     limits.blocked[i] = blocked ? 1 : 0;
     limits.open[i] = blocked ? -1 : vcpu;
   }

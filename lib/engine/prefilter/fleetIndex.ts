@@ -9,7 +9,6 @@ import {
   type HostSubset,
 } from '../hostGroups.js';
 import { FACT_WIDTH, writeFactRow } from '../weighers/factRows.js';
-import { buildColumns, type HostColumns } from './columns.js';
 import { buildFitLimits, type FitLimits } from './fitLimits.js';
 import type { ResourceFit } from './resources.js';
 
@@ -57,7 +56,6 @@ export class FleetIndex {
   private traitIndex: TraitIndex | null = null;
   private nameIndex: NameIndex | null = null;
   private zoneField: boolean | null = null;
-  private hostColumns: HostColumns | null = null;
   private aggregateGroups: HostGroups | undefined;
   /**
    * Filter name → grouping id → groups (null: asked for once, for some candidates only): ids are
@@ -84,11 +82,6 @@ export class FleetIndex {
     this.size = hosts.length;
   }
 
-  get columns(): HostColumns {
-    this.hostColumns ??= buildColumns(this.hosts);
-    return this.hostColumns;
-  }
-
   get aggregates(): AggregateIndex {
     this.aggIndex ??= buildAggregateIndex(this.hosts);
     return this.aggIndex;
@@ -113,7 +106,7 @@ export class FleetIndex {
   /** Each host's largest fitting amounts under `fit`'s config (fitLimits.ts), rebuilt when it changes. */
   fitLimits(fit: ResourceFit): FitLimits {
     const key = fit.key;
-    if (this.limits?.key !== key) this.limits = { key, limits: buildFitLimits(this.columns, fit) };
+    if (this.limits?.key !== key) this.limits = { key, limits: buildFitLimits(this.hosts, fit) };
     return this.limits.limits;
   }
 

@@ -43,7 +43,6 @@ export class HostCheck {
   private readonly traitGroupOf: Int32Array | null;
   private readonly queries: QueryCheck[];
   private readonly resources: ResourceFit;
-  private readonly disabledHost: Uint8Array;
   /**
    * Aggregate-rule reasons by the host's aggregate list: equal lists are one shared array in a
    * fleet, and one list means one membership group, so one rule and one text. Without this an
@@ -70,8 +69,7 @@ export class HostCheck {
       const amounts = amountsByKind(query.resources);
       return { query, amounts, traits, byLimits: limitsApply(amounts) };
     });
-    this.resources = new ResourceFit(config, index.columns);
-    this.disabledHost = index.columns.disabled;
+    this.resources = new ResourceFit(config);
     // Hosts may report COMPUTE_STATUS_DISABLED themselves; that needs the (cached) trait index.
     const traits = index.traits;
     this.disabledByGroup = traits.anyDisabled ? traits.disabled : null;
@@ -142,7 +140,7 @@ export class HostCheck {
     const rule = this.aggregates?.failing(i);
     if (rule) return rule.stage;
     if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
-    if (this.disabled(i)) return COMPUTE_STATUS;
+    if (this.disabled(host, i)) return COMPUTE_STATUS;
     if (limits.blocked[i] === 1) return NO_INVENTORY;
     let first: string | null = null;
     for (let q = 0; q < this.queries.length; q++) {
@@ -153,13 +151,13 @@ export class HostCheck {
         continue;
       }
       if (this.fits(query, host, i, limits)) return null;
-      first ??= this.resources.misfit(host, i, query.query.resources)?.stage ?? 'Placement';
+      first ??= this.resources.misfit(host, query.query.resources)?.stage ?? 'Placement';
     }
     return first;
   }
 
   private fits({ amounts, byLimits }: QueryCheck, host: HostState, i: number, limits: FitLimits): boolean {
-    if (!byLimits) return this.resources.fitsAll(host, i, amounts);
+    if (!byLimits) return this.resources.fitsAll(host, amounts);
     return (
       amounts.vcpu <= limits.vcpu[i] &&
       amounts.ram <= limits.ram[i] &&
@@ -194,11 +192,11 @@ export class HostCheck {
       const note = host.aggregates.length === 0 && host.availability_zone == null ? ' (the default)' : '';
       return `is in availability zone ${zones}${note}, not ${this.zoneByHostField} (no aggregate defines that zone, so the hosts' own availability_zone field decides)`;
     }
-    if (this.disabled(i)) {
+    if (this.disabled(host, i)) {
       const why = host.service.disabled_reason ? ` (${host.service.disabled_reason})` : '';
       return `nova-compute is disabled${why}; compute_status_filter forbids COMPUTE_STATUS_DISABLED`;
     }
-    if (this.resources.notReady(i)) {
+    if (this.resources.notReady(host)) {
       return 'its compute record is not ready (total_usable_ram_mb and vcpus_total are 0), so it has no Placement inventory yet';
     }
     const [primary, fallback] = this.queries;
@@ -219,16 +217,16 @@ export class HostCheck {
   private explainQuery(q: QueryCheck, host: HostState, i: number): string {
     const trait = q.traits?.failing(i);
     if (trait) return explainTrait(trait);
-    const misfit = this.resources.misfit(host, i, q.query.resources);
-    return misfit ? this.resources.explain(host, i, misfit) : 'fits';
+    const misfit = this.resources.misfit(host, q.query.resources);
+    return misfit ? this.resources.explain(host, misfit) : 'fits';
   }
 
   private inZone(host: HostState): boolean {
     return inAvailabilityZone(host, this.zoneByHostField!, this.ctx.config.DEFAULT.default_availability_zone);
   }
 
-  private disabled(i: number): boolean {
-    if (this.disabledHost[i] === 1) return true;
+  private disabled(host: HostState, i: number): boolean {
+    if (host.service.disabled) return true;
     return this.disabledByGroup !== null && this.disabledByGroup[this.traitGroupOf![i]] === 1;
   }
 }

@@ -1,6 +1,5 @@
 import type { SchedulerConfig } from '../../config/options.js';
 import type { HostState } from '../../model/hostState.js';
-import type { HostColumns } from './columns.js';
 import { fitsWithin, largestWithin } from './fitLimits.js';
 import { DISK_GB, MEMORY_MB, type ResourceAmount, VCPU } from './resourceRequest.js';
 
@@ -22,10 +21,7 @@ export class ResourceFit {
   private readonly initialRam: number;
   private readonly initialDisk: number;
 
-  constructor(
-    private readonly config: SchedulerConfig,
-    private readonly cols: HostColumns,
-  ) {
+  constructor(config: SchedulerConfig) {
     const d = config.DEFAULT;
     this.cpuOverride = d.cpu_allocation_ratio ?? Number.NaN;
     this.ramOverride = d.ram_allocation_ratio ?? Number.NaN;
@@ -40,21 +36,21 @@ export class ResourceFit {
   }
 
   /** No inventory at all yet: Nova's compute record is not ready (no RAM and no vCPUs reported). */
-  notReady(i: number): boolean {
-    return this.cols.ramTotal[i] === 0 && this.cols.vcpusTotal[i] === 0;
+  notReady(host: HostState): boolean {
+    return host.total_usable_ram_mb === 0 && host.vcpus_total === 0;
   }
 
-  /** The first class the host at position `i` cannot supply, or null. Allocation-free (hot path). */
-  misfit(host: HostState, i: number, resources: readonly ResourceAmount[]): ResourceAmount | null {
+  /** The first class the host cannot supply, or null. Allocation-free (hot path). */
+  misfit(host: HostState, resources: readonly ResourceAmount[]): ResourceAmount | null {
     for (let k = 0; k < resources.length; k++) {
-      if (!this.fits(host, i, resources[k])) return resources[k];
+      if (!this.fits(host, resources[k])) return resources[k];
     }
     return null;
   }
 
-  /** Why `r` does not fit the host at position `i`, with the numbers Placement would have used. */
-  explain(host: HostState, i: number, r: ResourceAmount): string {
-    const v = this.inventory(host, i, r);
+  /** Why `r` does not fit the host, with the numbers Placement would have used. */
+  explain(host: HostState, r: ResourceAmount): string {
+    const v = this.inventory(host, r);
     const unit = r.kind === MEMORY_MB ? 'MB' : r.kind === DISK_GB ? 'GB' : r.rc;
     const needs = `needs ${r.amount} ${r.kind === MEMORY_MB ? 'MB RAM' : r.kind === DISK_GB ? 'GB disk' : r.rc}`;
     if (!v || v.total <= 0) return `${needs}; the host has no ${r.rc} inventory`;
@@ -71,14 +67,12 @@ export class ResourceFit {
     );
   }
 
-  /** True when every class of `amounts` fits the host at position `i` (the scan's yes/no form). */
-  fitsAll(host: HostState, i: number, amounts: AmountsByKind): boolean {
-    if (amounts.vcpu > 0 && !this.vcpuFits(i, amounts.vcpu)) return false;
-    if (amounts.ram > 0 && !this.ramFits(i, amounts.ram)) return false;
-    if (amounts.disk > 0 && !this.diskFits(i, amounts.disk)) return false;
-    const others = amounts.others;
-    for (let k = 0; k < others.length; k++) if (!inventoryFits(host, others[k])) return false;
-    return true;
+  /** True when every class of `amounts` fits the host (the scan's yes/no form). */
+  fitsAll(host: HostState, amounts: AmountsByKind): boolean {
+    if (amounts.vcpu > 0 && !this.vcpuFits(host, amounts.vcpu)) return false;
+    if (amounts.ram > 0 && !this.ramFits(host, amounts.ram)) return false;
+    if (amounts.disk > 0 && !this.diskFits(host, amounts.disk)) return false;
+    return this.othersFit(host, amounts);
   }
 
   /**
@@ -99,27 +93,27 @@ export class ResourceFit {
     ].join(' ');
   }
 
-  /** Whether `n` of VCPU, MEMORY_MB or DISK_GB (by kind) fits the host at position `i`. */
-  fitsKind(kind: number, i: number, n: number): boolean {
-    if (kind === VCPU) return this.vcpuFits(i, n);
-    if (kind === MEMORY_MB) return this.ramFits(i, n);
-    return this.diskFits(i, n);
+  /** Whether `n` of VCPU, MEMORY_MB or DISK_GB (by kind) fits the host. */
+  fitsKind(kind: number, host: HostState, n: number): boolean {
+    if (kind === VCPU) return this.vcpuFits(host, n);
+    if (kind === MEMORY_MB) return this.ramFits(host, n);
+    return this.diskFits(host, n);
   }
 
   /**
-   * The largest whole VCPU, MEMORY_MB and DISK_GB amounts that fit the host at position `i`
-   * (fitLimits.ts): the same terms as the fit checks, handed to one search with no dispatch by kind.
+   * The largest whole VCPU, MEMORY_MB and DISK_GB amounts that fit the host (fitLimits.ts): the
+   * same terms as the fit checks, handed to one search with no dispatch by kind.
    */
-  largestVcpus(i: number): number {
-    return largestWithin(this.cols.vcpusTotal[i], this.cols.vcpusUsed[i], this.vcpuCap(i));
+  largestVcpus(h: HostState): number {
+    return largestWithin(h.vcpus_total, h.vcpus_used, this.vcpuCap(h));
   }
 
-  largestRam(i: number): number {
-    return largestWithin(this.cols.ramTotal[i], this.ramUsed(i), this.ramCap(i));
+  largestRam(h: HostState): number {
+    return largestWithin(h.total_usable_ram_mb, this.ramUsed(h), this.ramCap(h));
   }
 
-  largestDisk(i: number): number {
-    return largestWithin(this.cols.diskTotal[i], this.diskUsed(i), this.diskCap(i));
+  largestDisk(h: HostState): number {
+    return largestWithin(h.total_usable_disk_gb, this.diskUsed(h), this.diskCap(h));
   }
 
   /** True when every class of `amounts` other than VCPU, MEMORY_MB and DISK_GB fits the host. */
@@ -130,70 +124,82 @@ export class ResourceFit {
   }
 
   // One small method per class, so the JIT can inline the common three into the scan.
-  private fits(host: HostState, i: number, r: ResourceAmount): boolean {
-    if (r.kind === VCPU) return this.vcpuFits(i, r.amount);
-    if (r.kind === MEMORY_MB) return this.ramFits(i, r.amount);
-    if (r.kind === DISK_GB) return this.diskFits(i, r.amount);
+  private fits(host: HostState, r: ResourceAmount): boolean {
+    if (r.kind === VCPU) return this.vcpuFits(host, r.amount);
+    if (r.kind === MEMORY_MB) return this.ramFits(host, r.amount);
+    if (r.kind === DISK_GB) return this.diskFits(host, r.amount);
     return inventoryFits(host, r);
   }
 
-  private vcpuFits(i: number, n: number): boolean {
-    return fitsWithin(this.cols.vcpusTotal[i], this.cols.vcpusUsed[i], this.vcpuCap(i), n);
+  private vcpuFits(h: HostState, n: number): boolean {
+    return fitsWithin(h.vcpus_total, h.vcpus_used, this.vcpuCap(h), n);
   }
 
-  private ramFits(i: number, n: number): boolean {
-    return fitsWithin(this.cols.ramTotal[i], this.ramUsed(i), this.ramCap(i), n);
+  private ramFits(h: HostState, n: number): boolean {
+    return fitsWithin(h.total_usable_ram_mb, this.ramUsed(h), this.ramCap(h), n);
   }
 
-  private diskFits(i: number, n: number): boolean {
-    return fitsWithin(this.cols.diskTotal[i], this.diskUsed(i), this.diskCap(i), n);
+  private diskFits(h: HostState, n: number): boolean {
+    return fitsWithin(h.total_usable_disk_gb, this.diskUsed(h), this.diskCap(h), n);
   }
 
-  private vcpuCap(i: number): number {
-    const c = this.cols;
-    return (c.vcpusTotal[i] - this.reservedCpus) * pick(this.cpuOverride, c.cpuRatio[i], this.initialCpu);
+  private vcpuRatio(h: HostState): number {
+    return pick(this.cpuOverride, h.cpu_allocation_ratio, this.initialCpu);
+  }
+
+  private ramRatio(h: HostState): number {
+    return pick(this.ramOverride, h.ram_allocation_ratio, this.initialRam);
+  }
+
+  private diskRatio(h: HostState): number {
+    return pick(this.diskOverride, h.disk_allocation_ratio, this.initialDisk);
+  }
+
+  private vcpuCap(h: HostState): number {
+    return (h.vcpus_total - this.reservedCpus) * this.vcpuRatio(h);
   }
 
   // Nova's free_ram_mb already excludes the reservation, so Placement's usage adds it back.
-  private ramUsed(i: number): number {
-    return this.cols.ramTotal[i] - this.cols.ramFree[i] - this.reservedRam;
+  private ramUsed(h: HostState): number {
+    return h.total_usable_ram_mb - h.free_ram_mb - this.reservedRam;
   }
 
-  private ramCap(i: number): number {
-    const c = this.cols;
-    return (c.ramTotal[i] - this.reservedRam) * pick(this.ramOverride, c.ramRatio[i], this.initialRam);
+  private ramCap(h: HostState): number {
+    return (h.total_usable_ram_mb - this.reservedRam) * this.ramRatio(h);
   }
 
-  private diskUsed(i: number): number {
-    return (this.cols.diskMbUsed[i] - this.reservedDiskMb) / 1024;
+  private diskUsed(h: HostState): number {
+    return (h.disk_mb_used - this.reservedDiskMb) / 1024;
   }
 
-  private diskCap(i: number): number {
-    const c = this.cols;
-    return (c.diskTotal[i] - this.reservedDiskGb) * pick(this.diskOverride, c.diskRatio[i], this.initialDisk);
+  private diskCap(h: HostState): number {
+    return (h.total_usable_disk_gb - this.reservedDiskGb) * this.diskRatio(h);
   }
 
   /** The same numbers as `fits`, gathered for an explanation (null: no such inventory). */
-  private inventory(host: HostState, i: number, r: ResourceAmount) {
-    const c = this.cols;
-    const d = this.config.DEFAULT;
+  private inventory(host: HostState, r: ResourceAmount) {
     const flat = { minUnit: 1, stepSize: 1 };
     if (r.kind === VCPU) {
-      const ratio = pick(this.cpuOverride, c.cpuRatio[i], d.initial_cpu_allocation_ratio);
-      const total = c.vcpusTotal[i];
-      return { ...flat, total, used: c.vcpusUsed[i], reserved: this.reservedCpus, ratio, maxUnit: total };
+      const total = host.vcpus_total;
+      const ratio = this.vcpuRatio(host);
+      return { ...flat, total, used: host.vcpus_used, reserved: this.reservedCpus, ratio, maxUnit: total };
     }
     if (r.kind === MEMORY_MB) {
-      const ratio = pick(this.ramOverride, c.ramRatio[i], d.initial_ram_allocation_ratio);
-      const total = c.ramTotal[i];
-      const used = total - c.ramFree[i] - this.reservedRam;
-      return { ...flat, total, used, reserved: this.reservedRam, ratio, maxUnit: total };
+      const total = host.total_usable_ram_mb;
+      const ratio = this.ramRatio(host);
+      return { ...flat, total, used: this.ramUsed(host), reserved: this.reservedRam, ratio, maxUnit: total };
     }
     if (r.kind === DISK_GB) {
-      const ratio = pick(this.diskOverride, c.diskRatio[i], d.initial_disk_allocation_ratio);
-      const total = c.diskTotal[i];
-      const used = (c.diskMbUsed[i] - this.reservedDiskMb) / 1024;
-      return { ...flat, total, used, reserved: this.reservedDiskGb, ratio, maxUnit: total };
+      const total = host.total_usable_disk_gb;
+      const ratio = this.diskRatio(host);
+      return {
+        ...flat,
+        total,
+        used: this.diskUsed(host),
+        reserved: this.reservedDiskGb,
+        ratio,
+        maxUnit: total,
+      };
     }
     const inv = host.inventories[r.rc];
     if (!inv) return null;
@@ -244,9 +250,12 @@ function inventoryFits(host: HostState, r: ResourceAmount): boolean {
   return inv.step_size === undefined || n % inv.step_size === 0;
 }
 
-/** lib/engine/ratios.ts's precedence: the host's, `[DEFAULT] <kind>_allocation_ratio`, the initial one. */
-function pick(configured: number, reported: number, initial: number): number {
-  if (!Number.isNaN(reported)) return reported;
+/**
+ * lib/engine/ratios.ts's precedence: the host's, `[DEFAULT] <kind>_allocation_ratio` (NaN: unset),
+ * the initial one.
+ */
+function pick(configured: number, reported: number | null, initial: number): number {
+  if (reported != null && !Number.isNaN(reported)) return reported;
   return Number.isNaN(configured) ? initial : configured;
 }
 

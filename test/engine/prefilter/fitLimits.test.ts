@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildColumns } from '../../../lib/engine/prefilter/columns.js';
 import {
   buildFitLimits,
   collectFitting,
@@ -9,6 +8,7 @@ import {
 } from '../../../lib/engine/prefilter/fitLimits.js';
 import { DISK_GB, MEMORY_MB, VCPU } from '../../../lib/engine/prefilter/resourceRequest.js';
 import { amountsByKind, ResourceFit } from '../../../lib/engine/prefilter/resources.js';
+import type { HostState } from '../../../lib/model/hostState.js';
 import { makeConfig } from '../../helpers/factories.js';
 import { computeHost } from './helpers.js';
 
@@ -33,9 +33,9 @@ const configInput = fc.record({
 });
 
 /** The largest amount up to `bound` that fits, by asking every amount (0: none fits). */
-function bruteForce(fit: ResourceFit, kind: number, i: number, bound: number): number {
+function bruteForce(fit: ResourceFit, kind: number, host: HostState, bound: number): number {
   let best = 0;
-  for (let n = 1; n <= bound; n++) if (fit.fitsKind(kind, i, n)) best = n;
+  for (let n = 1; n <= bound; n++) if (fit.fitsKind(kind, host, n)) best = n;
   return best;
 }
 
@@ -45,15 +45,14 @@ describe('fit limits', () => {
       fc.property(fc.array(hostInput, { minLength: 1, maxLength: 6 }), configInput, (inputs, d) => {
         // Prepare
         const hosts = inputs.map((h, i) => computeHost({ ...h, host: `h${i}` }));
-        const columns = buildColumns(hosts);
-        const fit = new ResourceFit(makeConfig({ DEFAULT: d }), columns);
+        const fit = new ResourceFit(makeConfig({ DEFAULT: d }));
         // Act
-        const limits = buildFitLimits(columns, fit);
+        const limits = buildFitLimits(hosts, fit);
         // Assess
-        hosts.forEach((_, i) => {
-          expect(limits.vcpu[i]).toBe(bruteForce(fit, VCPU, i, 2000));
-          expect(limits.ram[i]).toBe(bruteForce(fit, MEMORY_MB, i, 40000));
-          expect(limits.disk[i]).toBe(bruteForce(fit, DISK_GB, i, 2000));
+        hosts.forEach((host, i) => {
+          expect(limits.vcpu[i]).toBe(bruteForce(fit, VCPU, host, 2000));
+          expect(limits.ram[i]).toBe(bruteForce(fit, MEMORY_MB, host, 40000));
+          expect(limits.disk[i]).toBe(bruteForce(fit, DISK_GB, host, 2000));
         });
       }),
       { numRuns: 60 },
@@ -64,9 +63,8 @@ describe('fit limits', () => {
     // Prepare
     // Beyond what a report may carry (lib/model/bounds.ts), so set past the schema: the engine caps anyway.
     const hosts = [{ ...computeHost({ cpu_allocation_ratio: 1 }), vcpus_total: 2 ** 40 }];
-    const columns = buildColumns(hosts);
     // Act
-    const limits = buildFitLimits(columns, new ResourceFit(makeConfig(), columns));
+    const limits = buildFitLimits(hosts, new ResourceFit(makeConfig()));
     // Assess
     expect(limits.vcpu[0]).toBe(MAX_LIMIT);
   });
@@ -77,9 +75,9 @@ describe('fit limits', () => {
     ['ready and enabled', {}, 0],
   ])('marks a %s host as blocked or not', (_case, input, expected) => {
     // Prepare
-    const columns = buildColumns([computeHost(input)]);
+    const hosts = [computeHost(input)];
     // Act
-    const limits = buildFitLimits(columns, new ResourceFit(makeConfig(), columns));
+    const limits = buildFitLimits(hosts, new ResourceFit(makeConfig()));
     // Assess
     expect(limits.blocked[0]).toBe(expected);
   });
@@ -109,8 +107,7 @@ describe('fit limits', () => {
       computeHost({ host: 'disabled', service: { disabled: true, up: true } }),
       computeHost({ host: 'fits-too' }),
     ];
-    const columns = buildColumns(hosts);
-    const limits = buildFitLimits(columns, new ResourceFit(makeConfig(), columns));
+    const limits = buildFitLimits(hosts, new ResourceFit(makeConfig()));
     const amounts = amountsByKind([{ rc: 'MEMORY_MB', amount: 1024, kind: MEMORY_MB, stage: 's' }]);
     const out = new Int32Array(hosts.length);
     // Act
