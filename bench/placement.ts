@@ -204,7 +204,8 @@ async function stageCpu(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, r
   const preCount = check.collect(prefiltered);
   const positions = new Int32Array(n);
   // As the scheduler hands them on: with the memberships the pre-filter left open and its blocked hosts.
-  const { membershipVerdicts: memberships, blocked } = check;
+  const memberships = check.membershipVerdicts;
+  const blocked = () => check.blocked;
   const candidates: Candidates = {
     hosts: fleet.hosts,
     index,

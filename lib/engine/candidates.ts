@@ -20,8 +20,11 @@ export interface Candidates {
    * only remove hosts). Null or absent when not known.
    */
   memberships?: Int16Array | null;
-  /** 1 for each fleet position the pre-filter can never keep (fitLimits' blocked); null: not known. */
-  blocked?: Uint8Array | null;
+  /**
+   * 1 for each fleet position the pre-filter can never keep (fitLimits' blocked), built when first
+   * called (few decisions read it); null: not known.
+   */
+  blocked?: (() => Uint8Array) | null;
 }
 
 /**

@@ -225,7 +225,7 @@ function prefilter(run: Run, c: Candidates): ScheduleDecision['error'] {
     const check = prefilterCheck(c.hosts, spec, ctx);
     c.count = check.collect(c.positions);
     c.memberships = check.membershipVerdicts;
-    c.blocked = check.blocked;
+    c.blocked = () => check.blocked;
     run.record?.prefiltered(c.hosts, c.positions, c.count, check);
   } catch (err) {
     if (err instanceof NoValidHostError) return noValidHost(err.message);

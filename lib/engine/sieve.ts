@@ -220,7 +220,7 @@ function noCandidateFails(c: Candidates, groups: HostGroups, verdicts: Uint8Arra
   const open = c.memberships;
   // Groups of the candidates alone: one that did not pass holds a candidate.
   if (open == null || groups.partial) return false;
-  const { offsets, memberships } = c.index.openMemberships(groups, c.blocked ?? null);
+  const { offsets, memberships } = c.index.openMemberships(groups, c.blocked?.() ?? null);
   // Only worth it while the lists are shorter than the candidates.
   if (memberships.length > c.count) return false;
   for (let g = 0; g < groups.size; g++) {

@@ -220,7 +220,7 @@ describe('unexplained decisions (fast path)', () => {
             positions,
             count: check.collect(positions),
             memberships: check.membershipVerdicts,
-            blocked: check.blocked,
+            blocked: () => check.blocked,
           };
           const listed = placementPrefilter(fleet.hosts, spec, ctx, false).hosts;
           // Without the grouping hint every filter asks every host.

@@ -90,7 +90,7 @@ describe('sieveFilters', () => {
         positions: Int32Array.from(positions),
         count: positions.length,
         memberships: Int16Array.from([-1, bMayHold ? -1 : 0]),
-        blocked: blocked ? Uint8Array.from(blocked) : null,
+        blocked: blocked ? () => Uint8Array.from(blocked) : null,
       };
       return c;
     }

@@ -25,17 +25,65 @@ export interface FitLimits {
   open: Int32Array;
 }
 
+/** Every host's fit limits at once. */
 export function buildFitLimits(hosts: readonly HostState[], fit: ResourceFit): FitLimits {
-  const n = hosts.length;
-  const limits: FitLimits = {
-    vcpu: new Int32Array(n),
-    ram: new Int32Array(n),
-    disk: new Int32Array(n),
-    blocked: new Uint8Array(n),
-    open: new Int32Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const h = hosts[i];
+  return new FitLimitTable(hosts, fit).all();
+}
+
+/**
+ * The fit limits of a fleet, written host by host as positions are first asked for: a decision
+ * reads the limits of the hosts its aggregate rules let through (often a zone's third of the
+ * fleet), and a cold one should not pay for the rest. FleetIndex keeps one per fit config, so a
+ * warm fleet soon has every host's.
+ */
+export class FitLimitTable {
+  private readonly limits: FitLimits;
+  /** 1 for each host whose limits are written. */
+  private readonly written: Uint8Array;
+  private unwritten: number;
+
+  constructor(
+    private readonly hosts: readonly HostState[],
+    private readonly fit: ResourceFit,
+  ) {
+    const n = hosts.length;
+    this.limits = {
+      vcpu: new Int32Array(n),
+      ram: new Int32Array(n),
+      disk: new Int32Array(n),
+      blocked: new Uint8Array(n),
+      open: new Int32Array(n),
+    };
+    this.written = new Uint8Array(n);
+    this.unwritten = n;
+  }
+
+  /** The limits, written for at least the hosts at positions[0..count). */
+  at(positions: Int32Array, count: number): FitLimits {
+    if (this.unwritten === 0) return this.limits;
+    for (let j = 0; j < count; j++) {
+      const i = positions[j];
+      if (this.written[i] === 0) this.write(i);
+    }
+    return this.limits;
+  }
+
+  /** The limits, written for at least the host at position `i`. */
+  of(i: number): FitLimits {
+    if (this.written[i] === 0) this.write(i);
+    return this.limits;
+  }
+
+  /** The limits of every host. */
+  all(): FitLimits {
+    if (this.unwritten === 0) return this.limits;
+    for (let i = 0; i < this.hosts.length; i++) if (this.written[i] === 0) this.write(i);
+    return this.limits;
+  }
+
+  private write(i: number): void {
+    const { limits, fit } = this;
+    const h = this.hosts[i];
     const vcpu = fit.largestVcpus(h);
     const blocked = h.service.disabled || fit.notReady(h);
     limits.vcpu[i] = vcpu;
@@ -43,8 +91,9 @@ export function buildFitLimits(hosts: readonly HostState[], fit: ResourceFit): F
     limits.disk[i] = fit.largestDisk(h);
     limits.blocked[i] = blocked ? 1 : 0;
     limits.open[i] = blocked ? -1 : vcpu;
+    this.written[i] = 1;
+    this.unwritten--;
   }
-  return limits;
 }
 
 /**

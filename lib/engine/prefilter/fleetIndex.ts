@@ -9,7 +9,7 @@ import {
   type HostSubset,
 } from '../hostGroups.js';
 import { FACT_WIDTH, writeFactRow } from '../weighers/factRows.js';
-import { buildFitLimits, type FitLimits } from './fitLimits.js';
+import { FitLimitTable } from './fitLimits.js';
 import type { ResourceFit } from './resources.js';
 
 /** Placement identifies aggregates by uuid; Placid falls back to the name when an aggregate has none. */
@@ -65,7 +65,7 @@ export class FleetIndex {
     string,
     Map<string, { grouping: HostGrouping; groups: HostGroups | null }>
   >();
-  private limits: { key: string; limits: FitLimits } | null = null;
+  private limits: { key: string; table: FitLimitTable } | null = null;
   /** openMemberships' answers, for the last `blocked` array asked with. */
   private readonly openLists = new WeakMap<
     HostGroups,
@@ -103,11 +103,14 @@ export class FleetIndex {
     return this.nameIndex;
   }
 
-  /** Each host's largest fitting amounts under `fit`'s config (fitLimits.ts), rebuilt when it changes. */
-  fitLimits(fit: ResourceFit): FitLimits {
+  /**
+   * Each host's largest fitting amounts under `fit`'s config (fitLimits.ts), written as hosts are
+   * asked for; afresh when the config changes.
+   */
+  fitLimits(fit: ResourceFit): FitLimitTable {
     const key = fit.key;
-    if (this.limits?.key !== key) this.limits = { key, limits: buildFitLimits(this.hosts, fit) };
-    return this.limits.limits;
+    if (this.limits?.key !== key) this.limits = { key, table: new FitLimitTable(this.hosts, fit) };
+    return this.limits.table;
   }
 
   /**

@@ -3,7 +3,7 @@ import type { RequestSpec } from '../../model/requestSpec.js';
 import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
 import type { EngineContext } from '../context.js';
 import { type AggregateRule, AggregateVerdicts, explainAggregateRule, memberOfRules } from './aggregates.js';
-import { collectFitting, type FitLimits, limitsApply } from './fitLimits.js';
+import { collectFitting, type FitLimits, type FitLimitTable, limitsApply } from './fitLimits.js';
 import type { FleetIndex } from './fleetIndex.js';
 import { forcedHostPosition, IN_TREE } from './forced.js';
 import { imageTraitRules } from './imageTraits.js';
@@ -86,7 +86,7 @@ export class HostCheck {
 
   /** 1 for each host no request can have as a candidate (disabled, or no inventory yet). */
   get blocked(): Uint8Array {
-    return this.index.fitLimits(this.resources).blocked;
+    return this.index.fitLimits(this.resources).all().blocked;
   }
 
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
@@ -111,8 +111,9 @@ export class HostCheck {
     }
     const simple = this.simpleAmounts();
     if (simple !== null) {
-      const agg = this.aggregates;
-      return collectFitting(out, limits, simple, agg ? this.index.passingMembers(agg.verdicts) : null);
+      const members = this.aggregates ? this.index.passingMembers(this.aggregates.verdicts) : null;
+      const read = members ? limits.at(members, members.length) : limits.all();
+      return collectFitting(out, read, simple, members);
     }
     let n = 0;
     if (this.aggregates) {
@@ -135,12 +136,14 @@ export class HostCheck {
    * fleet's fit limits (fitLimits.ts: a byte and three small numbers per host); the exact fit
    * then only names the class that does not fit.
    */
-  private failing(host: HostState, i: number, limits: FitLimits): string | null {
+  private failing(host: HostState, i: number, table: FitLimitTable): string | null {
     if (this.forced >= 0 && i !== this.forced) return IN_TREE;
     const rule = this.aggregates?.failing(i);
     if (rule) return rule.stage;
     if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
     if (this.disabled(host, i)) return COMPUTE_STATUS;
+    // Only now: the hosts other rules remove never need their limits written.
+    const limits = table.of(i);
     if (limits.blocked[i] === 1) return NO_INVENTORY;
     let first: string | null = null;
     for (let q = 0; q < this.queries.length; q++) {

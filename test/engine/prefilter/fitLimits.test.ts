@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildFitLimits,
   collectFitting,
+  FitLimitTable,
   limitsApply,
   MAX_LIMIT,
 } from '../../../lib/engine/prefilter/fitLimits.js';
@@ -115,5 +116,29 @@ describe('fit limits', () => {
     const n = collectFitting(out, limits, amounts, Int32Array.from([0, 2, 3, 4]));
     // Assess
     expect(Array.from(out.subarray(0, n), (i) => hosts[i].host)).toEqual(['fits', 'fits-too']);
+  });
+
+  it('are written host by host as positions are asked for, the same as all at once', () => {
+    // Prepare
+    const hosts = [
+      computeHost({ host: 'a', free_ram_mb: 1000 }),
+      computeHost({ host: 'b', free_ram_mb: 3000 }),
+      computeHost({ host: 'c', service: { disabled: true, up: true } }),
+      computeHost({ host: 'd', vcpus_used: 7 }),
+    ];
+    const fit = new ResourceFit(makeConfig());
+    const table = new FitLimitTable(hosts, fit);
+    const whole = buildFitLimits(hosts, fit);
+    const of = (l: typeof whole, i: number) => [l.vcpu[i], l.ram[i], l.disk[i], l.blocked[i], l.open[i]];
+    // Act
+    const some = table.at(Int32Array.from([1, 2]), 2);
+    const asked = [1, 2].map((i) => of(some, i));
+    const unasked = of(some, 3);
+    const one = table.of(3);
+    // Assess
+    expect(asked).toEqual([1, 2].map((i) => of(whole, i)));
+    expect(unasked).toEqual([0, 0, 0, 0, 0]);
+    expect(of(one, 3)).toEqual(of(whole, 3));
+    expect(table.all().ram).toEqual(whole.ram);
   });
 });
