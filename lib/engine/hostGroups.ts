@@ -53,6 +53,12 @@ export function buildGroups(
   const groupOf = new Int32Array(hosts.length);
   const n = within === null ? hosts.length : within.count;
   const at = within === null ? null : within.positions;
+  const partial = within !== null;
+  // No keys: every host in group 0 (groupOf is all 0 already).
+  if (last < 0) {
+    const first = n > 0 ? Int32Array.of(at === null ? 0 : at[0]) : new Int32Array(0);
+    return { groupOf, size: first.length, first, partial };
+  }
   const first: number[] = [];
   const root = new Map<unknown, unknown>();
   for (let j = 0; j < n; j++) {
@@ -68,8 +74,7 @@ export function buildGroups(
       }
       level = next;
     }
-    // No keys: every host in group 0.
-    const v = last < 0 ? undefined : keyValue(keys[last](host));
+    const v = keyValue(keys[last](host));
     let g = level.get(v) as number | undefined;
     if (g === undefined) {
       g = first.length;
@@ -78,7 +83,7 @@ export function buildGroups(
     }
     groupOf[i] = g;
   }
-  return { groupOf, size: first.length, first: Int32Array.from(first), partial: within !== null };
+  return { groupOf, size: first.length, first: Int32Array.from(first), partial };
 }
 
 /** Hosts with the same aggregates array (Fleet shares one per distinct membership). */

@@ -45,6 +45,20 @@ describe('buildGroups', () => {
     expect(Array.from(groups.first)).toEqual([0, 1, 3]);
   });
 
+  it('numbers only the hosts within a subset, each group first met among them', () => {
+    // Act
+    const groups = buildGroups(hostsWith(['x', 'y', 'x', 'z', 'y']), BY_K, {
+      positions: Int32Array.from([2, 4, 3]),
+      count: 3,
+    });
+    // Assess
+    expect([2, 4, 3].map((i) => groups.groupOf[i])).toEqual([0, 1, 2]);
+    expect({ first: Array.from(groups.first), partial: groups.partial }).toEqual({
+      first: [2, 4, 3],
+      partial: true,
+    });
+  });
+
   it('puts every host in one group when there are no keys', () => {
     // Act
     const groups = buildGroups(hostsWith([1, 2, 3]), { id: 'test:none', keys: [] });
