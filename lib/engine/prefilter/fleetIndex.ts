@@ -83,13 +83,30 @@ export class FleetIndex {
   }
 
   get aggregates(): AggregateIndex {
-    this.aggIndex ??= buildAggregateIndex(this.hosts);
-    return this.aggIndex;
+    if (this.aggIndex === null) this.indexMemberships();
+    return this.aggIndex!;
   }
 
   get traits(): TraitIndex {
-    this.traitIndex ??= buildTraitIndex(this.hosts);
-    return this.traitIndex;
+    if (this.traitIndex === null) this.indexMemberships();
+    return this.traitIndex!;
+  }
+
+  /**
+   * The aggregate and trait indexes in one pass over the hosts: every pre-filtered decision reads
+   * both, and each host object is then fetched once.
+   */
+  private indexMemberships(): void {
+    const aggregates = new AggregateGrouping(this.size);
+    const traits = new TraitGrouping(this.size);
+    const hosts = this.hosts;
+    for (let i = 0; i < hosts.length; i++) {
+      const h = hosts[i];
+      aggregates.add(i, h.aggregates);
+      traits.add(i, h.traits);
+    }
+    this.aggIndex = aggregates.index();
+    this.traitIndex = traits.index();
   }
 
   /** True when some host reports its own `availability_zone` (not only through aggregates). */
@@ -310,56 +327,73 @@ export function fleetIndex(hosts: readonly HostState[]): FleetIndex {
   return index;
 }
 
-function buildAggregateIndex(hosts: readonly HostState[]): AggregateIndex {
-  const groupOf = new Int32Array(hosts.length);
-  const ids = new Map<readonly Aggregate[], number>();
-  const groups: (readonly Aggregate[])[] = [];
-  const first: number[] = [];
-  const sizes: number[] = [];
-  const byId = new Map<string, Aggregate>();
-  for (let i = 0; i < hosts.length; i++) {
-    const aggs = hosts[i].aggregates;
-    let g = ids.get(aggs);
-    if (g === undefined) {
-      g = groups.length;
-      ids.set(aggs, g);
-      groups.push(aggs);
-      first.push(i);
-      sizes.push(0);
-      for (const a of aggs) if (!byId.has(aggregateId(a))) byId.set(aggregateId(a), a);
-    }
-    sizes[g]++;
-    groupOf[i] = g;
+/** Numbers hosts by their (shared) aggregates array, host by host. */
+class AggregateGrouping {
+  private readonly groupOf: Int32Array;
+  private readonly ids = new Map<readonly Aggregate[], number>();
+  private readonly groups: (readonly Aggregate[])[] = [];
+  private readonly first: number[] = [];
+  private readonly sizes: number[] = [];
+  private readonly byId = new Map<string, Aggregate>();
+
+  constructor(size: number) {
+    this.groupOf = new Int32Array(size);
   }
-  return {
-    groupOf,
-    groups,
-    first: Int32Array.from(first),
-    sizes: Int32Array.from(sizes),
-    aggregates: [...byId.values()],
-  };
+
+  add(i: number, aggs: readonly Aggregate[]): void {
+    let g = this.ids.get(aggs);
+    if (g === undefined) {
+      g = this.groups.length;
+      this.ids.set(aggs, g);
+      this.groups.push(aggs);
+      this.first.push(i);
+      this.sizes.push(0);
+      for (const a of aggs) if (!this.byId.has(aggregateId(a))) this.byId.set(aggregateId(a), a);
+    }
+    this.sizes[g]++;
+    this.groupOf[i] = g;
+  }
+
+  index(): AggregateIndex {
+    return {
+      groupOf: this.groupOf,
+      groups: this.groups,
+      first: Int32Array.from(this.first),
+      sizes: Int32Array.from(this.sizes),
+      aggregates: [...this.byId.values()],
+    };
+  }
 }
 
-function buildTraitIndex(hosts: readonly HostState[]): TraitIndex {
-  const groupOf = new Int32Array(hosts.length);
-  const ids = new Map<string, number>();
-  const groups: ReadonlySet<string>[] = [];
-  const disabled: number[] = [];
-  for (let i = 0; i < hosts.length; i++) {
-    const traits = hosts[i].traits;
-    // Trait arrays are not shared between hosts, so group them by content.
-    const key = traits.length === 0 ? '' : traits.join('\u0001');
-    let g = ids.get(key);
-    if (g === undefined) {
-      g = groups.length;
-      ids.set(key, g);
-      const set = new Set(traits);
-      groups.push(set);
-      disabled.push(set.has(DISABLED_TRAIT) ? 1 : 0);
-    }
-    groupOf[i] = g;
+/** Numbers hosts by their trait set, host by host. */
+class TraitGrouping {
+  private readonly groupOf: Int32Array;
+  private readonly ids = new Map<string, number>();
+  private readonly groups: ReadonlySet<string>[] = [];
+  private readonly disabled: number[] = [];
+
+  constructor(size: number) {
+    this.groupOf = new Int32Array(size);
   }
-  return { groupOf, groups, disabled: Uint8Array.from(disabled), anyDisabled: disabled.includes(1) };
+
+  add(i: number, traits: readonly string[]): void {
+    // Trait arrays are not always shared between hosts, so group them by content.
+    const key = traits.length === 0 ? '' : traits.join('\u0001');
+    let g = this.ids.get(key);
+    if (g === undefined) {
+      g = this.groups.length;
+      this.ids.set(key, g);
+      const set = new Set(traits);
+      this.groups.push(set);
+      this.disabled.push(set.has(DISABLED_TRAIT) ? 1 : 0);
+    }
+    this.groupOf[i] = g;
+  }
+
+  index(): TraitIndex {
+    const disabled = Uint8Array.from(this.disabled);
+    return { groupOf: this.groupOf, groups: this.groups, disabled, anyDisabled: disabled.includes(1) };
+  }
 }
 
 function buildNameIndex(hosts: readonly HostState[]): NameIndex {
