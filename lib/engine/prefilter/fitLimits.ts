@@ -33,14 +33,16 @@ export function buildFitLimits(hosts: readonly HostState[], fit: ResourceFit): F
 /**
  * The fit limits of a fleet, written host by host as positions are first asked for: a decision
  * reads the limits of the hosts its aggregate rules let through (often a zone's third of the
- * fleet), and a cold one should not pay for the rest. FleetIndex keeps one per fit config, so a
- * warm fleet soon has every host's.
+ * fleet), and a cold one should not pay for the rest. From the second set of positions asked
+ * for, every host's are written at once, so a warm fleet (FleetIndex keeps one table per fit
+ * config) reads them with no check per host.
  */
 export class FitLimitTable {
   private readonly limits: FitLimits;
   /** 1 for each host whose limits are written. */
   private readonly written: Uint8Array;
   private unwritten: number;
+  private asked = false;
 
   constructor(
     private readonly hosts: readonly HostState[],
@@ -60,7 +62,8 @@ export class FitLimitTable {
 
   /** The limits, written for at least the hosts at positions[0..count). */
   at(positions: Int32Array, count: number): FitLimits {
-    if (this.unwritten === 0) return this.limits;
+    if (this.asked) return this.all();
+    this.asked = true;
     for (let j = 0; j < count; j++) {
       const i = positions[j];
       if (this.written[i] === 0) this.write(i);

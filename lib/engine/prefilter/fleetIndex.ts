@@ -202,11 +202,11 @@ export class FleetIndex {
 
   /**
    * The weigher facts in rows (factRows.ts) of at least the hosts at `candidates`' positions, so
-   * the weighers read a survivor's facts from one cache line instead of its host object. Rows are
-   * filled as hosts first become candidates (a decision over a large fleet weighs a few of them)
-   * and kept. Free vCPUs depend on the configured CPU ratios, so the rows start afresh when those
-   * change. Null once some candidate's facts cannot be read (the weighers then meet that host
-   * themselves and name it in their error).
+   * the weighers read a survivor's facts from one cache line instead of its host object. The first
+   * call writes the candidates' rows (a decision over a large fleet weighs a few of them), a later
+   * one every host's, kept. Free vCPUs depend on the configured CPU ratios, so the rows start
+   * afresh when those change. Null once some host's facts cannot be read (the weighers then meet
+   * that host themselves and name it in their error).
    */
   factRows(config: SchedulerConfig, candidates: HostSubset): Float64Array | null {
     const d = config.DEFAULT;
@@ -215,15 +215,17 @@ export class FleetIndex {
     let c = this.factCache;
     if (!c || !Object.is(c.cpuOverride, cpuOverride) || !Object.is(c.initialCpu, initialCpu)) {
       const rows = new Float64Array(this.size * FACT_WIDTH);
-      c = { cpuOverride, initialCpu, rows, filled: new Uint8Array(this.size), unfilled: this.size };
+      const filled = new Uint8Array(this.size);
+      c = { cpuOverride, initialCpu, rows, filled, unfilled: this.size, asked: false };
       this.factCache = c;
     }
     if (c.rows !== null && c.unfilled > 0) {
       try {
-        c.unfilled -= fillFactRows(this.hosts, config, c, candidates);
+        c.unfilled -= fillFactRows(this.hosts, config, c, c.asked ? null : candidates);
       } catch {
         c.rows = null;
       }
+      c.asked = true;
     }
     return c.rows;
   }
@@ -237,20 +239,22 @@ interface FactCache {
   /** 1 for each host whose row is written. */
   filled: Uint8Array;
   unfilled: number;
+  /** Rows were asked for before: the next call writes every host's. */
+  asked: boolean;
 }
 
-/** Writes the rows of the candidates not written yet; returns how many it wrote. */
+/** Writes the rows of the candidates (null: every host) not written yet; returns how many it wrote. */
 function fillFactRows(
   hosts: readonly HostState[],
   config: SchedulerConfig,
   cache: FactCache,
-  candidates: HostSubset,
+  candidates: HostSubset | null,
 ): number {
   const { rows, filled } = cache;
-  const { positions, count } = candidates;
+  const count = candidates === null ? hosts.length : candidates.count;
   let written = 0;
   for (let j = 0; j < count; j++) {
-    const i = positions[j];
+    const i = candidates === null ? j : candidates.positions[j];
     if (filled[i] === 1) continue;
     writeFactRow(rows!, i, hosts[i], config);
     filled[i] = 1;

@@ -118,7 +118,7 @@ describe('fit limits', () => {
     expect(Array.from(out.subarray(0, n), (i) => hosts[i].host)).toEqual(['fits', 'fits-too']);
   });
 
-  it('are written host by host as positions are asked for, the same as all at once', () => {
+  it('are written for the first positions asked for, then for every host', () => {
     // Prepare
     const hosts = [
       computeHost({ host: 'a', free_ram_mb: 1000 }),
@@ -134,11 +134,14 @@ describe('fit limits', () => {
     const some = table.at(Int32Array.from([1, 2]), 2);
     const asked = [1, 2].map((i) => of(some, i));
     const unasked = of(some, 3);
-    const one = table.of(3);
+    const one = of(table.of(3), 3);
+    const unaskedStill = of(some, 0);
+    const later = table.at(Int32Array.from([1]), 1);
     // Assess
     expect(asked).toEqual([1, 2].map((i) => of(whole, i)));
     expect(unasked).toEqual([0, 0, 0, 0, 0]);
-    expect(of(one, 3)).toEqual(of(whole, 3));
-    expect(table.all().ram).toEqual(whole.ram);
+    expect(one).toEqual(of(whole, 3));
+    expect(unaskedStill).toEqual([0, 0, 0, 0, 0]);
+    expect([0, 1, 2, 3].map((i) => of(later, i))).toEqual([0, 1, 2, 3].map((i) => of(whole, i)));
   });
 });

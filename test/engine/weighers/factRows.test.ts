@@ -54,7 +54,7 @@ describe('fact rows', () => {
     expect(slots).toEqual(Array.from({ length: FACT_WIDTH }, (_, i) => i));
   });
 
-  it('are filled in the fleet index as hosts become candidates, the same as gathered at once', () => {
+  it('are written in the fleet index for the first candidates asked for, then for every host', () => {
     // Prepare
     const hosts = hostsWith([{ free_ram_mb: 1 }, { free_ram_mb: 2 }, { free_ram_mb: 3 }, { free_ram_mb: 4 }]);
     const config = makeConfig();
@@ -64,15 +64,15 @@ describe('fact rows', () => {
     // Act
     const first = index.factRows(config, { positions: Int32Array.from([1, 3]), count: 2 })!;
     const unread = row(first, 0);
-    const second = index.factRows(config, { positions: Int32Array.from([0, 1]), count: 2 })!;
+    const second = index.factRows(config, { positions: Int32Array.from([1]), count: 1 })!;
     // Assess
     const all = gatherFactRows(hosts, config);
     expect(unread).toEqual(new Array(FACT_WIDTH).fill(0));
     expect(second).toBe(first);
-    expect([0, 1, 3].map((i) => row(second, i))).toEqual([0, 1, 3].map((i) => row(all, i)));
+    expect(Array.from(second)).toEqual(Array.from(all));
   });
 
-  it("are none once a candidate's facts cannot be read", () => {
+  it("are none once a host's facts cannot be read", () => {
     // Prepare
     const hosts = hostsWith([{}, {}]);
     hosts[1] = { ...hosts[1], pci_stats: { pools: [null] } } as unknown as (typeof hosts)[1];
