@@ -221,7 +221,9 @@ export class FleetIndex {
     }
     if (c.rows !== null && c.unfilled > 0) {
       try {
-        c.unfilled -= fillFactRows(this.hosts, config, c, c.asked ? null : candidates);
+        // Every host a candidate (a multi-create's later instances): no need to look at positions.
+        const all = c.asked || candidates.count === this.size;
+        c.unfilled -= fillFactRows(this.hosts, config, c, all ? null : candidates);
       } catch {
         c.rows = null;
       }
@@ -251,10 +253,16 @@ function fillFactRows(
   candidates: HostSubset | null,
 ): number {
   const { rows, filled } = cache;
-  const count = candidates === null ? hosts.length : candidates.count;
+  if (candidates === null) {
+    for (let i = 0; i < hosts.length; i++) if (filled[i] === 0) writeFactRow(rows!, i, hosts[i], config);
+    const written = cache.unfilled;
+    filled.fill(1);
+    return written;
+  }
+  const { positions, count } = candidates;
   let written = 0;
   for (let j = 0; j < count; j++) {
-    const i = candidates === null ? j : candidates.positions[j];
+    const i = positions[j];
     if (filled[i] === 1) continue;
     writeFactRow(rows!, i, hosts[i], config);
     filled[i] = 1;
