@@ -31,11 +31,10 @@ export function buildFitLimits(hosts: readonly HostState[], fit: ResourceFit): F
 }
 
 /**
- * The fit limits of a fleet, written host by host as positions are first asked for: a decision
- * reads the limits of the hosts its aggregate rules let through (often a zone's third of the
- * fleet), and a cold one should not pay for the rest. From the second set of positions asked
- * for, every host's are written at once, so a warm fleet (FleetIndex keeps one table per fit
- * config) reads them with no check per host.
+ * The fit limits of a fleet, written for every host when a second request asks (FleetIndex keeps
+ * one table per fit config): a fleet asked once, as by one CLI run, never reads them again, so its
+ * one request checks its members' fields directly instead (a cold 20k-host pass of limit searches
+ * cost more than the request itself). A host being explained gets its own limits written alone.
  */
 export class FitLimitTable {
   private readonly limits: FitLimits;
@@ -60,15 +59,23 @@ export class FitLimitTable {
     this.unwritten = n;
   }
 
-  /** The limits, written for at least the hosts at positions[0..count). */
-  at(positions: Int32Array, count: number): FitLimits {
-    if (this.asked) return this.all();
+  /**
+   * collectFitting over the hosts at `members` (null: every host) for whole `amounts`
+   * (limitsApply): by the limits, or on the first call by the hosts' own fields, the same rule
+   * (a whole amount fits exactly when it is at most its limit).
+   */
+  collect(out: Int32Array, amounts: AmountsByKind, members: Int32Array | null): number {
+    if (this.asked) return collectFitting(out, this.all(), amounts, members);
     this.asked = true;
-    for (let j = 0; j < count; j++) {
-      const i = positions[j];
-      if (this.written[i] === 0) this.write(i);
+    const { hosts, fit } = this;
+    const n = members === null ? hosts.length : members.length;
+    let kept = 0;
+    for (let j = 0; j < n; j++) {
+      const i = members === null ? j : members[j];
+      const h = hosts[i];
+      if (!h.service.disabled && !fit.notReady(h) && fit.fitsAll(h, amounts)) out[kept++] = i;
     }
-    return this.limits;
+    return kept;
   }
 
   /** The limits, written for at least the host at position `i`. */

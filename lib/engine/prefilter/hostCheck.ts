@@ -3,7 +3,7 @@ import type { RequestSpec } from '../../model/requestSpec.js';
 import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
 import type { EngineContext } from '../context.js';
 import { type AggregateRule, AggregateVerdicts, explainAggregateRule, memberOfRules } from './aggregates.js';
-import { collectFitting, type FitLimits, type FitLimitTable, limitsApply } from './fitLimits.js';
+import { type FitLimits, type FitLimitTable, limitsApply } from './fitLimits.js';
 import type { FleetIndex } from './fleetIndex.js';
 import { forcedHostPosition, IN_TREE } from './forced.js';
 import { imageTraitRules } from './imageTraits.js';
@@ -99,8 +99,8 @@ export class HostCheck {
    * many: the hosts `failing` passes. Aggregate rules go first because they usually remove the most
    * (other zones) and the fleet keeps the members of the groups that pass them (passingMembers); the
    * rest runs only over those positions. The common request is decided by aggregate rules and fit
-   * limits alone (collectFitting: the same rule as `failing` for it, in one pass with no host object
-   * read).
+   * limits alone (FitLimitTable.collect: the same rule as `failing` for it, in one pass with no
+   * host object read once the fleet has been asked before).
    */
   collect(out: Int32Array): number {
     const limits = this.index.fitLimits(this.resources);
@@ -112,8 +112,7 @@ export class HostCheck {
     const simple = this.simpleAmounts();
     if (simple !== null) {
       const members = this.aggregates ? this.index.passingMembers(this.aggregates.verdicts) : null;
-      const read = members ? limits.at(members, members.length) : limits.all();
-      return collectFitting(out, read, simple, members);
+      return limits.collect(out, simple, members);
     }
     let n = 0;
     if (this.aggregates) {

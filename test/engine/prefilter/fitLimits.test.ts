@@ -118,30 +118,48 @@ describe('fit limits', () => {
     expect(Array.from(out.subarray(0, n), (i) => hosts[i].host)).toEqual(['fits', 'fits-too']);
   });
 
-  it('are written for the first positions asked for, then for every host', () => {
+  it("decide a first collect from the hosts' fields, later ones from every host's limits, alike", () => {
     // Prepare
     const hosts = [
-      computeHost({ host: 'a', free_ram_mb: 1000 }),
-      computeHost({ host: 'b', free_ram_mb: 3000 }),
-      computeHost({ host: 'c', service: { disabled: true, up: true } }),
-      computeHost({ host: 'd', vcpus_used: 7 }),
+      computeHost({ host: 'fits' }),
+      computeHost({ host: 'full', free_ram_mb: 100 }),
+      computeHost({ host: 'disabled', service: { disabled: true, up: true } }),
+      computeHost({ host: 'not-ready', total_usable_ram_mb: 0, vcpus_total: 0 }),
+      computeHost({ host: 'no-vcpus', vcpus_used: 10_000 }),
+      computeHost({ host: 'fits-too' }),
     ];
     const fit = new ResourceFit(makeConfig());
     const table = new FitLimitTable(hosts, fit);
-    const whole = buildFitLimits(hosts, fit);
-    const of = (l: typeof whole, i: number) => [l.vcpu[i], l.ram[i], l.disk[i], l.blocked[i], l.open[i]];
+    const amounts = amountsByKind([
+      { rc: 'VCPU', amount: 2, kind: VCPU, stage: 's' },
+      { rc: 'MEMORY_MB', amount: 1024, kind: MEMORY_MB, stage: 's' },
+    ]);
+    const names = (out: Int32Array, n: number) => Array.from(out.subarray(0, n), (i) => hosts[i].host);
+    const out = new Int32Array(hosts.length);
     // Act
-    const some = table.at(Int32Array.from([1, 2]), 2);
-    const asked = [1, 2].map((i) => of(some, i));
-    const unasked = of(some, 3);
-    const one = of(table.of(3), 3);
-    const unaskedStill = of(some, 0);
-    const later = table.at(Int32Array.from([1]), 1);
+    const byFields = names(out, table.collect(out, amounts, null));
+    const unwritten = table.of(0).ram[5];
+    const byLimits = names(out, table.collect(out, amounts, null));
     // Assess
-    expect(asked).toEqual([1, 2].map((i) => of(whole, i)));
-    expect(unasked).toEqual([0, 0, 0, 0, 0]);
-    expect(one).toEqual(of(whole, 3));
-    expect(unaskedStill).toEqual([0, 0, 0, 0, 0]);
-    expect([0, 1, 2, 3].map((i) => of(later, i))).toEqual([0, 1, 2, 3].map((i) => of(whole, i)));
+    expect(byFields).toEqual(['fits', 'fits-too']);
+    expect(unwritten).toBe(0);
+    expect(byLimits).toEqual(byFields);
+    expect(Array.from(table.of(0).ram)).toEqual(Array.from(buildFitLimits(hosts, fit).ram));
+  });
+
+  it("write one host's limits when it alone is asked for", () => {
+    // Prepare
+    const hosts = [computeHost({ host: 'a' }), computeHost({ host: 'b', vcpus_used: 7 })];
+    const fit = new ResourceFit(makeConfig());
+    const whole = buildFitLimits(hosts, fit);
+    // Act
+    const limits = new FitLimitTable(hosts, fit).of(1);
+    // Assess
+    expect([limits.vcpu[1], limits.ram[1], limits.disk[1]]).toEqual([
+      whole.vcpu[1],
+      whole.ram[1],
+      whole.disk[1],
+    ]);
+    expect([limits.vcpu[0], limits.ram[0], limits.disk[0]]).toEqual([0, 0, 0]);
   });
 });
