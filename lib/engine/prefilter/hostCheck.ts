@@ -43,6 +43,7 @@ export class HostCheck {
   private readonly traitGroupOf: Int32Array | null;
   private readonly queries: QueryCheck[];
   private readonly resources: ResourceFit;
+  private readonly limits: FitLimitTable;
   /**
    * Aggregate-rule reasons by the host's aggregate list: equal lists are one shared array in a
    * fleet, and one list means one membership group, so one rule and one text. Without this an
@@ -70,6 +71,8 @@ export class HostCheck {
       return { query, amounts, traits, byLimits: limitsApply(amounts) };
     });
     this.resources = new ResourceFit(config);
+    // Once per request: the table's key is a string built from the config.
+    this.limits = index.fitLimits(this.resources);
     // Hosts may report COMPUTE_STATUS_DISABLED themselves; that needs the (cached) trait index.
     const traits = index.traits;
     this.disabledByGroup = traits.anyDisabled ? traits.disabled : null;
@@ -86,12 +89,12 @@ export class HostCheck {
 
   /** 1 for each host no request can have as a candidate (disabled, or no inventory yet). */
   get blocked(): Uint8Array {
-    return this.index.fitLimits(this.resources).all().blocked;
+    return this.limits.all().blocked;
   }
 
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
   stageOf(host: HostState, i: number): string | null {
-    return this.failing(host, i, this.index.fitLimits(this.resources));
+    return this.failing(host, i, this.limits);
   }
 
   /**
@@ -103,7 +106,7 @@ export class HostCheck {
    * host object read once the fleet has been asked before).
    */
   collect(out: Int32Array): number {
-    const limits = this.index.fitLimits(this.resources);
+    const limits = this.limits;
     if (this.forced >= 0) {
       // in_tree: only the target can survive, so the other hosts need not be looked at.
       out[0] = this.forced;
