@@ -130,8 +130,8 @@ function hostOf(x: unknown, layout: HostLayout): HostState | undefined {
   const traits = h.traits === undefined ? NO_TRAITS : layout.traits.get(h.traits, validNames, copyNames);
   if (aggregates === MISS || service === MISS || supported_instances === MISS || traits === MISS)
     return undefined;
-  const instances = h.instances === undefined ? {} : instancesOf(h.instances);
-  const stats = h.stats === undefined ? {} : novaStrings(h.stats);
+  const instances = h.instances === undefined ? NO_RECORDS : instancesOf(h.instances);
+  const stats = h.stats === undefined ? NO_RECORDS : novaStrings(h.stats);
   if (instances === MISS || stats === MISS) return undefined;
   return buildHost(h, extras, { aggregates, service, supported_instances, traits, instances, stats });
 }
@@ -196,8 +196,7 @@ interface HostParts {
 /** The host state of a host `plainScalars` passed: toHostState's defaults, field for field. */
 function buildHost(h: Record<string, unknown>, extras: string[] | undefined, parts: HostParts): HostState {
   const { instances, stats } = parts;
-  const extra: Record<string, unknown> = {};
-  if (extras) for (const key of extras) if (!HOST_STATE_FIELDS.has(key)) extra[key] = h[key];
+  const extra = extras === undefined ? NO_RECORDS : extraOf(h, extras);
   const host = h.host as string;
   const nodename = (h.nodename as string | undefined) ?? host;
   // completeHostState in hostDefaults.ts; the bounded numbers default to 0.
@@ -224,7 +223,7 @@ function buildHost(h: Record<string, unknown>, extras: string[] | undefined, par
       Object.keys(instances).length,
     num_io_ops: (h.num_io_ops as number | undefined) ?? statCount(stats.io_workload, BOUNDS.io_ops.max) ?? 0,
     failed_builds: (h.failed_builds as number | undefined) ?? 0,
-    metrics: [],
+    metrics: NO_METRICS,
     service: parts.service,
     hypervisor_type: (h.hypervisor_type as string | null | undefined) ?? null,
     hypervisor_version: (h.hypervisor_version as number | null | undefined) ?? null,
@@ -237,10 +236,17 @@ function buildHost(h: Record<string, unknown>, extras: string[] | undefined, par
     pci_stats: null,
     availability_zone: (h.availability_zone as string | null | undefined) ?? null,
     traits: parts.traits,
-    inventories: {},
+    inventories: NO_RECORDS,
     extra,
-    limits: {},
+    limits: NO_RECORDS,
   };
+}
+
+/** The keys of `extras` that HostState does not know (`extra` and `limits` are its own). */
+function extraOf(h: Record<string, unknown>, extras: string[]): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  for (const key of extras) if (!HOST_STATE_FIELDS.has(key)) extra[key] = h[key];
+  return extra;
 }
 
 /**
@@ -330,6 +336,14 @@ function matches(v: unknown, seen: Seen): boolean {
 const NO_AGGREGATES: Aggregate[] = [];
 const NO_SUPPORTED: [string, string, string][] = [];
 const NO_TRAITS: string[] = [];
+
+/**
+ * The empty records and metrics of every host that has none: fresh ones were about half the bytes
+ * of a host state (20k hosts, 6 MB more for the collector to copy). Frozen, so a writer that
+ * forgets host states are shared fails loudly instead of changing every host at once.
+ */
+const NO_RECORDS: Record<string, never> = Object.freeze({});
+const NO_METRICS: never[] = Object.freeze([]) as never[];
 
 // ---- nested objects ---------------------------------------------------------------------------
 

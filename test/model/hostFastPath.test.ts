@@ -270,6 +270,20 @@ describe('the fast host-state path', () => {
     expectSameParse([host('a', 1), host('c', '1'), host('d', [1])]);
   });
 
+  it('shares one frozen empty record and metric list between hosts that have none', () => {
+    const [a, b] = fastHostStates([{ host: 'a' }, { host: 'b', stats: {}, dropped: 1 }], 'h.json')!;
+    expect(b.limits).toBe(a.limits);
+    expect(b.metrics).toBe(a.metrics);
+    for (const empty of [a.extra, a.instances, a.stats, a.inventories, a.limits, a.metrics])
+      expect(Object.isFrozen(empty) && Object.keys(empty)).toStrictEqual([]);
+    // A record the host gave is its own.
+    expect(b.stats).not.toBe(a.stats);
+    expect(b.extra).toStrictEqual({ dropped: 1 });
+    expect(() => {
+      a.limits.vcpu = 4;
+    }).toThrow(TypeError);
+  });
+
   it('sweep: every place of a host holding every edge value agrees with zod, errors included', () => {
     let taken = 0;
     for (const path of PATHS) {
