@@ -1,7 +1,14 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
-import type { Elimination, ExplainedTop, HostWeight, RankedWeight, WeightPart } from './explain.js';
+import type {
+  Elimination,
+  EliminationVisitor,
+  ExplainedTop,
+  HostWeight,
+  RankedWeight,
+  WeightPart,
+} from './explain.js';
 import { rejectionMessage } from './filter.js';
 import type { Stage } from './filterHandler.js';
 import { NARROW_STAGES, narrowReason } from './narrow.js';
@@ -144,36 +151,53 @@ export class DecisionRecord {
   /** Eliminations in decision order (pre-filter, narrowing, then each filter's), the first `limit`. */
   eliminations(limit = Number.POSITIVE_INFINITY): Elimination[] {
     const out: Elimination[] = [];
+    this.eachElimination(
+      (host, filter, index, reason) => out.push(elimination(host, filter, index, reason)),
+      limit,
+    );
+    return out;
+  }
+
+  /**
+   * eliminations without the objects: `visit` gets each one's parts, in the same order, the first
+   * `limit` (a writer that prints 13k rows straight away needs no row to outlive its line).
+   */
+  eachElimination(visit: EliminationVisitor, limit = Number.POSITIVE_INFINITY): void {
+    let n = 0;
     const pre = this.prefilter;
     if (pre) {
       const { hosts, kept, check } = pre;
-      for (let i = 0; i < hosts.length && out.length < limit; i++) {
+      for (let i = 0; i < hosts.length && n < limit; i++) {
         if (kept[i] === 1) continue;
         const host = hosts[i];
-        out.push(elimination(host, check.stageOf(host, i) ?? 'Placement', 0, check.explain(host, i)));
+        visit(host, check.stageOf(host, i) ?? 'Placement', 0, check.explain(host, i));
+        n++;
       }
     }
     const narrowed = this.narrowed;
     if (narrowed) {
       const { hosts, removedBy, spec } = narrowed;
       NARROW_STAGES.forEach((stage, s) => {
-        for (let i = 0; i < hosts.length && out.length < limit; i++)
-          if (removedBy[i] === s + 1) out.push(elimination(hosts[i], stage, 0, narrowReason(stage, spec)));
+        for (let i = 0; i < hosts.length && n < limit; i++)
+          if (removedBy[i] === s + 1) {
+            visit(hosts[i], stage, 0, narrowReason(stage, spec));
+            n++;
+          }
       });
     }
     for (const f of this.filters) {
-      if (out.length >= limit) break;
+      if (n >= limit) break;
       const byStage: number[][] = f.stages.map(() => []);
       for (let i = 0; i < f.hosts.length; i++) if (f.removedBy[i] > 0) byStage[f.removedBy[i] - 1].push(i);
       f.stages.forEach((stage, s) => {
         for (const i of byStage[s]) {
-          if (out.length >= limit) return;
+          if (n >= limit) return;
           const host = f.hosts[i];
-          out.push(elimination(host, stage.filter.name, f.ctx.index, filterReason(stage, host, f)));
+          visit(host, stage.filter.name, f.ctx.index, filterReason(stage, host, f));
+          n++;
         }
       });
     }
-    return out;
   }
 
   /** How many hosts the stages eliminated, counted from the recording (nothing is built). */

@@ -262,6 +262,7 @@ function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecis
     },
     filter_counts: run.counts,
     eliminated: (limit?: number) => (record ? record.eliminations(limit) : []),
+    eachElimination: (visit) => record?.eachElimination(visit),
     explainedTop: (limit: number) =>
       record ? record.top(limit) : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
     weightsByHost: () => (record ? record.weightsByHost() : null),

@@ -14,7 +14,10 @@ export async function runCli(argv: string[]): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const status = await main(argv, {
-    stdout: { write: (s: string) => (stdout += s) },
+    // Large JSON comes as UTF-8 pieces of whole characters (CliIO).
+    stdout: {
+      write: (s: string | Uint8Array) => (stdout += typeof s === 'string' ? s : Buffer.from(s).toString()),
+    },
     stderr: { write: (s: string) => (stderr += s) },
   });
   return { status, stdout, stderr };

@@ -75,12 +75,15 @@ export class ResourceFit {
     return this.othersFit(host, amounts);
   }
 
+  /** key, built once (the values never change): explaining 13k eliminations asks for it per host. */
+  private fitKey: string | undefined;
+
   /**
    * The config values the fit depends on, as one string: FleetIndex caches each host's largest
    * fitting amounts (fitLimits.ts) under it.
    */
   get key(): string {
-    return [
+    this.fitKey ??= [
       this.cpuOverride,
       this.ramOverride,
       this.diskOverride,
@@ -91,6 +94,7 @@ export class ResourceFit {
       this.initialRam,
       this.initialDisk,
     ].join(' ');
+    return this.fitKey;
   }
 
   /** Whether `n` of VCPU, MEMORY_MB or DISK_GB (by kind) fits the host. */
