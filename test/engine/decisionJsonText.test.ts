@@ -132,7 +132,8 @@ describe('writeDecisionJson', () => {
       ],
       filter_counts: [],
       eliminated: () => [
-        { host: 'c', nodename: 'c', filter: 'F', reason: 'why\u0001 "not"', instance_index: 1 },
+        // A control character and a lone surrogate: JSON.stringify escapes both.
+        { host: 'c\u0001', nodename: 'n\ud800', filter: 'F', reason: 'why\u0001 "not"', instance_index: 1 },
         { host: 'd', nodename: 'é', filter: 'F', reason: 'why "not"', instance_index: 0 },
         // Longer than a piece: written on its own.
         { host: 'e', nodename: 'e', filter: 'F', reason: 'x'.repeat(70_000), instance_index: 0 },
