@@ -35,7 +35,6 @@ export function consumeFromRequest(
       spec.instance_group && !Object.hasOwn(host.instances, instanceUuid)
         ? { ...host.instances, [instanceUuid]: { uuid: instanceUuid } }
         : host.instances,
-    limits: { ...host.limits },
   };
   const pciStats = spec.pci_requests.length > 0 ? host.pci_stats : null;
   // Nova swallows failures here (the host keeps its old topology and pools); so do we.

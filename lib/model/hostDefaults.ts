@@ -5,7 +5,13 @@
 import { BOUNDS } from './boundsTable.js';
 import { ValidationError } from './errors.js';
 import type { HostStateOutput } from './hostSchema.js';
-import { ASSUMED_SERVICE, HOST_STATE_FIELDS, type HostState, type StatValue } from './hostState.js';
+import {
+  ASSUMED_SERVICE,
+  HOST_STATE_FIELDS,
+  type HostState,
+  NO_LIMITS,
+  type StatValue,
+} from './hostState.js';
 
 /** Validates one host state document and fills Nova's defaults. */
 export function toHostState(parsed: HostStateOutput): HostState {
@@ -55,7 +61,7 @@ export function completeHostState(parsed: HostStateOutput, extra: Record<string,
     traits: parsed.traits,
     inventories: parsed.inventories,
     extra,
-    limits: {},
+    limits: NO_LIMITS,
   };
 }
 

@@ -38,6 +38,7 @@ import {
   HOST_STATE_FIELDS,
   type HostState,
   type InstanceOnHost,
+  NO_LIMITS,
   type ServiceState,
 } from './hostState.js';
 
@@ -238,7 +239,7 @@ function buildHost(h: Record<string, unknown>, extras: string[] | undefined, par
     traits: parts.traits,
     inventories: NO_RECORDS,
     extra,
-    limits: NO_RECORDS,
+    limits: NO_LIMITS,
   };
 }
 

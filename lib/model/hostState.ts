@@ -30,6 +30,12 @@ export interface ServiceState {
   assumed?: boolean;
 }
 
+/**
+ * Every host state's `limits`: one frozen empty object, so a plug-in that writes to it, as a Nova
+ * filter would, fails naming itself instead of changing every request's hosts.
+ */
+export const NO_LIMITS: Record<string, unknown> = Object.freeze({});
+
 /** The service of a host given without one. */
 export const ASSUMED_SERVICE: ServiceState = Object.freeze({ disabled: false, up: true, assumed: true });
 
@@ -139,7 +145,10 @@ export interface HostState {
   inventories: Record<string, Inventory>;
   /** Anything else the operator supplies (ComputeCapabilitiesFilter and JsonFilter can read it). */
   extra: Record<string, unknown>;
-  /** Limits filled in by filters (Nova's `limits`). */
+  /**
+   * Nova's `limits`, which its resource filters fill in: Placid's never do (host states are shared
+   * by every request), so every host has NO_LIMITS.
+   */
   limits: Record<string, unknown>;
 }
 

@@ -13,6 +13,26 @@ const HOSTS = [
 const REQUEST = { flavor: { name: 'm1', vcpus: 2, memory_mb: 1024, root_gb: 10 } };
 
 describe('createScheduler (embedding API)', () => {
+  it('fails a decision whose plug-in writes host.limits, as a Nova filter would, naming the filter and host', async () => {
+    // Prepare
+    const LimitWriter = defineFilter<null>({
+      name: 'LimitWriter',
+      prepare: () => null,
+      check: (host) => {
+        host.limits.memory_mb = 1;
+        return PASS;
+      },
+    });
+    const scheduler = createScheduler(
+      { filter_scheduler: { enabled_filters: ['LimitWriter'] } },
+      { filters: [LimitWriter] },
+    );
+    // Act
+    const decision = scheduler.schedule(HOSTS, REQUEST);
+    // Assess
+    await expect(decision).rejects.toThrow(/^LimitWriter: failed on host \w+: Cannot add property memory_mb/);
+  });
+
   it('places a plain JSON request on plain JSON hosts and explains it like placid schedule --json', async () => {
     // Prepare
     const scheduler = createScheduler({ filter_scheduler: { host_subset_size: 1 } });

@@ -284,6 +284,15 @@ describe('the fast host-state path', () => {
     }).toThrow(TypeError);
   });
 
+  it("gives every host, whichever path read it, the one frozen empty limits Placid's filters never fill", () => {
+    // Act
+    const [fast] = fastHostStates([{ host: 'a' }], 'h.json')!;
+    const [slow] = parseHostStates([{ host: 'a' }], 'h.json');
+    // Assess
+    expect(slow.limits).toBe(fast.limits);
+    expect(Object.isFrozen(slow.limits)).toBe(true);
+  });
+
   it('sweep: every place of a host holding every edge value agrees with zod, errors included', () => {
     let taken = 0;
     for (const path of PATHS) {

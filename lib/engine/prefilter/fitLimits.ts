@@ -1,4 +1,5 @@
 import type { HostState } from '../../model/hostState.js';
+import { OnDemandRows } from '../onDemandRows.js';
 import type { AmountsByKind, ResourceFit } from './resources.js';
 
 /** The largest amount a limit records; requests above it are checked exactly. */
@@ -25,11 +26,6 @@ export interface FitLimits {
   open: Int32Array;
 }
 
-/** Every host's fit limits at once. */
-export function buildFitLimits(hosts: readonly HostState[], fit: ResourceFit): FitLimits {
-  return new FitLimitTable(hosts, fit).all();
-}
-
 /**
  * The fit limits of a fleet, written for every host when a second request asks (FleetIndex keeps
  * one table per fit config): a fleet asked once, as by one CLI run, never reads them again, so its
@@ -38,9 +34,7 @@ export function buildFitLimits(hosts: readonly HostState[], fit: ResourceFit): F
  */
 export class FitLimitTable {
   private readonly limits: FitLimits;
-  /** 1 for each host whose limits are written. */
-  private readonly written: Uint8Array;
-  private unwritten: number;
+  private readonly rows: OnDemandRows;
   private asked = false;
 
   constructor(
@@ -55,8 +49,7 @@ export class FitLimitTable {
       blocked: new Uint8Array(n),
       open: new Int32Array(n),
     };
-    this.written = new Uint8Array(n);
-    this.unwritten = n;
+    this.rows = new OnDemandRows(n, (i) => this.write(i));
   }
 
   /**
@@ -80,14 +73,13 @@ export class FitLimitTable {
 
   /** The limits, written for at least the host at position `i`. */
   of(i: number): FitLimits {
-    if (this.written[i] === 0) this.write(i);
+    this.rows.one(i);
     return this.limits;
   }
 
   /** The limits of every host. */
   all(): FitLimits {
-    if (this.unwritten === 0) return this.limits;
-    for (let i = 0; i < this.hosts.length; i++) if (this.written[i] === 0) this.write(i);
+    this.rows.all();
     return this.limits;
   }
 
@@ -101,8 +93,6 @@ export class FitLimitTable {
     limits.disk[i] = fit.largestDisk(h);
     limits.blocked[i] = blocked ? 1 : 0;
     limits.open[i] = blocked ? -1 : vcpu;
-    this.written[i] = 1;
-    this.unwritten--;
   }
 }
 

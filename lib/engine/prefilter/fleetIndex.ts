@@ -8,6 +8,7 @@ import {
   type HostGroups,
   type HostSubset,
 } from '../hostGroups.js';
+import { OnDemandRows } from '../onDemandRows.js';
 import { FACT_WIDTH, writeFactRow } from '../weighers/factRows.js';
 import { FitLimitTable } from './fitLimits.js';
 import type { ResourceFit } from './resources.js';
@@ -215,15 +216,16 @@ export class FleetIndex {
     let c = this.factCache;
     if (!c || !Object.is(c.cpuOverride, cpuOverride) || !Object.is(c.initialCpu, initialCpu)) {
       const rows = new Float64Array(this.size * FACT_WIDTH);
-      const filled = new Uint8Array(this.size);
-      c = { cpuOverride, initialCpu, rows, filled, unfilled: this.size, asked: false };
+      const hosts = this.hosts;
+      const written = new OnDemandRows(this.size, (i) => writeFactRow(rows, i, hosts[i], config));
+      c = { cpuOverride, initialCpu, rows, written, asked: false };
       this.factCache = c;
     }
-    if (c.rows !== null && c.unfilled > 0) {
+    if (c.rows !== null && !c.written.complete) {
       try {
         // Every host a candidate (a multi-create's later instances): no need to look at positions.
-        const all = c.asked || candidates.count === this.size;
-        c.unfilled -= fillFactRows(this.hosts, config, c, all ? null : candidates);
+        if (c.asked || candidates.count === this.size) c.written.all();
+        else c.written.some(candidates.positions, candidates.count);
       } catch {
         c.rows = null;
       }
@@ -233,42 +235,15 @@ export class FleetIndex {
   }
 }
 
+/** Fact rows under one CPU-ratio config (rows and `written` are the config's first caller's). */
 interface FactCache {
   cpuOverride: number | null;
   initialCpu: number;
   /** Null once a host's facts could not be read. */
   rows: Float64Array | null;
-  /** 1 for each host whose row is written. */
-  filled: Uint8Array;
-  unfilled: number;
+  written: OnDemandRows;
   /** Rows were asked for before: the next call writes every host's. */
   asked: boolean;
-}
-
-/** Writes the rows of the candidates (null: every host) not written yet; returns how many it wrote. */
-function fillFactRows(
-  hosts: readonly HostState[],
-  config: SchedulerConfig,
-  cache: FactCache,
-  candidates: HostSubset | null,
-): number {
-  const { rows, filled } = cache;
-  if (candidates === null) {
-    for (let i = 0; i < hosts.length; i++) if (filled[i] === 0) writeFactRow(rows!, i, hosts[i], config);
-    const written = cache.unfilled;
-    filled.fill(1);
-    return written;
-  }
-  const { positions, count } = candidates;
-  let written = 0;
-  for (let j = 0; j < count; j++) {
-    const i = positions[j];
-    if (filled[i] === 1) continue;
-    writeFactRow(rows!, i, hosts[i], config);
-    filled[i] = 1;
-    written++;
-  }
-  return written;
 }
 
 /** Group g's memberships: memberships[offsets[g]..offsets[g + 1]). */

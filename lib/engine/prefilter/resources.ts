@@ -97,13 +97,6 @@ export class ResourceFit {
     return this.fitKey;
   }
 
-  /** Whether `n` of VCPU, MEMORY_MB or DISK_GB (by kind) fits the host. */
-  fitsKind(kind: number, host: HostState, n: number): boolean {
-    if (kind === VCPU) return this.vcpuFits(host, n);
-    if (kind === MEMORY_MB) return this.ramFits(host, n);
-    return this.diskFits(host, n);
-  }
-
   /**
    * The largest whole VCPU, MEMORY_MB and DISK_GB amounts that fit the host (fitLimits.ts): the
    * same terms as the fit checks, handed to one search with no dispatch by kind.

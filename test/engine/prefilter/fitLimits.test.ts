@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  buildFitLimits,
   collectFitting,
   FitLimitTable,
   limitsApply,
@@ -33,10 +32,11 @@ const configInput = fc.record({
   initial_ram_allocation_ratio: fc.constantFrom(1, 1.1),
 });
 
-/** The largest amount up to `bound` that fits, by asking every amount (0: none fits). */
+/** The largest amount up to `bound` that fits, by asking Placement's exact check of every amount (0: none fits). */
 function bruteForce(fit: ResourceFit, kind: number, host: HostState, bound: number): number {
   let best = 0;
-  for (let n = 1; n <= bound; n++) if (fit.fitsKind(kind, host, n)) best = n;
+  for (let n = 1; n <= bound; n++)
+    if (fit.misfit(host, [{ rc: String(kind), kind, amount: n, stage: 'Placement' }]) === null) best = n;
   return best;
 }
 
@@ -48,7 +48,7 @@ describe('fit limits', () => {
         const hosts = inputs.map((h, i) => computeHost({ ...h, host: `h${i}` }));
         const fit = new ResourceFit(makeConfig({ DEFAULT: d }));
         // Act
-        const limits = buildFitLimits(hosts, fit);
+        const limits = new FitLimitTable(hosts, fit).all();
         // Assess
         hosts.forEach((host, i) => {
           expect(limits.vcpu[i]).toBe(bruteForce(fit, VCPU, host, 2000));
@@ -65,7 +65,7 @@ describe('fit limits', () => {
     // Beyond what a report may carry (lib/model/bounds.ts), so set past the schema: the engine caps anyway.
     const hosts = [{ ...computeHost({ cpu_allocation_ratio: 1 }), vcpus_total: 2 ** 40 }];
     // Act
-    const limits = buildFitLimits(hosts, new ResourceFit(makeConfig()));
+    const limits = new FitLimitTable(hosts, new ResourceFit(makeConfig())).all();
     // Assess
     expect(limits.vcpu[0]).toBe(MAX_LIMIT);
   });
@@ -78,7 +78,7 @@ describe('fit limits', () => {
     // Prepare
     const hosts = [computeHost(input)];
     // Act
-    const limits = buildFitLimits(hosts, new ResourceFit(makeConfig()));
+    const limits = new FitLimitTable(hosts, new ResourceFit(makeConfig())).all();
     // Assess
     expect(limits.blocked[0]).toBe(expected);
   });
@@ -108,7 +108,7 @@ describe('fit limits', () => {
       computeHost({ host: 'disabled', service: { disabled: true, up: true } }),
       computeHost({ host: 'fits-too' }),
     ];
-    const limits = buildFitLimits(hosts, new ResourceFit(makeConfig()));
+    const limits = new FitLimitTable(hosts, new ResourceFit(makeConfig())).all();
     const amounts = amountsByKind([{ rc: 'MEMORY_MB', amount: 1024, kind: MEMORY_MB, stage: 's' }]);
     const out = new Int32Array(hosts.length);
     // Act
@@ -144,14 +144,14 @@ describe('fit limits', () => {
     expect(byFields).toEqual(['fits', 'fits-too']);
     expect(unwritten).toBe(0);
     expect(byLimits).toEqual(byFields);
-    expect(Array.from(table.of(0).ram)).toEqual(Array.from(buildFitLimits(hosts, fit).ram));
+    expect(Array.from(table.of(0).ram)).toEqual(Array.from(new FitLimitTable(hosts, fit).all().ram));
   });
 
   it("write one host's limits when it alone is asked for", () => {
     // Prepare
     const hosts = [computeHost({ host: 'a' }), computeHost({ host: 'b', vcpus_used: 7 })];
     const fit = new ResourceFit(makeConfig());
-    const whole = buildFitLimits(hosts, fit);
+    const whole = new FitLimitTable(hosts, fit).all();
     // Act
     const limits = new FitLimitTable(hosts, fit).of(1);
     // Assess
