@@ -17,29 +17,27 @@ import { makeConfig, makeHost, makeSpec } from '../helpers/factories.js';
  * reuse its arrays (or are held alongside it) explain exactly what they would alone.
  */
 
-/** 60 hosts in 2 zones with varied free resources: every stage removes some, many are weighed. */
+/** Every host's size: 16 GB, 200 GB of disk, 16 vCPUs. */
+const SIZE = { total_usable_ram_mb: 16384, total_usable_disk_gb: 200, vcpus_total: 16 };
+
+/** `n` hosts in 2 zones, varied use: every stage removes some, many are weighed. */
 function fleetOf(n: number): Fleet {
   const rnd = seededRandom(7);
-  return Fleet.from(
-    Array.from(
-      { length: n },
-      (_, i): HostState =>
-        makeHost({
-          host: `h${i}`,
-          nodename: `n${i}`,
-          free_ram_mb: Math.floor(rnd() * 16384) - 512,
-          total_usable_ram_mb: 16384,
-          free_disk_mb: Math.floor(rnd() * 200_000),
-          total_usable_disk_gb: 200,
-          vcpus_total: 16,
-          vcpus_used: Math.floor(rnd() * 20),
-          num_instances: Math.floor(rnd() * 20),
-          num_io_ops: Math.floor(rnd() * 6),
-          service: { disabled: i % 13 === 0, up: true },
-          aggregates: [{ name: `zone-${i % 2}`, metadata: { availability_zone: `az${i % 2}` } }],
-        }),
-    ),
-  );
+  const upTo = (max: number) => Math.floor(rnd() * max);
+  const use = () => ({ free_ram_mb: upTo(16384) - 512, free_disk_mb: upTo(200_000), vcpus_used: upTo(20) });
+  const load = () => ({ num_instances: upTo(20), num_io_ops: upTo(6) });
+  const zone = (i: number) => ({ name: `zone-${i % 2}`, metadata: { availability_zone: `az${i % 2}` } });
+  const hostAt = (i: number): HostState =>
+    makeHost({
+      ...SIZE,
+      ...use(),
+      ...load(),
+      host: `h${i}`,
+      nodename: `n${i}`,
+      service: { disabled: i % 13 === 0, up: true },
+      aggregates: [zone(i)],
+    });
+  return Fleet.from(Array.from({ length: n }, (_, i) => hostAt(i)));
 }
 
 const config: SchedulerConfig = makeConfig({
