@@ -163,14 +163,21 @@ async function warmDecisions(b: Bench) {
  */
 async function endToEndDecisions(b: Bench) {
   const spent: Record<string, number[]> = {};
+  // CPU ms per phase and request: dynalite runs in this process, so a store call's CPU includes the
+  // store's own work, and the engine's CPU beyond its claims is its window's minus theirs.
+  const cpu: Record<string, number[]> = {};
   const timed = <A extends unknown[], R>(phase: string, fn: (...args: A) => Promise<R>) => {
     return async (...args: A): Promise<R> => {
       const t = performance.now();
+      const c = process.cpuUsage();
       try {
         return await fn(...args);
       } finally {
+        const used = process.cpuUsage(c);
         spent[phase] ??= [];
         spent[phase].push(performance.now() - t);
+        cpu[phase] ??= [];
+        cpu[phase].push((used.user + used.system) / 1000);
       }
     };
   };
@@ -183,22 +190,27 @@ async function endToEndDecisions(b: Bench) {
     schedule: timed('engine_with_claims', b.scheduler.schedule.bind(b.scheduler)),
   });
   const refresh: { read: number[]; rebuild: number[] } = { read: [], rebuild: [] };
+  const engineCpu: number[] = [];
   const timing = await time(
     async () => {
       b.tick(1_000);
+      const claimsBefore = cpu.claims?.length ?? 0;
       const outcome = await scheduleRequest(spec(b.nextId('r')), { store, snapshot: b.snapshot, scheduler });
       if (outcome.decision.error) throw new Error(outcome.decision.error.message);
+      const claimsCpu = (cpu.claims ?? []).slice(claimsBefore).reduce((a, x) => a + x, 0);
+      engineCpu.push(cpu.engine_with_claims.at(-1)! - claimsCpu);
       refresh.read.push(outcome.refresh?.readMs ?? 0);
       refresh.rebuild.push(outcome.refresh?.rebuildMs ?? 0);
     },
-    8,
-    1,
+    20,
+    2,
   );
   const phases = {
     replay_check_ms: median(spent.replay_check),
     refresh_read_ms: median(refresh.read),
     fleet_rebuild_ms: median(refresh.rebuild),
     engine_explained_with_claims_ms: median(spent.engine_with_claims),
+    engine_cpu_beyond_claims_ms: median(engineCpu),
     claims_ms: median(spent.claims),
     record_ms: median(spent.record),
   };
