@@ -54,7 +54,16 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
   const byKey = new Map<string, HostState>();
   for (const h of await readHosts(args.hosts)) byKey.set(`${h.host}\u0000${h.nodename}`, h);
   const lookup = (host: string, nodename: string) => byKey.get(`${host}\u0000${nodename}`);
-  return (await adviseAmong(lookup, request.spec, request.candidates!, scheduler, new Date(), true)).answer;
+  const { answer, engine } = await adviseAmong(
+    lookup,
+    request.spec,
+    request.candidates!,
+    scheduler,
+    new Date(),
+    true,
+  );
+  engine.release?.();
+  return answer;
 }
 
 async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Promise<AdvisoryAnswer> {

@@ -67,8 +67,6 @@ export interface AdvisoryOutcome {
    * when the write was handed to `deps.deferWrite`.
    */
   recorded: boolean | 'deferred';
-  /** The engine's own decision, for readable output. */
-  engine: ScheduleDecision;
 }
 
 /** Weighed hosts kept in an advisory record: the verdicts went to the caller, the record is for audit. */
@@ -224,10 +222,12 @@ export async function adviseRequest(
       ADVISORY_LIST_LIMIT,
     ),
   };
+  // The answer and the record are all that is read from the decision: its arrays can serve the next.
+  engine.release?.();
   const write = () => deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
     deps.deferWrite(write);
-    return { answer, recorded: 'deferred', engine };
+    return { answer, recorded: 'deferred' };
   }
-  return { answer, recorded: await write(), engine };
+  return { answer, recorded: await write() };
 }
