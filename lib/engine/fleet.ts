@@ -1,6 +1,6 @@
 import { isLaidOut } from '../model/hostFastPath.js';
 import type { Aggregate, HostState } from '../model/hostState.js';
-import { fleetIndex } from './prefilter/fleetIndex.js';
+import { carryFleetIndex, fleetIndex } from './prefilter/fleetIndex.js';
 
 /**
  * Host states loaded once and shared by many scheduling requests. Hosts with the same aggregate
@@ -39,6 +39,19 @@ export class Fleet {
     }
     this.hostsByName = byName;
     return byName;
+  }
+
+  /**
+   * This fleet with the hosts at some positions replaced, everything else in place: the Fleet that
+   * `Fleet.from` makes of such an array, whose engine index starts from this fleet's (a refresh
+   * that changed a few hosts then costs the next decision only those hosts, not a re-index).
+   */
+  withReplaced(replacements: ReadonlyMap<number, HostState>): Fleet {
+    const hosts = this.hosts.slice();
+    for (const [i, host] of replacements) hosts[i] = host;
+    const fleet = Fleet.from(hosts);
+    carryFleetIndex(this.hosts, fleet.hosts);
+    return fleet;
   }
 
   static from(hosts: readonly HostState[] | Fleet): Fleet {

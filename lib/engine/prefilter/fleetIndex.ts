@@ -83,6 +83,45 @@ export class FleetIndex {
     this.size = hosts.length;
   }
 
+  /**
+   * The index of `hosts`: this index's hosts with the ones at `stale` positions replaced, every
+   * other position the very same object. What this index has built is taken over: shared where it
+   * is never written again and no replaced host changes it, copied where it is written on demand
+   * (fit limits, fact rows: this index may still serve a decision in flight), with the replaced
+   * positions written again when asked for; anything a replaced host changes is left to be built
+   * afresh. The new index answers as this one would for these hosts, so as a fresh index does once
+   * asked before (groupings and tables asked for once are built whole from then on).
+   */
+  carriedTo(hosts: readonly HostState[], stale: readonly number[]): FleetIndex {
+    const next = new FleetIndex(hosts);
+    const before = this.hosts;
+    const unchanged = (same: (a: HostState, b: HostState) => boolean) =>
+      stale.every((i) => same(before[i], hosts[i]));
+    if (this.aggIndex !== null && unchanged(sameMemberships)) {
+      next.aggIndex = this.aggIndex;
+      next.traitIndex = this.traitIndex;
+      next.aggregateGroups = this.aggregateGroups;
+      // Member lists depend on the membership groups alone.
+      next.members.push(...this.members);
+    }
+    if (this.nameIndex !== null && unchanged(sameNames)) next.nameIndex = this.nameIndex;
+    if (this.zoneField !== null && unchanged(sameZonePresence)) next.zoneField = this.zoneField;
+    for (const [owner, mine] of this.groupings) {
+      const carried = new Map<string, { grouping: HostGrouping; groups: HostGroups | null }>();
+      for (const [id, entry] of mine) {
+        const keep = entry.groups === null || unchanged((a, b) => sameGroup(entry.grouping, a, b));
+        carried.set(id, keep ? entry : { grouping: entry.grouping, groups: null });
+      }
+      next.groupings.set(owner, carried);
+    }
+    if (this.limits !== null)
+      next.limits = { key: this.limits.key, table: this.limits.table.carriedTo(hosts, stale) };
+    const facts = this.factCache;
+    if (facts?.rows)
+      next.factCache = factCache(hosts, facts.config, { cache: facts, rows: facts.rows, stale });
+    return next;
+  }
+
   get aggregates(): AggregateIndex {
     if (this.aggIndex === null) this.indexMemberships();
     return this.aggIndex!;
@@ -215,10 +254,7 @@ export class FleetIndex {
     const initialCpu = d.initial_cpu_allocation_ratio;
     let c = this.factCache;
     if (!c || !Object.is(c.cpuOverride, cpuOverride) || !Object.is(c.initialCpu, initialCpu)) {
-      const rows = new Float64Array(this.size * FACT_WIDTH);
-      const hosts = this.hosts;
-      const written = new OnDemandRows(this.size, (i) => writeFactRow(rows, i, hosts[i], config));
-      c = { cpuOverride, initialCpu, rows, written, asked: false };
+      c = factCache(this.hosts, config, null);
       this.factCache = c;
     }
     if (c.rows !== null && !c.written.complete) {
@@ -237,6 +273,7 @@ export class FleetIndex {
 
 /** Fact rows under one CPU-ratio config (rows and `written` are the config's first caller's). */
 interface FactCache {
+  config: SchedulerConfig;
   cpuOverride: number | null;
   initialCpu: number;
   /** Null once a host's facts could not be read. */
@@ -244,6 +281,31 @@ interface FactCache {
   written: OnDemandRows;
   /** Rows were asked for before: the next call writes every host's. */
   asked: boolean;
+}
+
+/**
+ * Fact rows of `hosts` under `config`'s CPU ratios: empty, or (`from`, rows of the same hosts but
+ * those at `stale` positions) a copy of what `from` wrote, the stale rows written again when asked for.
+ */
+function factCache(
+  hosts: readonly HostState[],
+  config: SchedulerConfig,
+  from: { cache: FactCache; rows: Float64Array; stale: readonly number[] } | null,
+): FactCache {
+  const d = config.DEFAULT;
+  const rows = from === null ? new Float64Array(hosts.length * FACT_WIDTH) : from.rows.slice();
+  const write = (i: number) => writeFactRow(rows, i, hosts[i], config);
+  const written =
+    from === null ? new OnDemandRows(hosts.length, write) : from.cache.written.copyFor(write, from.stale);
+  const asked = from?.cache.asked ?? false;
+  return {
+    config,
+    cpuOverride: d.cpu_allocation_ratio,
+    initialCpu: d.initial_cpu_allocation_ratio,
+    rows,
+    written,
+    asked,
+  };
 }
 
 /** Group g's memberships: memberships[offsets[g]..offsets[g + 1]). */
@@ -314,6 +376,49 @@ export function fleetIndex(hosts: readonly HostState[]): FleetIndex {
   return index;
 }
 
+/**
+ * Indexes `hosts` from the index of `previous` when `hosts` is `previous` with some hosts replaced
+ * (same length; the replaced positions are found by identity), as a snapshot refresh makes it:
+ * the previous index is carried over (FleetIndex.carriedTo) instead of every host being indexed
+ * again on the next decision. Nothing happens when `previous` was never indexed.
+ */
+export function carryFleetIndex(previous: readonly HostState[], hosts: readonly HostState[]): void {
+  const old = cache.get(previous);
+  if (!old || old.size !== previous.length || hosts.length !== previous.length || cache.has(hosts)) return;
+  const stale: number[] = [];
+  for (let i = 0; i < hosts.length; i++) if (hosts[i] !== previous[i]) stale.push(i);
+  cache.set(hosts, old.carriedTo(hosts, stale));
+}
+
+/** Same membership groups: the same (shared) aggregates array and the same trait set. */
+function sameMemberships(a: HostState, b: HostState): boolean {
+  return (
+    a.aggregates === b.aggregates && (a.traits === b.traits || traitKey(a.traits) === traitKey(b.traits))
+  );
+}
+
+/** Same entries in the name index. */
+function sameNames(a: HostState, b: HostState): boolean {
+  return a.nodename === b.nodename && a.host.toLowerCase() === b.host.toLowerCase();
+}
+
+function sameZonePresence(a: HostState, b: HostState): boolean {
+  return (a.availability_zone != null) === (b.availability_zone != null);
+}
+
+/**
+ * The same key tuple under `grouping` (buildGroups compares keys with SameValueZero, -0 apart from
+ * 0: Object.is). A key that throws counts as a change: the groups are then built again, where it
+ * throws as it would have.
+ */
+function sameGroup(grouping: HostGrouping, a: HostState, b: HostState): boolean {
+  try {
+    return grouping.keys.every((key) => Object.is(key(a), key(b)));
+  } catch {
+    return false;
+  }
+}
+
 /** Numbers hosts by their (shared) aggregates array, host by host. */
 class AggregateGrouping {
   private readonly groupOf: Int32Array;
@@ -352,6 +457,11 @@ class AggregateGrouping {
   }
 }
 
+/** Trait arrays are not always shared between hosts, so trait sets are told apart by content. */
+function traitKey(traits: readonly string[]): string {
+  return traits.length === 0 ? '' : traits.join('\u0001');
+}
+
 /** Numbers hosts by their trait set, host by host. */
 class TraitGrouping {
   private readonly groupOf: Int32Array;
@@ -364,8 +474,7 @@ class TraitGrouping {
   }
 
   add(i: number, traits: readonly string[]): void {
-    // Trait arrays are not always shared between hosts, so group them by content.
-    const key = traits.length === 0 ? '' : traits.join('\u0001');
+    const key = traitKey(traits);
     let g = this.ids.get(key);
     if (g === undefined) {
       g = this.groups.length;
