@@ -11,6 +11,7 @@ import {
 import { OnDemandRows } from '../onDemandRows.js';
 import { FACT_WIDTH, writeFactRow } from '../weighers/factRows.js';
 import { FitLimitTable } from './fitLimits.js';
+import { sameGroup, sameMemberships, sameNames, sameZonePresence, traitKey } from './indexCarry.js';
 import type { ResourceFit } from './resources.js';
 
 /** Placement identifies aggregates by uuid; Placid falls back to the name when an aggregate has none. */
@@ -91,6 +92,7 @@ export class FleetIndex {
    * positions written again when asked for; anything a replaced host changes is left to be built
    * afresh. The new index answers as this one would for these hosts, so as a fresh index does once
    * asked before (groupings and tables asked for once are built whole from then on).
+   * openMemberships' answers are not carried: they are kept by the fit limits' blocked array.
    */
   carriedTo(hosts: readonly HostState[], stale: readonly number[]): FleetIndex {
     const next = new FleetIndex(hosts);
@@ -390,35 +392,6 @@ export function carryFleetIndex(previous: readonly HostState[], hosts: readonly 
   cache.set(hosts, old.carriedTo(hosts, stale));
 }
 
-/** Same membership groups: the same (shared) aggregates array and the same trait set. */
-function sameMemberships(a: HostState, b: HostState): boolean {
-  return (
-    a.aggregates === b.aggregates && (a.traits === b.traits || traitKey(a.traits) === traitKey(b.traits))
-  );
-}
-
-/** Same entries in the name index. */
-function sameNames(a: HostState, b: HostState): boolean {
-  return a.nodename === b.nodename && a.host.toLowerCase() === b.host.toLowerCase();
-}
-
-function sameZonePresence(a: HostState, b: HostState): boolean {
-  return (a.availability_zone != null) === (b.availability_zone != null);
-}
-
-/**
- * The same key tuple under `grouping` (buildGroups compares keys with SameValueZero, -0 apart from
- * 0: Object.is). A key that throws counts as a change: the groups are then built again, where it
- * throws as it would have.
- */
-function sameGroup(grouping: HostGrouping, a: HostState, b: HostState): boolean {
-  try {
-    return grouping.keys.every((key) => Object.is(key(a), key(b)));
-  } catch {
-    return false;
-  }
-}
-
 /** Numbers hosts by their (shared) aggregates array, host by host. */
 class AggregateGrouping {
   private readonly groupOf: Int32Array;
@@ -455,11 +428,6 @@ class AggregateGrouping {
       aggregates: [...this.byId.values()],
     };
   }
-}
-
-/** Trait arrays are not always shared between hosts, so trait sets are told apart by content. */
-function traitKey(traits: readonly string[]): string {
-  return traits.length === 0 ? '' : traits.join('\u0001');
 }
 
 /** Numbers hosts by their trait set, host by host. */
