@@ -27,35 +27,37 @@ const LONG_AGO = '2026-12-01T10:00:00Z';
 type Rnd = () => number;
 const pick = <T>(rnd: Rnd, items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
 
+const CAPACITY = { total_usable_ram_mb: 32768, total_usable_disk_gb: 200, vcpus_total: 16 };
+
+/** What a host has in use: some hosts overcommitted (negative free RAM, more vCPUs used than there are). */
+const usageOf = (rnd: Rnd) => ({
+  free_ram_mb: Math.floor(rnd() * 32768) - 1024,
+  free_disk_mb: Math.floor(rnd() * 200_000),
+  vcpus_used: Math.floor(rnd() * 20),
+  num_instances: Math.floor(rnd() * 20),
+  num_io_ops: Math.floor(rnd() * 8),
+});
+
 /** Host `i` with random usage, one of 3 zones and 6 racks, a few traits; sometimes disabled or down. */
 function hostAt(i: number, rnd: Rnd, name = `h${i}`): HostState {
   const zone = pick(rnd, ZONES);
   const rack = Math.floor(rnd() * 6);
   const traits = ['HW_CPU_X86_AVX2', ...(rnd() < 0.3 ? ['CUSTOM_FAST'] : [])];
   if (rnd() < 0.05) traits.push('COMPUTE_STATUS_DISABLED');
+  const service = { disabled: rnd() < 0.05, up: true, forced_down: rnd() < 0.03 };
+  const membership: { name: string; metadata: Record<string, string> }[] = [
+    { name: `zone-${zone}`, metadata: { availability_zone: zone } },
+    { name: `rack-${rack}`, metadata: { rack: String(rack) } },
+  ];
   return makeHost({
+    ...CAPACITY,
+    ...usageOf(rnd),
     host: name,
     nodename: `n${i}`,
-    free_ram_mb: Math.floor(rnd() * 32768) - 1024,
-    total_usable_ram_mb: 32768,
-    free_disk_mb: Math.floor(rnd() * 200_000),
-    total_usable_disk_gb: 200,
-    vcpus_total: 16,
-    vcpus_used: Math.floor(rnd() * 20),
-    num_instances: Math.floor(rnd() * 20),
-    num_io_ops: Math.floor(rnd() * 8),
-    service: {
-      disabled: rnd() < 0.05,
-      up: true,
-      forced_down: rnd() < 0.03,
-      last_seen_up: rnd() < 0.05 ? LONG_AGO : SEEN_UP,
-    },
+    service: { ...service, last_seen_up: rnd() < 0.05 ? LONG_AGO : SEEN_UP },
     availability_zone: rnd() < 0.1 ? zone : null,
     traits,
-    aggregates: [
-      { name: `zone-${zone}`, metadata: { availability_zone: zone } },
-      { name: `rack-${rack}`, metadata: { rack: String(rack) } },
-    ],
+    aggregates: membership,
   });
 }
 
