@@ -88,7 +88,8 @@ export class FleetIndex {
    * The index of `hosts`: this index's hosts with the ones at `stale` positions replaced, every
    * other position the very same object. What this index has built is taken over: shared where it
    * is never written again and no replaced host changes it, copied where it is written on demand
-   * (fit limits, fact rows: this index may still serve a decision in flight), with the replaced
+   * (fit limits, fact rows: this index may still serve a decision in flight; fact rows that no
+   * unreleased recording reads are handed over instead, see lendFactRows), with the replaced
    * positions written again when asked for; anything a replaced host changes is left to be built
    * afresh. The new index answers as this one would for these hosts, so as a fresh index does once
    * asked before (groupings and tables asked for once are built whole from then on).
@@ -119,8 +120,12 @@ export class FleetIndex {
     if (this.limits !== null)
       next.limits = { key: this.limits.key, table: this.limits.table.carriedTo(hosts, stale) };
     const facts = this.factCache;
-    if (facts?.rows)
-      next.factCache = factCache(hosts, facts.config, { cache: facts, rows: facts.rows, stale });
+    if (facts?.rows) {
+      // Rows no recording reads are handed over, not copied (this index starts its own if asked again).
+      const handOver = facts.lent === 0;
+      next.factCache = factCache(hosts, facts.config, { cache: facts, rows: facts.rows, stale, handOver });
+      if (handOver) this.factCache = null;
+    }
     return next;
   }
 
@@ -243,6 +248,23 @@ export class FleetIndex {
   }
 
   /**
+   * Notes that a decision's recording reads `rows`, this index's fact rows, until it calls the
+   * returned function (on its release): rows no recording holds are handed over to a carried index
+   * (carriedTo) instead of copied, so their pages are reused. Weighing itself reads them only while
+   * it runs (it is synchronous), so only recordings borrow them.
+   */
+  lendFactRows(rows: Float64Array): () => void {
+    const c = this.factCache;
+    if (c === null || c.rows !== rows) return () => {};
+    c.lent++;
+    let lent = true;
+    return () => {
+      if (lent) c.lent--;
+      lent = false;
+    };
+  }
+
+  /**
    * The weigher facts in rows (factRows.ts) of at least the hosts at `candidates`' positions, so
    * the weighers read a survivor's facts from one cache line instead of its host object. The first
    * call writes the candidates' rows (a decision over a large fleet weighs a few of them), a later
@@ -283,19 +305,27 @@ interface FactCache {
   written: OnDemandRows;
   /** Rows were asked for before: the next call writes every host's. */
   asked: boolean;
+  /** Recordings reading the rows (lendFactRows). */
+  lent: number;
 }
 
 /**
  * Fact rows of `hosts` under `config`'s CPU ratios: empty, or (`from`, rows of the same hosts but
- * those at `stale` positions) a copy of what `from` wrote, the stale rows written again when asked for.
+ * those at `stale` positions) what `from` wrote, copied or (`handOver`) the very rows, the stale
+ * rows written again when asked for.
  */
 function factCache(
   hosts: readonly HostState[],
   config: SchedulerConfig,
-  from: { cache: FactCache; rows: Float64Array; stale: readonly number[] } | null,
+  from: { cache: FactCache; rows: Float64Array; stale: readonly number[]; handOver: boolean } | null,
 ): FactCache {
   const d = config.DEFAULT;
-  const rows = from === null ? new Float64Array(hosts.length * FACT_WIDTH) : from.rows.slice();
+  const rows =
+    from === null
+      ? new Float64Array(hosts.length * FACT_WIDTH)
+      : from.handOver
+        ? from.rows
+        : from.rows.slice();
   const write = (i: number) => writeFactRow(rows, i, hosts[i], config);
   const written =
     from === null ? new OnDemandRows(hosts.length, write) : from.cache.written.copyFor(write, from.stale);
@@ -307,6 +337,7 @@ function factCache(
     rows,
     written,
     asked,
+    lent: 0,
   };
 }
 

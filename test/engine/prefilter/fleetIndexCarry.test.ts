@@ -187,7 +187,11 @@ async function carriedCase(c: CaseInput, prime: boolean): Promise<Case> {
   const config = configOf(c.placement);
   const previous = Fleet.from(Array.from({ length: c.n }, (_, i) => hostAt(i, rnd)));
   if (prime) answers(fleetIndex(previous.hosts), config);
-  for (let k = 0; k < c.asked; k++) await decide(config, previous, specOf(rnd, `w${k}`), rnd() < 0.5);
+  for (let k = 0; k < c.asked; k++) {
+    const d = await decide(config, previous, specOf(rnd, `w${k}`), rnd() < 0.5);
+    // A released recording lets the fact rows be handed over; one held makes the carry copy them.
+    if (rnd() < 0.5) d.release?.();
+  }
   const carried = previous.withReplaced(replacementsOf(previous.hosts, c.replaced, rnd));
   // The same hosts in another array: indexed afresh.
   const fresh = Fleet.from(carried.hosts.slice());
@@ -264,6 +268,40 @@ describe('a carried fleet index', () => {
     const rebuilt = fleetIndex(regrouped.hosts).aggregates;
     expect(rebuilt).not.toBe(built);
     expect(rebuilt.groupOf[3]).toBe(rebuilt.groupOf[other]);
+  });
+
+  it('copies the fact rows an unreleased recording reads, and hands them over once it is released', async () => {
+    // Prepare
+    const rnd = seededRandom(9);
+    const config = configOf(true);
+    const previous = Fleet.from(Array.from({ length: 40 }, (_, i) => hostAt(i, rnd)));
+    const every = { positions: Int32Array.from({ length: 40 }, (_, i) => i), count: 40 };
+    const held = await decide(config, previous, makeSpec({ request_id: 'held' }), true);
+    const alike = await decide(
+      config,
+      Fleet.from(previous.hosts.slice()),
+      makeSpec({ request_id: 'held' }),
+      true,
+    );
+    const weighed = alike.weighed;
+    const rows = fleetIndex(previous.hosts).factRows(config, every);
+    const claim = (fleet: Fleet, host: HostState) => {
+      const i = fleet.hosts.indexOf(host);
+      return fleet.withReplaced(new Map([[i, { ...host, free_ram_mb: host.free_ram_mb - 2048 }]]));
+    };
+    // Act
+    const copied = claim(previous, held.placements[0].host);
+    await decide(config, copied, makeSpec({ request_id: 'next' }), false);
+    const heldAfter = held.weighed;
+    held.release?.();
+    const copiedRows = fleetIndex(copied.hosts).factRows(config, every);
+    const handed = claim(copied, copied.hosts[0]);
+    // Assess
+    expect(weighed?.length).toBeGreaterThan(1);
+    expect(heldAfter).toEqual(weighed);
+    expect(copiedRows).not.toBe(rows);
+    // `copied`'s rows were lent to no recording: the next fleet takes them as they are.
+    expect(fleetIndex(handed.hosts).factRows(config, every)).toBe(copiedRows);
   });
 
   it('starts afresh when the previous fleet was never indexed', () => {
