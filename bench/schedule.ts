@@ -2,7 +2,8 @@
  * The schedule stage over a warm snapshot of 10k hosts in dynalite: decision latency for the engine
  * alone, with store claims, and end to end (replay check, refresh, engine, claim, record) with a
  * breakdown by phase; then the cost of an incremental snapshot refresh after 1 % of the hosts
- * changed, split into the store read, the Fleet rebuild and the engine's lazy re-index.
+ * changed, split into the store read, the Fleet rebuild (the engine index carried over) and the
+ * first decision after it.
  */
 import { defaultConfig, type SchedulerConfig } from '../lib/config/options.js';
 import { Fleet } from '../lib/engine/fleet.js';

@@ -1,6 +1,6 @@
 import { isLaidOut } from '../model/hostFastPath.js';
 import type { Aggregate, HostState } from '../model/hostState.js';
-import { fleetIndex } from './prefilter/fleetIndex.js';
+import { carryFleetIndex, fleetIndex } from './prefilter/fleetIndex.js';
 
 /**
  * Host states loaded once and shared by many scheduling requests. Hosts with the same aggregate
@@ -12,7 +12,11 @@ export class Fleet {
   private keys: ReadonlySet<string> | undefined;
   private hostsByName: Map<string, HostState[]> | undefined;
 
-  private constructor(readonly hosts: readonly HostState[]) {}
+  /** @param ownLayout true when internHosts laid every host out (each is in `interned`). */
+  private constructor(
+    readonly hosts: readonly HostState[],
+    private readonly ownLayout: boolean,
+  ) {}
 
   /**
    * Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. Read
@@ -41,11 +45,33 @@ export class Fleet {
     return byName;
   }
 
+  /**
+   * This fleet with the hosts at some positions replaced, everything else in place: the Fleet that
+   * `Fleet.from` makes of such an array, whose engine index starts from this fleet's (a refresh
+   * that changed a few hosts then costs the next decision only those hosts, not a re-index).
+   */
+  withReplaced(replacements: ReadonlyMap<number, HostState>): Fleet {
+    const hosts = this.hosts.slice();
+    let fleet: Fleet;
+    if (this.ownLayout) {
+      // Fleet.from would look every host up in `interned`; only the replacements can be missing.
+      const laidOut = internHosts([...replacements.values()]);
+      let k = 0;
+      for (const i of replacements.keys()) hosts[i] = laidOut[k++];
+      fleet = new Fleet(hosts, true);
+    } else {
+      for (const [i, host] of replacements) hosts[i] = host;
+      fleet = Fleet.from(hosts);
+    }
+    carryFleetIndex(this.hosts, fleet.hosts);
+    return fleet;
+  }
+
   static from(hosts: readonly HostState[] | Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
     // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
-    if (isLaidOut(hosts)) return new Fleet(hosts.slice());
-    return new Fleet(internHosts(hosts));
+    if (isLaidOut(hosts)) return new Fleet(hosts.slice(), false);
+    return new Fleet(internHosts(hosts), true);
   }
 }
 

@@ -12,9 +12,25 @@ export class OnDemandRows {
   constructor(
     size: number,
     private readonly write: (i: number) => void,
+    from: OnDemandRows | null = null,
   ) {
-    this.written = new Uint8Array(size);
-    this.unwritten = size;
+    this.written = from === null ? new Uint8Array(size) : from.written.slice();
+    this.unwritten = from === null ? size : from.unwritten;
+  }
+
+  /**
+   * The tracker of a copy of this table whose hosts at `stale` positions were replaced: what is
+   * written here counts as written there, except those positions, which `write` writes again when
+   * asked for. This tracker is not changed (its table may still be read).
+   */
+  copyFor(write: (i: number) => void, stale: readonly number[]): OnDemandRows {
+    const copy = new OnDemandRows(this.written.length, write, this);
+    for (const i of stale) {
+      if (copy.written[i] === 0) continue;
+      copy.written[i] = 0;
+      copy.unwritten++;
+    }
+    return copy;
   }
 
   /** Every host's entry is written. */

@@ -76,6 +76,7 @@ export class DecisionRecord {
   private narrowed: NarrowRecord | null = null;
   private readonly filters: FilterRecord[] = [];
   private weighing: WeighRecord | null = null;
+  private readonly held: (() => void)[] = [];
   /** True once the first instance got as far as weighing (an empty weighed list, not none). */
   private weighedReached = false;
 
@@ -100,6 +101,15 @@ export class DecisionRecord {
   }
 
   /** Where a weigher's raw weights are kept: a copy of raw[0..count). */
+  /**
+   * Calls `giveBack` on release(): something the recording reads until then that is not the
+   * pool's (a fleet's fact rows, FleetIndex.lendFactRows). At once when released already.
+   */
+  hold(giveBack: () => void): void {
+    if (this.loan) this.held.push(giveBack);
+    else giveBack();
+  }
+
   keptRaw(raw: Float64Array, count: number): Float64Array {
     return this.live('keptRaw').copyOf(Float64Array, raw, count);
   }
@@ -259,6 +269,8 @@ export class DecisionRecord {
     if (!this.loan) return;
     this.loan.returnAll();
     this.loan = null;
+    for (const giveBack of this.held) giveBack();
+    this.held.length = 0;
     this.prefilter = null;
     this.narrowed = null;
     this.filters.length = 0;

@@ -19,7 +19,7 @@ import {
 /** Where an explained weighing goes: each weigher's part, its raw weights kept by the decision's record. */
 export interface WeighingRecord {
   weighers: WeigherRecord[];
-  record: Pick<DecisionRecord, 'keptRaw'>;
+  record: Pick<DecisionRecord, 'keptRaw' | 'hold'>;
 }
 
 /**
@@ -51,6 +51,8 @@ export function weighCandidates(
   const active = prepareWeighers(weighers, spec, ctx, anyHost);
   const rows = active.some((a) => isFactWeigher(a.weigher)) ? c.index.factRows(ctx.config, c) : null;
   const range = rows ? factRanges(rows, c) : null;
+  // The recording reads the rows until its decision is released.
+  if (rows !== null && recording) recording.record.hold(c.index.lendFactRows(rows));
   for (const { weigher, state } of active) {
     if (rows !== null && range !== null && isFactWeigher(weigher) && weigher.uniformMultiplier?.(ctx)) {
       const slot = FACT_SLOT[weigher.fact];

@@ -44,7 +44,10 @@ export interface RefreshStats {
   /** Hosts new to the snapshot or with a higher version than held. */
   changed: number;
   removed: number;
-  /** True when a new Fleet was built (anything changed); the engine's per-fleet index rebuilds lazily. */
+  /**
+   * True when a new Fleet was built (anything changed); the engine's per-fleet index is carried
+   * over when no host was added or removed, else rebuilt lazily.
+   */
   rebuilt: boolean;
   hosts: number;
   readMs: number;
@@ -253,8 +256,10 @@ export class FleetSnapshot {
 
   /**
    * A new Fleet. Unchanged hosts are passed as the very objects of the current Fleet, which
-   * Fleet.from has interned already and reuses as they are, so only changed hosts are copied. The
-   * array is new, so the pre-filter re-indexes it lazily on the next decision (bench/schedule.ts).
+   * Fleet.from has interned already and reuses as they are, so only changed hosts are copied. When
+   * no host was added or removed, the engine's index of the current Fleet is carried over to the
+   * new one (Fleet.withReplaced), so the next decision re-derives only the changed hosts; otherwise
+   * the pre-filter indexes the new array lazily on the next decision (bench/schedule.ts).
    */
   private rebuild(changed: readonly string[], reorder: boolean): void {
     const fresh = new Set(changed);
@@ -263,16 +268,15 @@ export class FleetSnapshot {
       const at = this.positions.get(k);
       return at === undefined || fresh.has(k) ? this.entries.get(k)!.state : previous[at];
     };
-    let hosts: HostState[];
     if (reorder || changed.some((k) => !this.positions.has(k))) {
       const keys = [...this.entries.keys()].sort();
-      hosts = keys.map(reuse);
+      this.current = Fleet.from(keys.map(reuse));
       this.positions = new Map(keys.map((k, i) => [k, i]));
     } else {
-      hosts = previous.slice();
-      for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
+      // Same hosts in the same order: the engine's index of the previous Fleet is carried over.
+      const replaced = new Map(changed.map((k) => [this.positions.get(k)!, this.entries.get(k)!.state]));
+      this.current = this.current.withReplaced(replaced);
     }
-    this.current = Fleet.from(hosts);
     // The stored entries keep the Fleet's interned copies, so the parsed originals can be collected:
     // one copy of each host lives on, and a long-running server's heap (and each full GC) is smaller.
     for (const k of changed) this.entries.get(k)!.state = this.current.hosts[this.positions.get(k)!];

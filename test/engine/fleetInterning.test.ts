@@ -94,3 +94,41 @@ describe('Fleet.aggregateKeys', () => {
     ]);
   });
 });
+
+describe('Fleet.withReplaced', () => {
+  const zone = { name: 'zone', metadata: { availability_zone: 'az1' } };
+  const hostsOf = (names: string[]) => names.map((host) => makeHost({ host, aggregates: [zone] }));
+
+  it('is the Fleet that Fleet.from makes of the replaced array, the other hosts the very same objects', () => {
+    // Prepare
+    const fleet = Fleet.from(hostsOf(['a', 'b', 'c']));
+    const [b2] = hostsOf(['b']);
+    // Act
+    const next = fleet.withReplaced(new Map([[1, { ...b2, free_ram_mb: 1 }]]));
+    // Assess
+    expect(next.hosts).toStrictEqual(
+      Fleet.from([fleet.hosts[0], { ...b2, free_ram_mb: 1 }, fleet.hosts[2]]).hosts,
+    );
+    expect(next.hosts[0]).toBe(fleet.hosts[0]);
+    expect(next.hosts[2]).toBe(fleet.hosts[2]);
+    // Laid out as Fleet.from lays a host out: its membership is the fleet's shared array.
+    expect(next.hosts[1].aggregates).toBe(fleet.hosts[0].aggregates);
+    expect(fleet.hosts[1].free_ram_mb).not.toBe(1);
+  });
+
+  it('keeps a replacement that is laid out already as it is', () => {
+    const fleet = Fleet.from(hostsOf(['a', 'b']));
+    const moved = Fleet.from(hostsOf(['b'])).hosts[0];
+    expect(fleet.withReplaced(new Map([[1, moved]])).hosts[1]).toBe(moved);
+  });
+
+  it('over hosts from the fast host-file path, lays every host out as Fleet.from does', () => {
+    const hosts = parseHostStates(
+      ['a', 'b'].map((host) => ({ host, vcpus_total: 8, service: { disabled: false, up: true } })),
+      'hosts.json',
+    );
+    const fleet = Fleet.from(hosts);
+    const next = fleet.withReplaced(new Map([[0, makeHost({ host: 'a' })]]));
+    expect(next.hosts).toStrictEqual(Fleet.from([makeHost({ host: 'a' }), hosts[1]]).hosts);
+  });
+});

@@ -1,13 +1,18 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import type { Fleet } from '../../lib/engine/fleet.js';
+import { fleetIndex } from '../../lib/engine/prefilter/fleetIndex.js';
+import { createScheduler } from '../../lib/engine/registry.js';
 import { FleetSnapshot, type SnapshotSource } from '../../lib/schedule/snapshot.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import type { StoredHost } from '../../lib/store/hostItems.js';
-import { makeHost } from '../helpers/factories.js';
+import { makeConfig, makeHost, makeSpec } from '../helpers/factories.js';
 import { at } from '../store/fixtures.js';
 import { hostReport, msAfterNow, NOW, putHosts, useStoreFixture } from './fixtures.js';
 
 const db = useStoreFixture();
+
+const FLAVOR = { name: 'm1.medium', vcpus: 1, memory_mb: 3072, root_gb: 1 };
 
 const freeRam = (snapshot: FleetSnapshot, host: string) =>
   snapshot.fleet.hosts.find((x) => x.host === host)?.free_ram_mb;
@@ -71,6 +76,45 @@ describe('FleetSnapshot.refresh', () => {
     // Assess
     for (const name of ['cmp0', 'cmp1', 'cmp2'])
       expect(snapshot.get(name)?.state).toBe(snapshot.fleet.hosts.find((x) => x.host === name));
+  });
+
+  it('carries the engine index over an in-place refresh, and decides as over a full listing', async () => {
+    // Prepare: varied free RAM, so the claims move the weighing; the index asked twice (complete)
+    await Promise.all(
+      [8192, 6144, 12288, 4096, 10240].map((ram, i) => db.store.putHostReport(hostReport(`cmp${i}`, ram))),
+    );
+    db.h.setNow(msAfterNow(60_000));
+    const snapshot = new FleetSnapshot(db.store);
+    await snapshot.refresh();
+    const config = makeConfig({
+      filter_scheduler: {
+        enabled_filters: ['ComputeFilter'],
+        weight_classes: ['nova.scheduler.weights.all_weighers'],
+      },
+    });
+    const scheduler = createScheduler(config);
+    const decide = async (fleet: Fleet, id: string) => {
+      const d = await scheduler.schedule(fleet, makeSpec({ request_id: id, flavor: FLAVOR }), {
+        explain: true,
+        now: msAfterNow(60_000),
+      });
+      return { placed: d.placements.map((p) => p.host.host), weighed: d.weighed, eliminated: d.eliminated() };
+    };
+    await decide(snapshot.fleet, 'w1');
+    await decide(snapshot.fleet, 'w2');
+    const memberships = fleetIndex(snapshot.fleet.hosts).aggregates;
+    for (const [k, host] of ['cmp2', 'cmp4', 'cmp2'].entries()) {
+      db.h.setNow(msAfterNow(120_000 + k * 60_000));
+      await db.store.claimResources(host, host, { vcpus: 1, memory_mb: 3072, disk_gb: 0 }, {});
+      // Act
+      const stats = await snapshot.refresh();
+      const listed = new FleetSnapshot(db.store);
+      await listed.refresh();
+      // Assess
+      expect(stats).toMatchObject({ kind: 'incremental', changed: 1, removed: 0 });
+      expect(fleetIndex(snapshot.fleet.hosts).aggregates).toBe(memberships);
+      expect(await decide(snapshot.fleet, `r${k}`)).toEqual(await decide(listed.fleet, `r${k}`));
+    }
   });
 
   it('keeps the same Fleet object when nothing changed, so the engine keeps its index', async () => {

@@ -40,7 +40,22 @@ export class FitLimitTable {
   constructor(
     private readonly hosts: readonly HostState[],
     private readonly fit: ResourceFit,
+    from: { table: FitLimitTable; stale: readonly number[] } | null = null,
   ) {
+    const write = (i: number) => this.write(i);
+    if (from !== null) {
+      const { vcpu, ram, disk, blocked, open } = from.table.limits;
+      this.limits = {
+        vcpu: vcpu.slice(),
+        ram: ram.slice(),
+        disk: disk.slice(),
+        blocked: blocked.slice(),
+        open: open.slice(),
+      };
+      this.rows = from.table.rows.copyFor(write, from.stale);
+      this.asked = from.table.asked;
+      return;
+    }
     const n = hosts.length;
     this.limits = {
       vcpu: new Int32Array(n),
@@ -49,7 +64,15 @@ export class FitLimitTable {
       blocked: new Uint8Array(n),
       open: new Int32Array(n),
     };
-    this.rows = new OnDemandRows(n, (i) => this.write(i));
+    this.rows = new OnDemandRows(n, write);
+  }
+
+  /**
+   * This table for `hosts`, this table's hosts with the ones at `stale` positions replaced: a copy
+   * of what is written (this table may still be read), those positions written again when asked for.
+   */
+  carriedTo(hosts: readonly HostState[], stale: readonly number[]): FitLimitTable {
+    return new FitLimitTable(hosts, this.fit, { table: this, stale });
   }
 
   /**

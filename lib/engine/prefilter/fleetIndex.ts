@@ -11,6 +11,7 @@ import {
 import { OnDemandRows } from '../onDemandRows.js';
 import { FACT_WIDTH, writeFactRow } from '../weighers/factRows.js';
 import { FitLimitTable } from './fitLimits.js';
+import { sameGroup, sameMemberships, sameNames, sameZonePresence, traitKey } from './indexCarry.js';
 import type { ResourceFit } from './resources.js';
 
 /** Placement identifies aggregates by uuid; Placid falls back to the name when an aggregate has none. */
@@ -81,6 +82,51 @@ export class FleetIndex {
 
   constructor(readonly hosts: readonly HostState[]) {
     this.size = hosts.length;
+  }
+
+  /**
+   * The index of `hosts`: this index's hosts with the ones at `stale` positions replaced, every
+   * other position the very same object. What this index has built is taken over: shared where it
+   * is never written again and no replaced host changes it, copied where it is written on demand
+   * (fit limits, fact rows: this index may still serve a decision in flight; fact rows that no
+   * unreleased recording reads are handed over instead, see lendFactRows), with the replaced
+   * positions written again when asked for; anything a replaced host changes is left to be built
+   * afresh. The new index answers as this one would for these hosts, so as a fresh index does once
+   * asked before (groupings and tables asked for once are built whole from then on).
+   * openMemberships' answers are not carried: they are kept by the fit limits' blocked array.
+   */
+  carriedTo(hosts: readonly HostState[], stale: readonly number[]): FleetIndex {
+    const next = new FleetIndex(hosts);
+    const before = this.hosts;
+    const unchanged = (same: (a: HostState, b: HostState) => boolean) =>
+      stale.every((i) => same(before[i], hosts[i]));
+    if (this.aggIndex !== null && unchanged(sameMemberships)) {
+      next.aggIndex = this.aggIndex;
+      next.traitIndex = this.traitIndex;
+      next.aggregateGroups = this.aggregateGroups;
+      // Member lists depend on the membership groups alone.
+      next.members.push(...this.members);
+    }
+    if (this.nameIndex !== null && unchanged(sameNames)) next.nameIndex = this.nameIndex;
+    if (this.zoneField !== null && unchanged(sameZonePresence)) next.zoneField = this.zoneField;
+    for (const [owner, mine] of this.groupings) {
+      const carried = new Map<string, { grouping: HostGrouping; groups: HostGroups | null }>();
+      for (const [id, entry] of mine) {
+        const keep = entry.groups === null || unchanged((a, b) => sameGroup(entry.grouping, a, b));
+        carried.set(id, keep ? entry : { grouping: entry.grouping, groups: null });
+      }
+      next.groupings.set(owner, carried);
+    }
+    if (this.limits !== null)
+      next.limits = { key: this.limits.key, table: this.limits.table.carriedTo(hosts, stale) };
+    const facts = this.factCache;
+    if (facts?.rows) {
+      // Rows no recording reads are handed over, not copied (this index starts its own if asked again).
+      const handOver = facts.lent === 0;
+      next.factCache = factCache(hosts, facts.config, { cache: facts, rows: facts.rows, stale, handOver });
+      if (handOver) this.factCache = null;
+    }
+    return next;
   }
 
   get aggregates(): AggregateIndex {
@@ -202,6 +248,23 @@ export class FleetIndex {
   }
 
   /**
+   * Notes that a decision's recording reads `rows`, this index's fact rows, until it calls the
+   * returned function (on its release): rows no recording holds are handed over to a carried index
+   * (carriedTo) instead of copied, so their pages are reused. Weighing itself reads them only while
+   * it runs (it is synchronous), so only recordings borrow them.
+   */
+  lendFactRows(rows: Float64Array): () => void {
+    const c = this.factCache;
+    if (c === null || c.rows !== rows) return () => {};
+    c.lent++;
+    let lent = true;
+    return () => {
+      if (lent) c.lent--;
+      lent = false;
+    };
+  }
+
+  /**
    * The weigher facts in rows (factRows.ts) of at least the hosts at `candidates`' positions, so
    * the weighers read a survivor's facts from one cache line instead of its host object. The first
    * call writes the candidates' rows (a decision over a large fleet weighs a few of them), a later
@@ -215,10 +278,7 @@ export class FleetIndex {
     const initialCpu = d.initial_cpu_allocation_ratio;
     let c = this.factCache;
     if (!c || !Object.is(c.cpuOverride, cpuOverride) || !Object.is(c.initialCpu, initialCpu)) {
-      const rows = new Float64Array(this.size * FACT_WIDTH);
-      const hosts = this.hosts;
-      const written = new OnDemandRows(this.size, (i) => writeFactRow(rows, i, hosts[i], config));
-      c = { cpuOverride, initialCpu, rows, written, asked: false };
+      c = factCache(this.hosts, config, null);
       this.factCache = c;
     }
     if (c.rows !== null && !c.written.complete) {
@@ -237,6 +297,7 @@ export class FleetIndex {
 
 /** Fact rows under one CPU-ratio config (rows and `written` are the config's first caller's). */
 interface FactCache {
+  config: SchedulerConfig;
   cpuOverride: number | null;
   initialCpu: number;
   /** Null once a host's facts could not be read. */
@@ -244,6 +305,40 @@ interface FactCache {
   written: OnDemandRows;
   /** Rows were asked for before: the next call writes every host's. */
   asked: boolean;
+  /** Recordings reading the rows (lendFactRows). */
+  lent: number;
+}
+
+/**
+ * Fact rows of `hosts` under `config`'s CPU ratios: empty, or (`from`, rows of the same hosts but
+ * those at `stale` positions) what `from` wrote, copied or (`handOver`) the very rows, the stale
+ * rows written again when asked for.
+ */
+function factCache(
+  hosts: readonly HostState[],
+  config: SchedulerConfig,
+  from: { cache: FactCache; rows: Float64Array; stale: readonly number[]; handOver: boolean } | null,
+): FactCache {
+  const d = config.DEFAULT;
+  const rows =
+    from === null
+      ? new Float64Array(hosts.length * FACT_WIDTH)
+      : from.handOver
+        ? from.rows
+        : from.rows.slice();
+  const write = (i: number) => writeFactRow(rows, i, hosts[i], config);
+  const written =
+    from === null ? new OnDemandRows(hosts.length, write) : from.cache.written.copyFor(write, from.stale);
+  const asked = from?.cache.asked ?? false;
+  return {
+    config,
+    cpuOverride: d.cpu_allocation_ratio,
+    initialCpu: d.initial_cpu_allocation_ratio,
+    rows,
+    written,
+    asked,
+    lent: 0,
+  };
 }
 
 /** Group g's memberships: memberships[offsets[g]..offsets[g + 1]). */
@@ -314,6 +409,20 @@ export function fleetIndex(hosts: readonly HostState[]): FleetIndex {
   return index;
 }
 
+/**
+ * Indexes `hosts` from the index of `previous` when `hosts` is `previous` with some hosts replaced
+ * (same length; the replaced positions are found by identity), as a snapshot refresh makes it:
+ * the previous index is carried over (FleetIndex.carriedTo) instead of every host being indexed
+ * again on the next decision. Nothing happens when `previous` was never indexed.
+ */
+export function carryFleetIndex(previous: readonly HostState[], hosts: readonly HostState[]): void {
+  const old = cache.get(previous);
+  if (!old || old.size !== previous.length || hosts.length !== previous.length || cache.has(hosts)) return;
+  const stale: number[] = [];
+  for (let i = 0; i < hosts.length; i++) if (hosts[i] !== previous[i]) stale.push(i);
+  cache.set(hosts, old.carriedTo(hosts, stale));
+}
+
 /** Numbers hosts by their (shared) aggregates array, host by host. */
 class AggregateGrouping {
   private readonly groupOf: Int32Array;
@@ -364,8 +473,7 @@ class TraitGrouping {
   }
 
   add(i: number, traits: readonly string[]): void {
-    // Trait arrays are not always shared between hosts, so group them by content.
-    const key = traits.length === 0 ? '' : traits.join('\u0001');
+    const key = traitKey(traits);
     let g = this.ids.get(key);
     if (g === undefined) {
       g = this.groups.length;
