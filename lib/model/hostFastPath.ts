@@ -115,8 +115,8 @@ export const FAST_PATH_FIELDS: ReadonlySet<string> = new Set(
 function hostOf(x: unknown, layout: HostLayout): HostState | undefined {
   if (!isPlainObject(x)) return undefined;
   const h = x as Record<string, unknown>;
-  const extras = extraKeys(h);
-  if (extras === MISS || !plainScalars(h)) return undefined;
+  const extras = checkedKeys(h);
+  if (extras === MISS) return undefined;
   // Shared sub-values are checked when first seen only: a later one equal to it is as valid.
   const aggregates =
     h.aggregates === undefined
@@ -138,52 +138,86 @@ function hostOf(x: unknown, layout: HostLayout): HostState | undefined {
 }
 
 /**
- * The keys zod's looseObject would pass through (undefined when none), or MISS for keys that zod
- * or the prototype treat specially.
+ * One pass over the host's keys: every scalar field checked as zod would (ids, names, strings,
+ * numbers in range), the nested ones left to their own checks, and the keys zod's looseObject
+ * would pass through collected (undefined when none). MISS when zod must decide. One loop with a
+ * switch reads only the fields a host has, and compiles as one small function.
  */
-function extraKeys(h: Record<string, unknown>): string[] | undefined | Miss {
+function checkedKeys(h: Record<string, unknown>): string[] | undefined | Miss {
   let extras: string[] | undefined;
   for (const key in h) {
-    if (h[key] === undefined || key === '__proto__' || key === 'constructor') return MISS;
-    if (FAST_PATH_FIELDS.has(key)) continue;
-    if (extras === undefined) extras = [key];
-    else extras.push(key);
+    const v = h[key];
+    if (v === undefined) return MISS;
+    switch (key) {
+      case 'host':
+      case 'nodename':
+      case 'uuid':
+        if (!isId(v)) return MISS;
+        break;
+      case 'cell_uuid':
+      case 'hypervisor_hostname':
+      case 'availability_zone':
+        if (v !== null && !isName(v)) return MISS;
+        break;
+      case 'hypervisor_type':
+      case 'host_ip':
+      case 'cpu_info':
+        if (v !== null && typeof v !== 'string') return MISS;
+        break;
+      case 'numa_topology':
+      case 'pci_stats':
+        if (v !== null) return MISS;
+        break;
+      case 'metrics':
+        if (!Array.isArray(v) || v.length !== 0) return MISS;
+        break;
+      case 'inventories':
+        if (!isEmptyRecord(v)) return MISS;
+        break;
+      case 'cpu_allocation_ratio':
+      case 'ram_allocation_ratio':
+      case 'disk_allocation_ratio':
+        if (v !== null && !isRatio(v)) return MISS;
+        break;
+      case 'hypervisor_version':
+        if (v !== null && !within(v, BOUNDS.hypervisor_version)) return MISS;
+        break;
+      case 'aggregates':
+      case 'instances':
+      case 'service':
+      case 'supported_instances':
+      case 'stats':
+      case 'traits':
+        break;
+      default: {
+        const bound = NUMBER_BOUNDS.get(key);
+        if (bound !== undefined) {
+          if (!within(v, bound)) return MISS;
+        } else if (FAST_PATH_FIELDS.has(key) || key === '__proto__' || key === 'constructor') {
+          // A schema field no case above reads, or a key the prototype treats specially.
+          return MISS;
+        } else if (extras === undefined) extras = [key];
+        else extras.push(key);
+      }
+    }
   }
-  return extras;
+  // The one field every host has.
+  return h.host === undefined ? MISS : extras;
 }
 
-/** Every scalar field plainly valid: ids, names, strings, numbers in range, or absent. */
-function plainScalars(h: Record<string, unknown>): boolean {
-  if (!isId(h.host) || !optional(h.nodename, isId) || !optional(h.uuid, isId)) return false;
-  if (!nullish(h.cell_uuid, isName) || !nullish(h.hypervisor_hostname, isName)) return false;
-  if (!nullish(h.availability_zone, isName)) return false;
-  if (!nullish(h.hypervisor_type, isString) || !nullish(h.host_ip, isString)) return false;
-  if (!nullish(h.cpu_info, isString)) return false;
-  if (h.numa_topology != null || h.pci_stats != null) return false;
-  if (h.metrics !== undefined && !(Array.isArray(h.metrics) && h.metrics.length === 0)) return false;
-  if (h.inventories !== undefined && !isEmptyRecord(h.inventories)) return false;
-  return (
-    optionalWithin(h.free_ram_mb, BOUNDS.free_ram_mb) &&
-    optionalWithin(h.total_usable_ram_mb, BOUNDS.ram_mb) &&
-    optionalWithin(h.free_disk_mb, BOUNDS.free_disk_mb) &&
-    optionalWithin(h.total_usable_disk_gb, BOUNDS.disk_gb) &&
-    optionalWithin(h.disk_mb_used, BOUNDS.disk_mb) &&
-    optionalWithin(h.vcpus_total, BOUNDS.vcpus) &&
-    optionalWithin(h.vcpus_used, BOUNDS.vcpus) &&
-    optionalWithin(h.failed_builds, BOUNDS.failed_builds) &&
-    nullish(h.cpu_allocation_ratio, isRatio) &&
-    nullish(h.ram_allocation_ratio, isRatio) &&
-    nullish(h.disk_allocation_ratio, isRatio) &&
-    optionalWithin(h.num_instances, BOUNDS.host_instances) &&
-    optionalWithin(h.num_io_ops, BOUNDS.io_ops) &&
-    (h.hypervisor_version === null || optionalWithin(h.hypervisor_version, BOUNDS.hypervisor_version))
-  );
-}
-
-/** `bounded(name).optional()` and `.default(0)`: absent, or a number in range. */
-function optionalWithin(v: unknown, b: Bound): boolean {
-  return v === undefined || within(v, b);
-}
+/** The bounded numbers: `bounded(name).optional()`, and `.default(0)` when absent. */
+const NUMBER_BOUNDS: ReadonlyMap<string, Bound> = new Map([
+  ['free_ram_mb', BOUNDS.free_ram_mb],
+  ['total_usable_ram_mb', BOUNDS.ram_mb],
+  ['free_disk_mb', BOUNDS.free_disk_mb],
+  ['total_usable_disk_gb', BOUNDS.disk_gb],
+  ['disk_mb_used', BOUNDS.disk_mb],
+  ['vcpus_total', BOUNDS.vcpus],
+  ['vcpus_used', BOUNDS.vcpus],
+  ['failed_builds', BOUNDS.failed_builds],
+  ['num_instances', BOUNDS.host_instances],
+  ['num_io_ops', BOUNDS.io_ops],
+]);
 
 interface HostParts {
   aggregates: Aggregate[];
