@@ -300,7 +300,8 @@ class SharedValues<T> {
    * value equal to one seen before is that one's value without a second check.
    */
   get(raw: unknown, valid: (raw: unknown) => boolean, build: (raw: unknown) => T): T | Miss {
-    for (let i = 0; i < this.seen.length; i++) if (matches(raw, this.seen[i])) return this.values[i];
+    const i = indexIn(raw, this.seen);
+    if (i >= 0) return this.values[i];
     // JSON text cannot tell an absent key from an undefined one: checked every time on this path.
     if (!valid(raw)) return MISS;
     if (this.seen.length < RECENT) {
@@ -324,47 +325,71 @@ class SharedValues<T> {
 const RECENT = 8;
 
 /**
- * A JSON value kept for comparison: objects as their entries in order, so comparing a new value
- * with it needs no key list of its own (Object.keys per comparison was most of the sharing's cost).
+ * A JSON value kept for comparison: a scalar as it is, an array as its items, an object as its
+ * entries in order (comparing a new value then needs no key list of its own: Object.keys per
+ * comparison was most of the sharing's cost). An array or object nested in it is kept as a list
+ * of one candidate, so that comparing it is the same search as the whole value's.
  */
-type Seen = string | number | boolean | null | { list: Seen[] } | { entries: (string | Seen)[] };
+type Seen = Scalar | { list: Item[] } | { entries: (string | Item)[] };
+type Scalar = string | number | boolean | null;
+type Item = Scalar | Seen[];
 
 function seenForm(v: unknown): Seen {
-  if (v === null || typeof v !== 'object') return v as Seen;
-  if (Array.isArray(v)) return { list: v.map(seenForm) };
-  const entries: (string | Seen)[] = [];
-  for (const k in v) entries.push(k, seenForm((v as Record<string, unknown>)[k]));
+  if (v === null || typeof v !== 'object') return v as Scalar;
+  if (Array.isArray(v)) return { list: v.map(itemForm) };
+  const entries: (string | Item)[] = [];
+  for (const k in v) entries.push(k, itemForm((v as Record<string, unknown>)[k]));
   return { entries };
 }
 
+function itemForm(v: unknown): Item {
+  return v === null || typeof v !== 'object' ? (v as Scalar) : [seenForm(v)];
+}
+
 /**
- * `v` (JSON-made) equals the value `seen` was made of, keys in the same order: then it is as valid
- * as that value was, and builds the same.
+ * The index of the kept value `v` (JSON-made) equals, keys in the same order, or -1: a value equal
+ * to a valid one is as valid, and builds the same. Nested values are compared by recursion, which
+ * V8 never inlines: compiled once, this search is not compiled again into every lookup (inlined
+ * copies of a comparison were the largest part of V8's compiler work validating 20k hosts).
  */
-function matches(v: unknown, seen: Seen): boolean {
-  if (seen === null || typeof seen !== 'object') return v === seen;
-  if (v === null || typeof v !== 'object') return false;
-  if ('list' in seen) {
-    const list = seen.list;
-    if (!Array.isArray(v) || v.length !== list.length) return false;
-    for (let i = 0; i < list.length; i++) if (!matches(v[i], list[i])) return false;
-    return true;
+function indexIn(v: unknown, kept: readonly Seen[]): number {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < kept.length; i++) {
+      const form = kept[i];
+      if (form === null || typeof form !== 'object' || !('list' in form)) continue;
+      const list = form.list;
+      if (v.length !== list.length) continue;
+      let j = 0;
+      for (; j < list.length; j++) {
+        const item = list[j];
+        if (Array.isArray(item) ? indexIn(v[j], item) !== 0 : v[j] !== item) break;
+      }
+      if (j === list.length) return i;
+    }
+  } else if (isPlainObject(v)) {
+    for (let i = 0; i < kept.length; i++) {
+      const form = kept[i];
+      if (form === null || typeof form !== 'object' || !('entries' in form)) continue;
+      const entries = form.entries;
+      let j = 0;
+      for (const k in v) {
+        const item = entries[j + 1];
+        if (
+          j >= entries.length ||
+          k !== entries[j] ||
+          (Array.isArray(item) ? indexIn(v[k], item) !== 0 : v[k] !== item)
+        ) {
+          j = -1;
+          break;
+        }
+        j += 2;
+      }
+      if (j === entries.length) return i;
+    }
+  } else {
+    for (let i = 0; i < kept.length; i++) if (v === kept[i]) return i;
   }
-  if (Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return false;
-  const entries = seen.entries;
-  let i = 0;
-  for (const k in v) {
-    if (
-      i >= entries.length ||
-      k !== entries[i] ||
-      !matches((v as Record<string, unknown>)[k], entries[i + 1] as Seen)
-    )
-      return false;
-    i += 2;
-  }
-  return i === entries.length;
+  return -1;
 }
 
 // Empty lists of hosts that list nothing, shared as the Fleet would (nobody mutates host states).
