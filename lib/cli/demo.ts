@@ -26,7 +26,9 @@ export async function runDemo(args: { json?: boolean }, io: CliIO): Promise<numb
         `  with ${inputs.config}\n  (try: placid schedule --hosts … --request … --config …)\n\n`,
     );
   }
-  return printDecision(decided, args.json ?? false, io);
+  const status = printDecision(decided, args.json ?? false, io);
+  decided.decision.release?.();
+  return status;
 }
 
 export function addDemoCommand(program: Command, io: CliIO, done: (status: number) => void): void {

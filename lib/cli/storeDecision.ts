@@ -51,7 +51,8 @@ export async function decideFromStore(inputs: StoreDecisionInputs): Promise<Stor
   try {
     const snapshot = new FleetSnapshot(pipeline.store);
     if (inputs.claim) {
-      const outcome = await scheduleRequest(spec, { store: pipeline.store, snapshot, scheduler });
+      const deps = { store: pipeline.store, snapshot, scheduler, keepEngine: true };
+      const outcome = await scheduleRequest(spec, deps);
       const decided = outcome.engine && withDecision(config, snapshot, spec, outcome.engine);
       return { decided, outcome, dataDir };
     }

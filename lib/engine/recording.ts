@@ -1,6 +1,8 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
+import { BufferLoan, type BufferPool } from './bufferPool.js';
 import type { EngineContext } from './context.js';
+import { DecisionReleasedError } from './errors.js';
 import type {
   Elimination,
   EliminationVisitor,
@@ -53,10 +55,22 @@ interface WeighRecord {
  * positions notes which positions it removed (a typed array per stage, no objects), and the
  * weighing keeps the survivors' weights. Eliminations and the weighed list, with their reasons and
  * breakdowns, are built from the recording only when someone reads them.
+ *
+ * Its typed arrays are borrowed from the scheduler's pool: `release()` gives them back for the next
+ * decision, after which every read throws DecisionReleasedError (never an explanation built from
+ * another decision's arrays). A record never released is garbage collected with its arrays.
  */
 export class DecisionRecord {
-  /** False when only the first instance's weights are kept (no eliminations, no breakdowns). */
-  constructor(readonly explains = true) {}
+  /** Null once released. */
+  private loan: BufferLoan | null;
+
+  /** `explains` false: only the first instance's weights are kept (no eliminations, no breakdowns). */
+  constructor(
+    pool: BufferPool,
+    readonly explains = true,
+  ) {
+    this.loan = new BufferLoan(pool);
+  }
 
   private prefilter: PrefilterRecord | null = null;
   private narrowed: NarrowRecord | null = null;
@@ -67,7 +81,7 @@ export class DecisionRecord {
 
   prefiltered(hosts: readonly HostState[], positions: Int32Array, count: number, check: HostCheck): void {
     if (!this.explains) return;
-    const kept = new Uint8Array(hosts.length);
+    const kept = this.live('prefiltered').zeroed(Uint8Array, hosts.length);
     for (let j = 0; j < count; j++) kept[positions[j]] = 1;
     this.prefilter = { hosts, kept, check };
   }
@@ -75,12 +89,22 @@ export class DecisionRecord {
   /** Where the first instance's narrowing records its removals (later instances narrow nothing new). */
   narrowing(hosts: readonly HostState[], spec: RequestSpec, ctx: EngineContext): Uint8Array | null {
     if (ctx.index !== 0 || !this.explains) return null;
-    const removedBy = new Uint8Array(hosts.length);
+    const removedBy = this.live('narrowing').zeroed(Uint8Array, hosts.length);
     this.narrowed = { hosts, removedBy, spec };
     return removedBy;
   }
 
-  /** One instance's filter run: `removedBy` as sieveFilters recorded it, and its stages. */
+  /** Where one instance's filter run records which stage removed each of `hosts` (all 0 to start). */
+  filterRemovals(hosts: number): Uint16Array {
+    return this.live('filterRemovals').zeroed(Uint16Array, hosts);
+  }
+
+  /** Where a weigher's raw weights are kept: a copy of raw[0..count). */
+  keptRaw(raw: Float64Array, count: number): Float64Array {
+    return this.live('keptRaw').copyOf(Float64Array, raw, count);
+  }
+
+  /** One instance's filter run: `removedBy` (from filterRemovals) as sieve recorded it, and its stages. */
   filtered(
     hosts: readonly HostState[],
     removedBy: Uint16Array,
@@ -103,10 +127,11 @@ export class DecisionRecord {
     if (ctx.index !== 0) return;
     this.weighedReached = true;
     if (count === 0) return;
+    const loan = this.live('weighed');
     this.weighing = {
       hosts,
-      positions: positions.slice(0, count),
-      weights: weights.slice(0, count),
+      positions: loan.copyOf(Int32Array, positions, count),
+      weights: loan.copyOf(Float64Array, weights, count),
       weighers,
       ctx,
     };
@@ -117,6 +142,7 @@ export class DecisionRecord {
    * ties in input order; null when the first instance never got to weighing.
    */
   weighedHosts(limit?: number): HostWeight[] | null {
+    this.live('weighed hosts');
     if (!this.weighedReached) return null;
     const w = this.weighing;
     if (!w) return [];
@@ -128,6 +154,7 @@ export class DecisionRecord {
 
   /** weighedHosts without the breakdowns: the same hosts, order and weights. */
   rankedWeights(): RankedWeight[] | null {
+    this.live('ranked weights');
     if (!this.weighedReached) return null;
     const w = this.weighing;
     if (!w) return [];
@@ -140,6 +167,7 @@ export class DecisionRecord {
    * weighedHosts' cost); null when the first instance never got to weighing.
    */
   weightsByHost(): Map<HostState, number> | null {
+    this.live('weights by host');
     if (!this.weighedReached) return null;
     const byHost = new Map<HostState, number>();
     const w = this.weighing;
@@ -163,6 +191,7 @@ export class DecisionRecord {
    * `limit` (a writer that prints 13k rows straight away needs no row to outlive its line).
    */
   eachElimination(visit: EliminationVisitor, limit = Number.POSITIVE_INFINITY): void {
+    this.live('eliminations');
     let n = 0;
     const pre = this.prefilter;
     if (pre) {
@@ -202,6 +231,7 @@ export class DecisionRecord {
 
   /** How many hosts the stages eliminated, counted from the recording (nothing is built). */
   eliminationCount(): number {
+    this.live('elimination count');
     let n = 0;
     const pre = this.prefilter;
     if (pre) for (let i = 0; i < pre.kept.length; i++) n += 1 - pre.kept[i];
@@ -212,12 +242,33 @@ export class DecisionRecord {
   }
 
   top(limit: number): ExplainedTop {
+    this.live('explained top');
     return {
       weighed: this.weighedHosts(limit) ?? [],
       weighedTotal: this.weighing?.weights.length ?? 0,
       eliminated: this.eliminations(limit),
       eliminatedTotal: this.eliminationCount(),
     };
+  }
+
+  /**
+   * Gives the recording's arrays back to the pool; idempotent. Everything the decision returned
+   * before stays valid (it holds numbers and hosts, never the arrays).
+   */
+  release(): void {
+    if (!this.loan) return;
+    this.loan.returnAll();
+    this.loan = null;
+    this.prefilter = null;
+    this.narrowed = null;
+    this.filters.length = 0;
+    this.weighing = null;
+  }
+
+  /** The loan, or DecisionReleasedError naming `read` once released. */
+  private live(read: string): BufferLoan {
+    if (!this.loan) throw new DecisionReleasedError(read);
+    return this.loan;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import { isRebuild, type RequestSpec } from '../model/requestSpec.js';
+import { BufferPool } from './bufferPool.js';
 import {
   acquireBuffers,
   type Candidates,
@@ -10,7 +11,7 @@ import {
 } from './candidates.js';
 import { consumeFromRequest } from './consume.js';
 import type { EngineContext } from './context.js';
-import { NoValidHostError } from './errors.js';
+import { DecisionReleasedError, NoValidHostError } from './errors.js';
 import type { Elimination, ScheduleDecision } from './explain.js';
 import type { HostFilter } from './filter.js';
 import type { FilterCount } from './filterHandler.js';
@@ -59,6 +60,8 @@ const SPARE_HOSTS = 8;
  */
 export class Scheduler {
   private readonly random: () => number;
+  /** Explained decisions' recordings borrow from here; a released decision gives back (recording.ts). */
+  private readonly recordings = new BufferPool();
 
   constructor(
     readonly config: SchedulerConfig,
@@ -101,7 +104,10 @@ export class Scheduler {
       uuids,
       random: options.random ?? this.random,
       counts: [],
-      record: options.explain || options.weights ? new DecisionRecord(options.explain ?? false) : null,
+      record:
+        options.explain || options.weights
+          ? new DecisionRecord(this.recordings, options.explain ?? false)
+          : null,
       buffers,
       ctx: { config: this.config, now: options.now ?? new Date(), index: 0, fleet },
     };
@@ -249,24 +255,45 @@ function alternates(run: Run, placed: Placed, ranked: HostState[], numAlts: numb
   });
 }
 
-/** The decision; its weighed list and eliminations are read from the recording when asked for. */
+/**
+ * The decision; its weighed list and eliminations are read from the recording when asked for.
+ * After `release()` every such read throws (unexplained too, so a caller's misuse shows in tests
+ * whatever they asked for), even of a weighed list built before.
+ */
 function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecision {
-  const record = run.record;
+  let record = run.record;
+  let released = false;
+  const recording = (read: string) => {
+    if (released) throw new DecisionReleasedError(read);
+    return record;
+  };
   let weighed: ScheduleDecision['weighed'] | undefined;
   return {
     request_id: run.spec.request_id,
     placements: [],
     get weighed() {
-      weighed ??= record ? record.weighedHosts() : null;
+      const r = recording('weighed');
+      weighed ??= r ? r.weighedHosts() : null;
       return weighed;
     },
     filter_counts: run.counts,
-    eliminated: (limit?: number) => (record ? record.eliminations(limit) : []),
-    eachElimination: (visit) => record?.eachElimination(visit),
+    eliminated: (limit?: number) => recording('eliminated()')?.eliminations(limit) ?? [],
+    eachElimination: (visit) => recording('eachElimination()')?.eachElimination(visit),
     explainedTop: (limit: number) =>
-      record ? record.top(limit) : { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
-    weightsByHost: () => (record ? record.weightsByHost() : null),
-    rankedWeights: () => (record ? record.rankedWeights() : null),
+      recording('explainedTop()')?.top(limit) ?? {
+        weighed: [],
+        weighedTotal: 0,
+        eliminated: [],
+        eliminatedTotal: 0,
+      },
+    weightsByHost: () => recording('weightsByHost()')?.weightsByHost() ?? null,
+    rankedWeights: () => recording('rankedWeights()')?.rankedWeights() ?? null,
+    release: () => {
+      released = true;
+      weighed = undefined;
+      record?.release();
+      record = null;
+    },
     error: null,
     ...partial,
   };

@@ -69,7 +69,10 @@ export function createScheduler(config: unknown = {}, plugins: Plugins = {}): Em
         explain: options.explain ?? true,
         now: options.now,
       });
-      return decisionJson(decision, spec.num_instances);
+      const json = decisionJson(decision, spec.num_instances);
+      // The JSON holds plain values only: the recording's arrays can serve the next decision.
+      decision.release?.();
+      return json;
     },
   };
 }

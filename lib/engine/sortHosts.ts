@@ -8,9 +8,9 @@ import type { FilterCount } from './filterHandler.js';
 import { narrowCandidates, narrows } from './narrow.js';
 import type { DecisionRecord } from './recording.js';
 import { sieve } from './sieve.js';
-import { weighCandidates } from './weighCandidates.js';
+import { type WeighingRecord, weighCandidates } from './weighCandidates.js';
 import type { HostWeigher } from './weigher.js';
-import { rankHosts, type WeigherRecord } from './weighing.js';
+import { rankHosts } from './weighing.js';
 
 export interface SortOptions {
   random: () => number;
@@ -56,15 +56,15 @@ export async function sortHosts(
   const skipFilters =
     narrows(spec) && narrowCandidates(c, spec, record?.narrowing(c.hosts, spec, ctx) ?? null);
   if (!skipFilters) {
-    const removedBy = record?.explains ? new Uint16Array(c.hosts.length) : null;
+    const removedBy = record?.explains ? record.filterRemovals(c.hosts.length) : null;
     const run = await sieve(plugins.filters, c, spec, ctx, removedBy);
     counts?.push(...run.counts);
     if (record && removedBy) record.filtered(c.hosts, removedBy, run.stages, spec, ctx);
   }
   const n = c.count;
-  const weighers: WeigherRecord[] | null = record?.explains ? [] : null;
-  if (n > 0) weighCandidates(plugins.weighers, c, spec, ctx, weights, weighers);
-  record?.weighed(c.hosts, c.positions, weights, n, weighers ?? [], ctx);
+  const weighing: WeighingRecord | null = record?.explains ? { weighers: [], record } : null;
+  if (n > 0) weighCandidates(plugins.weighers, c, spec, ctx, weights, weighing);
+  record?.weighed(c.hosts, c.positions, weights, n, weighing?.weighers ?? [], ctx);
   if (n === 0) return { hosts: [], remaining: null };
 
   const survivorWeights = weights.subarray(0, n);

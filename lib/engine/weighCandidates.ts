@@ -2,6 +2,7 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import type { Candidates } from './candidates.js';
 import type { EngineContext } from './context.js';
 import { addFactTerms, clampedSpan, FactTerms, factColumn, factRanges } from './factGather.js';
+import type { DecisionRecord } from './recording.js';
 import type { HostWeigher } from './weigher.js';
 import { FACT_SLOT } from './weighers/factRows.js';
 import { isFactWeigher } from './weighers/hostFacts.js';
@@ -15,6 +16,12 @@ import {
   type WeigherRecord,
 } from './weighing.js';
 
+/** Where an explained weighing goes: each weigher's part, its raw weights kept by the decision's record. */
+export interface WeighingRecord {
+  weighers: WeigherRecord[];
+  record: Pick<DecisionRecord, 'keptRaw'>;
+}
+
 /**
  * Nova's `get_weighed_objects` over candidate positions, writing the final weights of the
  * survivors to weights[0..count) (a buffer the caller reuses): for each weigher, raw weights
@@ -25,8 +32,8 @@ import {
  * over the survivors, and consecutive fact weighers with one multiplier each are then added in a
  * second pass together (each survivor's row read once for all of them, the sums in weigher order).
  *
- * `record`, when given, gets what an explanation needs to show each weigher's part for any survivor
- * (its span and multiplier, and the raw weights a fact row does not hold).
+ * `recording`, when given, gets what an explanation needs to show each weigher's part for any
+ * survivor (its span and multiplier, and the raw weights a fact row does not hold).
  */
 export function weighCandidates(
   weighers: readonly HostWeigher<unknown>[],
@@ -34,7 +41,7 @@ export function weighCandidates(
   spec: RequestSpec,
   ctx: EngineContext,
   weights: Float64Array,
-  record: WeigherRecord[] | null = null,
+  recording: WeighingRecord | null = null,
 ): void {
   const n = c.count;
   weights.fill(0, 0, n);
@@ -49,7 +56,7 @@ export function weighCandidates(
       const slot = FACT_SLOT[weigher.fact];
       const span = clampedSpan(weigher, range.low[slot], range.high[slot]);
       const m = weigher.multiplier(anyHost, ctx);
-      record?.push({ weigher, span, multiplier: m, raw: null, rows, slot });
+      recording?.weighers.push({ weigher, span, multiplier: m, raw: null, rows, slot });
       // A collapsed range adds m × 0 = 0 to every weight: nothing, unless m is infinite (NaN).
       // (Weights start at +0 and never become -0, so adding a zero of either sign changes nothing.)
       if (!span.collapsed) terms.add(weigher, slot, span, m);
@@ -67,9 +74,10 @@ export function weighCandidates(
     else rawWeights(weigher, state, c, raw, spec, ctx);
     const span = clampedRange(weigher, raw, n);
     addNormalized(weigher, raw, span, c, ctx, weights);
-    if (record) {
+    if (recording) {
       const uniform = weigher.uniformMultiplier?.(ctx) ? weigher.multiplier(anyHost, ctx) : null;
-      record.push({ weigher, span, multiplier: uniform, raw: raw.slice(0, n), rows: null, slot: -1 });
+      const kept = recording.record.keptRaw(raw, n);
+      recording.weighers.push({ weigher, span, multiplier: uniform, raw: kept, rows: null, slot: -1 });
     }
   }
   if (rows !== null) addFactTerms(rows, c, terms, weights);

@@ -102,8 +102,10 @@ export async function findDestinations(
     return { ok: true, spec, hosts: [placed.host.host, ...placed.alternates.map((h) => h.host)] };
   }
   const explained = await scheduler.schedule(fleet, spec, { now, alternates: false, explain: true });
+  const eliminated = explained.eliminated();
+  explained.release?.();
   const message = decision.error?.message ?? 'the engine placed nothing';
-  return { ok: false, reason: noDestinationReason(explained.eliminated(), state, q, scheduler, message) };
+  return { ok: false, reason: noDestinationReason(eliminated, state, q, scheduler, message) };
 }
 
 function serverGroup(

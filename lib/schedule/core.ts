@@ -41,6 +41,11 @@ export interface ScheduleDeps {
    * stops). A Lambda leaves it unset: it may be frozen as soon as it has answered.
    */
   deferWrite?: (write: () => Promise<unknown>) => void;
+  /**
+   * Hand the engine's decision to the caller (ScheduleOutcome.engine), who releases it after reading
+   * it (`placid schedule --store --claim` prints it). Otherwise it is released once recorded.
+   */
+  keepEngine?: boolean;
 }
 
 export interface ScheduleOutcome {
@@ -56,7 +61,10 @@ export interface ScheduleOutcome {
   claim_conflicts: number;
   /** How the snapshot was brought up to date (absent on replay). */
   refresh?: RefreshStats;
-  /** The engine's own decision when it was made by this call, for readable output. */
+  /**
+   * The engine's own decision when it was made by this call and `keepEngine` asked for it, for
+   * readable output; the caller releases it.
+   */
   engine?: ScheduleDecision;
 }
 
@@ -81,7 +89,8 @@ export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Pr
   if (await deps.store.putDecision(spec.request_id, record)) {
     // A multi-create that ran out of hosts keeps none of the claims it made (Nova cleans up too).
     await releaseUnheld(deps.store, made, record.placements);
-    return { ...outcome(spec.request_id, record, false), claim_conflicts: conflicts, refresh, engine };
+    const kept = deps.keepEngine ? { engine } : {};
+    return { ...outcome(spec.request_id, record, false), claim_conflicts: conflicts, refresh, ...kept };
   }
   // A concurrent delivery of the same request recorded first: its decision is the answer.
   const winner = await deps.store.getDecision<RecordedDecision>(spec.request_id);
@@ -117,6 +126,8 @@ async function decide(spec: RequestSpec, deps: ScheduleDeps, hash: string) {
     })),
     decision: recordedDecisionJson(engine, spec.num_instances, deps.maxDecisionBytes ?? DECISION_MAX_BYTES),
   };
+  // The record holds plain values: unless the caller reads the decision, its recording can go back.
+  if (!deps.keepEngine) engine.release?.();
   return { record, engine, made: tracked.made, conflicts: tracked.conflicts(), refresh };
 }
 

@@ -40,13 +40,15 @@ export function enginePlacementChecker(deps: EngineCheckDeps): PlacementChecker 
         explain: true,
         now: new Date(deps.clock.now()),
       });
-      if (decision.placements.some((p) => p.host.host === migration.dest_host)) {
-        return { passes: true, reason: `${migration.dest_host} passes every enabled filter` };
-      }
-      const why = decision
-        .eliminated()
-        .filter((e) => e.host === migration.dest_host)
-        .map((e) => `${e.filter}: ${e.reason}`);
+      const passes = decision.placements.some((p) => p.host.host === migration.dest_host);
+      const why = passes
+        ? []
+        : decision
+            .eliminated()
+            .filter((e) => e.host === migration.dest_host)
+            .map((e) => `${e.filter}: ${e.reason}`);
+      decision.release?.();
+      if (passes) return { passes: true, reason: `${migration.dest_host} passes every enabled filter` };
       return { passes: false, reason: why.join('; ') || decision.error?.message || 'no placement' };
     },
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decisionJson } from '../../lib/cli/jsonOutput.js';
+import { DecisionReleasedError } from '../../lib/engine/errors.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
@@ -60,6 +61,20 @@ describe('scheduleRequest', () => {
     // Assess
     expect(outcome.decision).toEqual(expected);
     expect(outcome.decision.eliminated.map((e) => e.host)).toEqual(['tiny']);
+  });
+
+  it("hands the engine's decision on only to a caller that keeps it (the others' is released)", async () => {
+    // Prepare
+    await db.store.putHostReport(hostReport('a', 4096));
+    await db.store.putHostReport(hostReport('tiny', 1024));
+    // Act
+    const released = await scheduleRequest(request('r-drop'), depsFor(db.store));
+    const kept = await scheduleRequest(request('r-keep'), { ...depsFor(db.store), keepEngine: true });
+    // Assess
+    expect(released.engine).toBeUndefined();
+    expect(kept.engine?.eliminated().map((e) => e.host)).toEqual(['tiny']);
+    kept.engine?.release?.();
+    expect(() => kept.engine?.eliminated()).toThrow(DecisionReleasedError);
   });
 
   it('replays a redelivered request: the same decision, nothing claimed twice', async () => {
