@@ -156,33 +156,35 @@ function checkedKeys(h: Record<string, unknown>): string[] | undefined | Miss {
       case 'uuid':
         if (!isId(v)) return MISS;
         break;
+      case 'numa_topology':
+      case 'pci_stats':
+        if (v !== null) return MISS;
+        break;
       case 'cell_uuid':
       case 'hypervisor_hostname':
       case 'availability_zone':
         if (v !== null && !isName(v)) return MISS;
+        break;
+      case 'metrics':
+        if (!Array.isArray(v) || v.length !== 0) return MISS;
         break;
       case 'hypervisor_type':
       case 'host_ip':
       case 'cpu_info':
         if (v !== null && typeof v !== 'string') return MISS;
         break;
-      case 'numa_topology':
-      case 'pci_stats':
-        if (v !== null) return MISS;
-        break;
-      case 'metrics':
-        if (!Array.isArray(v) || v.length !== 0) return MISS;
-        break;
       case 'inventories':
         if (!isEmptyRecord(v)) return MISS;
         break;
+      case 'hypervisor_version':
+        if (v !== null && !within(v, BOUNDS.hypervisor_version)) return MISS;
+        break;
+      // Ratios may be null (Nova then reads its configured default), never zero.
       case 'cpu_allocation_ratio':
       case 'ram_allocation_ratio':
       case 'disk_allocation_ratio':
-        if (v !== null && !isRatio(v)) return MISS;
-        break;
-      case 'hypervisor_version':
-        if (v !== null && !within(v, BOUNDS.hypervisor_version)) return MISS;
+        if (v === null) break;
+        if (!isRatio(v)) return MISS;
         break;
       case 'aggregates':
       case 'instances':
