@@ -3,7 +3,7 @@
  * acceptance of one zod building block of the schemas, for JSON-made values. No zod here.
  */
 import { BOUNDS, type Bound } from './boundsTable.js';
-import { identifierProblem } from './identifierRules.js';
+import { identifierProblem, isPlainIdentifier } from './identifierRules.js';
 import { pyStr } from './pyStr.js';
 
 /** Signals "zod must decide" from deep inside the walk; never escapes this module. */
@@ -23,12 +23,18 @@ export function isString(v: unknown): v is string {
 
 /** `identifier()`: a non-empty, well-formed id (identifierRules.ts). */
 export function isId(v: unknown): v is string {
-  return typeof v === 'string' && v.length > 0 && identifierProblem(v) === undefined;
+  // The plain case without identifierProblem: its options object and its Unicode checks are what
+  // V8 would otherwise compile into every check of an id.
+  return (
+    typeof v === 'string' && v.length > 0 && (isPlainIdentifier(v) || identifierProblem(v) === undefined)
+  );
 }
+
+const ALLOW_EMPTY = { allowEmpty: true };
 
 /** `identifier({ allowEmpty: true })`. */
 export function isName(v: unknown): v is string {
-  return typeof v === 'string' && identifierProblem(v, { allowEmpty: true }) === undefined;
+  return typeof v === 'string' && (isPlainIdentifier(v) || identifierProblem(v, ALLOW_EMPTY) === undefined);
 }
 
 export function optional(v: unknown, check: (v: unknown) => boolean): boolean {

@@ -82,18 +82,26 @@ export function statCount(value: StatValue | undefined, max: number): number | u
 
 /** Refuses two hosts with the same host/nodename, naming both positions. */
 export function checkDistinctHosts(states: readonly HostState[], source: string): void {
-  // Keyed by the host name alone when the node has the same name (most hosts): ids hold no NUL,
-  // so no other host/node pair can make that key.
-  const seen = new Map<string, number>();
+  // One Set insertion per host (a Map's get and set were two lookups, in a third more memory);
+  // the first of a pair is looked for only when there is one.
+  const seen = new Set<string>();
   for (let i = 0; i < states.length; i++) {
-    const h = states[i];
-    const key = h.nodename === h.host ? h.host : `${h.host}\u0000${h.nodename}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
+    const key = distinctKey(states[i]);
+    const size = seen.size;
+    if (seen.add(key).size === size) {
+      const first = states.findIndex((h) => distinctKey(h) === key);
+      const h = states[i];
       throw new ValidationError(source, [
         { path: `[${i}]`, message: `duplicate host/nodename ${h.host}/${h.nodename} (first at [${first}])` },
       ]);
     }
-    seen.set(key, i);
   }
+}
+
+/**
+ * The host name alone when the node has the same name (most hosts): ids hold no NUL, so no other
+ * host/node pair can make that key.
+ */
+function distinctKey(h: HostState): string {
+  return h.nodename === h.host ? h.host : `${h.host}\u0000${h.nodename}`;
 }

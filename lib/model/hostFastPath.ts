@@ -110,13 +110,15 @@ export const FAST_PATH_FIELDS: ReadonlySet<string> = new Set(
  * the parse, most of it garbage collection. Checks and building are separate functions, each
  * small enough for V8 to optimize on its own: as one function it took 25–40 ms of compiler time,
  * twice per run (the host objects' allocation site is re-tuned once they survive, which throws the
- * code away), while the loop ran unoptimized.
+ * code away), while the loop ran unoptimized. Likewise no check is inlined into more than one
+ * caller: each inlined copy is compiled again, and V8's compiler threads, not the checks, were most
+ * of the validation's CPU.
  */
 function hostOf(x: unknown, layout: HostLayout): HostState | undefined {
   if (!isPlainObject(x)) return undefined;
   const h = x as Record<string, unknown>;
-  const extras = extraKeys(h);
-  if (extras === MISS || !plainScalars(h)) return undefined;
+  const extras = checkedKeys(h);
+  if (extras === MISS) return undefined;
   // Shared sub-values are checked when first seen only: a later one equal to it is as valid.
   const aggregates =
     h.aggregates === undefined
@@ -138,52 +140,88 @@ function hostOf(x: unknown, layout: HostLayout): HostState | undefined {
 }
 
 /**
- * The keys zod's looseObject would pass through (undefined when none), or MISS for keys that zod
- * or the prototype treat specially.
+ * One pass over the host's keys: every scalar field checked as zod would (ids, names, strings,
+ * numbers in range), the nested ones left to their own checks, and the keys zod's looseObject
+ * would pass through collected (undefined when none). MISS when zod must decide. One loop with a
+ * switch reads only the fields a host has, and compiles as one small function.
  */
-function extraKeys(h: Record<string, unknown>): string[] | undefined | Miss {
+function checkedKeys(h: Record<string, unknown>): string[] | undefined | Miss {
   let extras: string[] | undefined;
   for (const key in h) {
-    if (h[key] === undefined || key === '__proto__' || key === 'constructor') return MISS;
-    if (FAST_PATH_FIELDS.has(key)) continue;
-    if (extras === undefined) extras = [key];
-    else extras.push(key);
+    const v = h[key];
+    if (v === undefined) return MISS;
+    switch (key) {
+      case 'host':
+      case 'nodename':
+      case 'uuid':
+        if (!isId(v)) return MISS;
+        break;
+      case 'numa_topology':
+      case 'pci_stats':
+        if (v !== null) return MISS;
+        break;
+      case 'cell_uuid':
+      case 'hypervisor_hostname':
+      case 'availability_zone':
+        if (v !== null && !isName(v)) return MISS;
+        break;
+      case 'metrics':
+        if (!Array.isArray(v) || v.length !== 0) return MISS;
+        break;
+      case 'hypervisor_type':
+      case 'host_ip':
+      case 'cpu_info':
+        if (v !== null && typeof v !== 'string') return MISS;
+        break;
+      case 'inventories':
+        if (!isEmptyRecord(v)) return MISS;
+        break;
+      case 'hypervisor_version':
+        if (v !== null && !within(v, BOUNDS.hypervisor_version)) return MISS;
+        break;
+      // Ratios may be null (Nova then reads its configured default), never zero.
+      case 'cpu_allocation_ratio':
+      case 'ram_allocation_ratio':
+      case 'disk_allocation_ratio':
+        if (v === null) break;
+        if (!isRatio(v)) return MISS;
+        break;
+      case 'aggregates':
+      case 'instances':
+      case 'service':
+      case 'supported_instances':
+      case 'stats':
+      case 'traits':
+        break;
+      default: {
+        const bound = NUMBER_BOUNDS.get(key);
+        if (bound !== undefined) {
+          if (!within(v, bound)) return MISS;
+        } else if (FAST_PATH_FIELDS.has(key) || key === '__proto__' || key === 'constructor') {
+          // A schema field no case above reads, or a key the prototype treats specially.
+          return MISS;
+        } else if (extras === undefined) extras = [key];
+        else extras.push(key);
+      }
+    }
   }
-  return extras;
+  // The one field every host has.
+  return h.host === undefined ? MISS : extras;
 }
 
-/** Every scalar field plainly valid: ids, names, strings, numbers in range, or absent. */
-function plainScalars(h: Record<string, unknown>): boolean {
-  if (!isId(h.host) || !optional(h.nodename, isId) || !optional(h.uuid, isId)) return false;
-  if (!nullish(h.cell_uuid, isName) || !nullish(h.hypervisor_hostname, isName)) return false;
-  if (!nullish(h.availability_zone, isName)) return false;
-  if (!nullish(h.hypervisor_type, isString) || !nullish(h.host_ip, isString)) return false;
-  if (!nullish(h.cpu_info, isString)) return false;
-  if (h.numa_topology != null || h.pci_stats != null) return false;
-  if (h.metrics !== undefined && !(Array.isArray(h.metrics) && h.metrics.length === 0)) return false;
-  if (h.inventories !== undefined && !isEmptyRecord(h.inventories)) return false;
-  return (
-    optionalWithin(h.free_ram_mb, BOUNDS.free_ram_mb) &&
-    optionalWithin(h.total_usable_ram_mb, BOUNDS.ram_mb) &&
-    optionalWithin(h.free_disk_mb, BOUNDS.free_disk_mb) &&
-    optionalWithin(h.total_usable_disk_gb, BOUNDS.disk_gb) &&
-    optionalWithin(h.disk_mb_used, BOUNDS.disk_mb) &&
-    optionalWithin(h.vcpus_total, BOUNDS.vcpus) &&
-    optionalWithin(h.vcpus_used, BOUNDS.vcpus) &&
-    optionalWithin(h.failed_builds, BOUNDS.failed_builds) &&
-    nullish(h.cpu_allocation_ratio, isRatio) &&
-    nullish(h.ram_allocation_ratio, isRatio) &&
-    nullish(h.disk_allocation_ratio, isRatio) &&
-    optionalWithin(h.num_instances, BOUNDS.host_instances) &&
-    optionalWithin(h.num_io_ops, BOUNDS.io_ops) &&
-    (h.hypervisor_version === null || optionalWithin(h.hypervisor_version, BOUNDS.hypervisor_version))
-  );
-}
-
-/** `bounded(name).optional()` and `.default(0)`: absent, or a number in range. */
-function optionalWithin(v: unknown, b: Bound): boolean {
-  return v === undefined || within(v, b);
-}
+/** The bounded numbers: `bounded(name).optional()`, and `.default(0)` when absent. */
+const NUMBER_BOUNDS: ReadonlyMap<string, Bound> = new Map([
+  ['free_ram_mb', BOUNDS.free_ram_mb],
+  ['total_usable_ram_mb', BOUNDS.ram_mb],
+  ['free_disk_mb', BOUNDS.free_disk_mb],
+  ['total_usable_disk_gb', BOUNDS.disk_gb],
+  ['disk_mb_used', BOUNDS.disk_mb],
+  ['vcpus_total', BOUNDS.vcpus],
+  ['vcpus_used', BOUNDS.vcpus],
+  ['failed_builds', BOUNDS.failed_builds],
+  ['num_instances', BOUNDS.host_instances],
+  ['num_io_ops', BOUNDS.io_ops],
+]);
 
 interface HostParts {
   aggregates: Aggregate[];
@@ -194,7 +232,7 @@ interface HostParts {
   stats: Record<string, string>;
 }
 
-/** The host state of a host `plainScalars` passed: toHostState's defaults, field for field. */
+/** The host state of a host `checkedKeys` passed: toHostState's defaults, field for field. */
 function buildHost(h: Record<string, unknown>, extras: string[] | undefined, parts: HostParts): HostState {
   const { instances, stats } = parts;
   const extra = extras === undefined ? NO_RECORDS : extraOf(h, extras);
@@ -266,7 +304,8 @@ class SharedValues<T> {
    * value equal to one seen before is that one's value without a second check.
    */
   get(raw: unknown, valid: (raw: unknown) => boolean, build: (raw: unknown) => T): T | Miss {
-    for (let i = 0; i < this.seen.length; i++) if (matches(raw, this.seen[i])) return this.values[i];
+    const i = indexIn(raw, this.seen);
+    if (i >= 0) return this.values[i];
     // JSON text cannot tell an absent key from an undefined one: checked every time on this path.
     if (!valid(raw)) return MISS;
     if (this.seen.length < RECENT) {
@@ -290,47 +329,71 @@ class SharedValues<T> {
 const RECENT = 8;
 
 /**
- * A JSON value kept for comparison: objects as their entries in order, so comparing a new value
- * with it needs no key list of its own (Object.keys per comparison was most of the sharing's cost).
+ * A JSON value kept for comparison: a scalar as it is, an array as its items, an object as its
+ * entries in order (comparing a new value then needs no key list of its own: Object.keys per
+ * comparison was most of the sharing's cost). An array or object nested in it is kept as a list
+ * of one candidate, so that comparing it is the same search as the whole value's.
  */
-type Seen = string | number | boolean | null | { list: Seen[] } | { entries: (string | Seen)[] };
+type Seen = Scalar | { list: Item[] } | { entries: (string | Item)[] };
+type Scalar = string | number | boolean | null;
+type Item = Scalar | Seen[];
 
 function seenForm(v: unknown): Seen {
-  if (v === null || typeof v !== 'object') return v as Seen;
-  if (Array.isArray(v)) return { list: v.map(seenForm) };
-  const entries: (string | Seen)[] = [];
-  for (const k in v) entries.push(k, seenForm((v as Record<string, unknown>)[k]));
+  if (v === null || typeof v !== 'object') return v as Scalar;
+  if (Array.isArray(v)) return { list: v.map(itemForm) };
+  const entries: (string | Item)[] = [];
+  for (const k in v) entries.push(k, itemForm((v as Record<string, unknown>)[k]));
   return { entries };
 }
 
+function itemForm(v: unknown): Item {
+  return v === null || typeof v !== 'object' ? (v as Scalar) : [seenForm(v)];
+}
+
 /**
- * `v` (JSON-made) equals the value `seen` was made of, keys in the same order: then it is as valid
- * as that value was, and builds the same.
+ * The index of the kept value `v` (JSON-made) equals, keys in the same order, or -1: a value equal
+ * to a valid one is as valid, and builds the same. Nested values are compared by recursion, which
+ * V8 never inlines: compiled once, this search is not compiled again into every lookup (inlined
+ * copies of a comparison were the largest part of V8's compiler work validating 20k hosts).
  */
-function matches(v: unknown, seen: Seen): boolean {
-  if (seen === null || typeof seen !== 'object') return v === seen;
-  if (v === null || typeof v !== 'object') return false;
-  if ('list' in seen) {
-    const list = seen.list;
-    if (!Array.isArray(v) || v.length !== list.length) return false;
-    for (let i = 0; i < list.length; i++) if (!matches(v[i], list[i])) return false;
-    return true;
+function indexIn(v: unknown, kept: readonly Seen[]): number {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < kept.length; i++) {
+      const form = kept[i];
+      if (form === null || typeof form !== 'object' || !('list' in form)) continue;
+      const list = form.list;
+      if (v.length !== list.length) continue;
+      let j = 0;
+      for (; j < list.length; j++) {
+        const item = list[j];
+        if (Array.isArray(item) ? indexIn(v[j], item) !== 0 : v[j] !== item) break;
+      }
+      if (j === list.length) return i;
+    }
+  } else if (isPlainObject(v)) {
+    for (let i = 0; i < kept.length; i++) {
+      const form = kept[i];
+      if (form === null || typeof form !== 'object' || !('entries' in form)) continue;
+      const entries = form.entries;
+      let j = 0;
+      for (const k in v) {
+        const item = entries[j + 1];
+        if (
+          j >= entries.length ||
+          k !== entries[j] ||
+          (Array.isArray(item) ? indexIn(v[k], item) !== 0 : v[k] !== item)
+        ) {
+          j = -1;
+          break;
+        }
+        j += 2;
+      }
+      if (j === entries.length) return i;
+    }
+  } else {
+    for (let i = 0; i < kept.length; i++) if (v === kept[i]) return i;
   }
-  if (Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return false;
-  const entries = seen.entries;
-  let i = 0;
-  for (const k in v) {
-    if (
-      i >= entries.length ||
-      k !== entries[i] ||
-      !matches((v as Record<string, unknown>)[k], entries[i + 1] as Seen)
-    )
-      return false;
-    i += 2;
-  }
-  return i === entries.length;
+  return -1;
 }
 
 // Empty lists of hosts that list nothing, shared as the Fleet would (nobody mutates host states).

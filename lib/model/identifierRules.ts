@@ -38,6 +38,11 @@ export function identifierProblem(
   return undefined;
 }
 
+/** A string of printable ASCII at most `max` long: a well-formed id (most are), checked cheaply. */
+export function isPlainIdentifier(value: string, max = MAX_IDENTIFIER_LENGTH): boolean {
+  return value.length <= max && printableAscii(value);
+}
+
 function printableAscii(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
