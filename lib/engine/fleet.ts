@@ -12,11 +12,7 @@ export class Fleet {
   private keys: ReadonlySet<string> | undefined;
   private hostsByName: Map<string, HostState[]> | undefined;
 
-  /** @param ownLayout true when internHosts laid every host out (each is in `interned`). */
-  private constructor(
-    readonly hosts: readonly HostState[],
-    private readonly ownLayout: boolean,
-  ) {}
+  private constructor(readonly hosts: readonly HostState[]) {}
 
   /**
    * Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. Read
@@ -51,18 +47,13 @@ export class Fleet {
    * that changed a few hosts then costs the next decision only those hosts, not a re-index).
    */
   withReplaced(replacements: ReadonlyMap<number, HostState>): Fleet {
+    // Every host this fleet holds is laid out already (by internHosts or by the fast host-file
+    // path): only the replacements need it, and the others stay the very objects the index knows.
     const hosts = this.hosts.slice();
-    let fleet: Fleet;
-    if (this.ownLayout) {
-      // Fleet.from would look every host up in `interned`; only the replacements can be missing.
-      const laidOut = internHosts([...replacements.values()]);
-      let k = 0;
-      for (const i of replacements.keys()) hosts[i] = laidOut[k++];
-      fleet = new Fleet(hosts, true);
-    } else {
-      for (const [i, host] of replacements) hosts[i] = host;
-      fleet = Fleet.from(hosts);
-    }
+    const laidOut = internHosts([...replacements.values()]);
+    let k = 0;
+    for (const i of replacements.keys()) hosts[i] = laidOut[k++];
+    const fleet = new Fleet(hosts);
     carryFleetIndex(this.hosts, fleet.hosts);
     return fleet;
   }
@@ -70,8 +61,8 @@ export class Fleet {
   static from(hosts: readonly HostState[] | Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
     // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
-    if (isLaidOut(hosts)) return new Fleet(hosts.slice(), false);
-    return new Fleet(internHosts(hosts), true);
+    if (isLaidOut(hosts)) return new Fleet(hosts.slice());
+    return new Fleet(internHosts(hosts));
   }
 }
 

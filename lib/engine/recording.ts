@@ -100,7 +100,6 @@ export class DecisionRecord {
     return this.live('filterRemovals').zeroed(Uint16Array, hosts);
   }
 
-  /** Where a weigher's raw weights are kept: a copy of raw[0..count). */
   /**
    * Calls `giveBack` on release(): something the recording reads until then that is not the
    * pool's (a fleet's fact rows, FleetIndex.lendFactRows). At once when released already.
@@ -110,6 +109,7 @@ export class DecisionRecord {
     else giveBack();
   }
 
+  /** Where a weigher's raw weights are kept: a copy of raw[0..count). */
   keptRaw(raw: Float64Array, count: number): Float64Array {
     return this.live('keptRaw').copyOf(Float64Array, raw, count);
   }

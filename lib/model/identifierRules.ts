@@ -38,9 +38,9 @@ export function identifierProblem(
   return undefined;
 }
 
-/** A string of printable ASCII at most `max` long: a well-formed id (most are), checked cheaply. */
-export function isPlainIdentifier(value: string, max = MAX_IDENTIFIER_LENGTH): boolean {
-  return value.length <= max && printableAscii(value);
+/** Printable ASCII within the default length: a well-formed id (most are), checked cheaply. */
+export function isPlainIdentifier(value: string): boolean {
+  return value.length <= MAX_IDENTIFIER_LENGTH && printableAscii(value);
 }
 
 function printableAscii(value: string): boolean {

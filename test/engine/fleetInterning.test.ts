@@ -130,5 +130,7 @@ describe('Fleet.withReplaced', () => {
     const fleet = Fleet.from(hosts);
     const next = fleet.withReplaced(new Map([[0, makeHost({ host: 'a' })]]));
     expect(next.hosts).toStrictEqual(Fleet.from([makeHost({ host: 'a' }), hosts[1]]).hosts);
+    // The fast path's hosts stay as the fleet took them, so the carried index still knows them.
+    expect(next.hosts[1]).toBe(fleet.hosts[1]);
   });
 });
