@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -326,6 +326,34 @@ describe('the built placid binary', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'b', nodename: 'b' }]);
+  });
+
+  it('stops quietly when its reader closes the pipe early (schedule --json | head)', async () => {
+    // Prepare: enough hosts that the JSON is several pipe buffers long
+    const hosts = Array.from({ length: 3000 }, (_, i) => ({
+      host: `h${i}`,
+      free_ram_mb: 4096,
+      aggregates: [az('az1')],
+    }));
+    const f = files(hosts);
+    const child = spawn(process.execPath, [join(root, 'bin/placid.mjs'), ...scheduleArgs(f, '--json')], {
+      cwd: tmpdir(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // Act: read one chunk, then close the reading end as `head` does
+    const first = await new Promise<string>((resolve) =>
+      child.stdout.once('data', (c) => resolve(String(c))),
+    );
+    child.stdout.destroy();
+    const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Assess
+    expect(first.startsWith('{')).toBe(true);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
   });
 
   it(`keeps store commands' stderr clean on Node ${process.versions.node} (no AWS SDK Node-version notice)`, () => {
