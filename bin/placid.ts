@@ -1,6 +1,6 @@
 import './nodeRuntime.js';
-import { dropOutputOnClosedReader } from '../lib/cli/io.js';
+import { handleOutputErrors } from '../lib/cli/io.js';
 import { main } from '../lib/cli/main.js';
 
-dropOutputOnClosedReader(process.stdout);
+handleOutputErrors(process.stdout, process.stderr);
 process.exitCode = await main(process.argv.slice(2));

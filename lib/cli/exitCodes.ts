@@ -14,7 +14,8 @@ Exit status:
   0  every instance was placed
   1  NoValidHost: no host can take the request (the decision is still printed)
   2  bad input or configuration: an unreadable or invalid hosts/request/config file, an unknown
-     option, filter or weigher, a plugin that failed, or a usage error
+     option, filter or weigher, a plugin that failed, a usage error, or output that cannot be
+     written
   3  internal error (a bug in placid; the stack trace is printed)`;
 
 /** The top-level help's: what every command shares; each command's --help gives its own. */
@@ -23,7 +24,7 @@ Exit status:
   0  the command did what it was asked
   1  NoValidHost (schedule, demo): no host can take the request (the decision is still printed)
   2  bad input or configuration: an unreadable or invalid file, an unknown option, filter or
-     weigher, a plugin that failed, or a usage error
+     weigher, a plugin that failed, a usage error, or output that cannot be written
   3  internal error (a bug in placid; the stack trace is printed)
 Each command's --help lists its own.`;
 

@@ -1,3 +1,5 @@
+import { EXIT } from './exitCodes.js';
+
 /**
  * Where a command writes: stdout for results, stderr for errors. Tests pass their own sinks.
  * Bytes are UTF-8 text cut at character boundaries (large JSON is written in such pieces).
@@ -10,14 +12,18 @@ export interface CliIO {
 export const processIO: CliIO = { stdout: process.stdout, stderr: process.stderr };
 
 /**
- * A reader that stops early (`placid schedule --json | head`) closes the pipe, and Node reports
- * EPIPE as an unhandled 'error' event: a stack trace and exit status 1 for output nobody wants.
- * Drop the rest of the output instead and let the command finish its work (a stored decision is
- * still stored) with its own exit status. Other write errors (a full disk) still surface.
+ * What the CLI does when stdout fails. A reader that stops early (`placid schedule --json | head`)
+ * closes the pipe: the rest of the output is dropped and the command finishes its work (a stored
+ * decision is still stored) with its own exit status. Any other failure (a full disk, a read-only
+ * file) ends the command with one line naming it and exit status 2, not Node's stack trace and a
+ * status 1 that reads as NoValidHost.
  */
-export function dropOutputOnClosedReader(stream: NodeJS.WritableStream): void {
+export function handleOutputErrors(stream: NodeJS.WritableStream, stderr: CliIO['stderr']): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
-    throw err;
+    if (err.code === 'EPIPE') return;
+    stderr.write(
+      `placid: cannot write the output (${err.message}); send it to a file or device that takes it\n`,
+    );
+    process.exit(EXIT.badInput);
   });
 }

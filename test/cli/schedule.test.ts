@@ -1,4 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -354,6 +355,30 @@ describe('the built placid binary', () => {
     expect(first.startsWith('{')).toBe(true);
     expect(stderr).toBe('');
     expect(status).toBe(0);
+  });
+
+  it('names an output it cannot write and exits 2, not 1 (NoValidHost)', () => {
+    // Prepare: stdout on a device that is always full
+    const full = openSync('/dev/full', 'w');
+    try {
+      // Act
+      const run = spawnSync(
+        process.execPath,
+        [join(root, 'bin/placid.mjs'), ...scheduleArgs(files(), '--json')],
+        {
+          cwd: tmpdir(),
+          stdio: ['ignore', full, 'pipe'],
+          encoding: 'utf8',
+        },
+      );
+      // Assess
+      expect(run.stderr).toBe(
+        'placid: cannot write the output (ENOSPC: no space left on device, write); send it to a file or device that takes it\n',
+      );
+      expect(run.status).toBe(2);
+    } finally {
+      closeSync(full);
+    }
   });
 
   it(`keeps store commands' stderr clean on Node ${process.versions.node} (no AWS SDK Node-version notice)`, () => {
