@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
-import { readTextFile } from '../config/files.js';
+import { readFileBytes, readTextFile } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
-import { fastHostStates } from '../model/hostFastPath.js';
+import { fastHostStatesOfJson } from '../model/hostFastPath.js';
 import type { HostState } from '../model/hostState.js';
 import { fastRequestSpec } from '../model/requestFastPath.js';
 import type { RequestSpec } from '../model/requestSpec.js';
@@ -10,10 +10,14 @@ import { InputError } from './errors.js';
 
 /** A JSON file's content; the error names the file and what is wrong. */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  const text = await readTextFile(
-    path,
-    (reason, cause) => new InputError(`cannot read ${what} file ${path}: ${reason}`, { cause }),
-  );
+  return parseJsonText(await readTextFile(path, cannotRead(path, what)), path);
+}
+
+function cannotRead(path: string, what: string): (reason: string, cause: unknown) => Error {
+  return (reason, cause) => new InputError(`cannot read ${what} file ${path}: ${reason}`, { cause });
+}
+
+function parseJsonText(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -23,12 +27,14 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
 
 /**
  * HOSTS.json: an array of host states. Files of the common shape never load zod (the fast path
- * gives zod's answer); zod decides, and words the problem, for anything else.
+ * gives zod's answer), and are parsed host by host; zod decides, and words the problem, for
+ * anything else, as JSON.parse of the whole file does for text that is not JSON.
  */
 export async function readHosts(path: string): Promise<HostState[]> {
-  const doc = await readJsonFile(path, 'hosts');
-  const fast = fastHostStates(doc, path);
+  const json = await readFileBytes(path, cannotRead(path, 'hosts'));
+  const fast = fastHostStatesOfJson(json, path);
   if (fast) return fast;
+  const doc = parseJsonText(json.toString('utf8'), path);
   const { parseHostStates } = await import('../model/hostSchema.js');
   return parseHostStates(doc, path);
 }

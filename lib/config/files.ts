@@ -12,10 +12,18 @@ export async function readTextFile(
   path: string,
   fail: (reason: string, cause: unknown) => Error,
 ): Promise<string> {
+  // Whole, then decoded: readFile(path, 'utf8') decodes chunk by chunk into a string that
+  // JSON.parse must flatten first (a 9 MB host file parsed 20% slower that way).
+  return (await readFileBytes(path, fail)).toString('utf8');
+}
+
+/** A file's bytes, or an error built by `fail` as for readTextFile. */
+export async function readFileBytes(
+  path: string,
+  fail: (reason: string, cause: unknown) => Error,
+): Promise<Buffer> {
   try {
-    // Whole, then decoded: readFile(path, 'utf8') decodes chunk by chunk into a string that
-    // JSON.parse must flatten first (a 9 MB host file parsed 20% slower that way).
-    return (await readFile(path)).toString('utf8');
+    return await readFile(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     throw fail(REASONS[code] ?? (err as Error).message, err);

@@ -41,6 +41,7 @@ import {
   NO_LIMITS,
   type ServiceState,
 } from './hostState.js';
+import { eachArrayObject } from './jsonArrayObjects.js';
 
 /**
  * Every host of a JSON array through the fast path, checked for duplicates (the same
@@ -56,6 +57,27 @@ export function fastHostStates(input: unknown, source: string): HostState[] | un
     if (state === undefined) return undefined;
     states[i] = state;
   }
+  checkDistinctHosts(states, source);
+  markLaidOut(states);
+  return states;
+}
+
+/**
+ * fastHostStates of a JSON array file's bytes, each host parsed and checked on its own (see
+ * jsonArrayObjects.ts: the raw hosts then die young instead of being copied beside their host
+ * states). Undefined when the file is not a plain array of objects or any host needs zod: the
+ * caller then parses the whole text, which also words a JSON error.
+ */
+export function fastHostStatesOfJson(json: Buffer, source: string): HostState[] | undefined {
+  const layout = new HostLayout();
+  const states: HostState[] = [];
+  const plain = eachArrayObject(json, (item) => {
+    const state = hostOf(item, layout);
+    if (state === undefined) return false;
+    states.push(state);
+    return true;
+  });
+  if (!plain) return undefined;
   checkDistinctHosts(states, source);
   markLaidOut(states);
   return states;

@@ -272,6 +272,12 @@ describe('placid schedule errors', () => {
       'bad.json: not valid JSON',
     ],
     [
+      'a hosts file cut short (read host by host, worded by the whole parse)',
+      (f: ReturnType<typeof files>) =>
+        scheduleArgs({ ...f, hosts: f.write('cut.json', '[{"host":"a"},{"host":"b"') }),
+      'cut.json: not valid JSON (',
+    ],
+    [
       'a missing required option',
       (f: ReturnType<typeof files>) => ['schedule', '--hosts', f.hosts],
       "required option '--request <file>' not specified",

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { BOUNDS } from '../../lib/model/bounds.js';
 import { checkDistinctHosts } from '../../lib/model/hostDefaults.js';
-import { FAST_PATH_FIELDS, fastHostState, fastHostStates } from '../../lib/model/hostFastPath.js';
+import {
+  FAST_PATH_FIELDS,
+  fastHostState,
+  fastHostStates,
+  fastHostStatesOfJson,
+} from '../../lib/model/hostFastPath.js';
 import { hostStateInput, parseHostStates, toHostState } from '../../lib/model/hostSchema.js';
 import { parseWith } from '../../lib/model/schema.js';
 import {
@@ -337,6 +342,29 @@ describe('the fast host-state path', () => {
           const hosts = rows.map(([host, c]) => (c ? withValue(host, c.path, c.value) : host));
           for (const host of hosts) expectAgrees(host);
           expectSameParse(hosts);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: a host file read host by host gives the answer of the file parsed whole', () => {
+    const change = hostileChange(PATHS);
+    const fromBytes = (hosts: unknown[], space: string | number | undefined) =>
+      fastHostStatesOfJson(Buffer.from(JSON.stringify(hosts, null, space)), 'h.json');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(commonHost, fc.option(change, { freq: 4 })), { maxLength: 4 }),
+        fc.constantFrom(undefined, 2, '\t'),
+        fc.boolean(),
+        (rows, space, duplicate) => {
+          const hosts = rows.map(([host, c]) => (c ? withValue(host, c.path, c.value) : host));
+          if (duplicate && hosts.length > 0) hosts.push(hosts[0]);
+          // Through JSON, as a file holds them: what JSON cannot carry (undefined, NaN) is gone.
+          const parsed = JSON.parse(JSON.stringify(hosts));
+          expect(outcome(() => fromBytes(hosts, space))).toStrictEqual(
+            outcome(() => fastHostStates(parsed, 'h.json')),
+          );
         },
       ),
       { numRuns: 300 },

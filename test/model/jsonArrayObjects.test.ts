@@ -1,0 +1,132 @@
+/**
+ * Reading a JSON array of objects one object at a time (lib/model/jsonArrayObjects.ts) against
+ * JSON.parse of the whole text, the reference: when the reader answers, the whole parse succeeds
+ * and gives the same objects; for any text the whole parse refuses, the reader declines.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { eachArrayObject } from '../../lib/model/jsonArrayObjects.js';
+
+/** The reader's items, or undefined when it declines. */
+function read(text: string): unknown[] | undefined {
+  const items: unknown[] = [];
+  const ok = eachArrayObject(Buffer.from(text, 'utf8'), (item) => {
+    items.push(item);
+    return true;
+  });
+  return ok ? items : undefined;
+}
+
+/** JSON.parse of the text as a file would hold it (a lone surrogate becomes U+FFFD in UTF-8). */
+function wholeParse(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(Buffer.from(text, 'utf8').toString('utf8')) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reader's one rule: an answer is the whole parse's answer, and text JSON refuses is declined. */
+function expectAgrees(text: string): void {
+  const items = read(text);
+  const whole = wholeParse(text);
+  if (items === undefined) {
+    const isArrayOfObjects =
+      whole !== undefined &&
+      Array.isArray(whole.value) &&
+      whole.value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+    // Declining an array of objects would only cost speed, but no such text should be declined.
+    expect(isArrayOfObjects, `declined an array of objects: ${text}`).toBe(false);
+    return;
+  }
+  expect(whole, `answered for text JSON.parse refuses: ${text}`).toBeDefined();
+  expect(items).toStrictEqual(whole!.value);
+}
+
+// Strings full of what the reader looks at: quotes, backslashes, brackets, multi-byte characters.
+const tricky = fc.string({
+  unit: fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ' ', 'a', 'é', '😀', '\n', '\u2028', '\u0000'),
+  maxLength: 8,
+});
+const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    tricky,
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(tricky, tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+const object = fc.dictionary(tricky, value, { maxKeys: 4 });
+const spacing = fc.constantFrom(undefined, 0, 1, 2, '\t', ' \r\n');
+
+describe('eachArrayObject', () => {
+  it('property: an array of objects, however spaced, reads as JSON.parse reads it', () => {
+    fc.assert(
+      fc.property(fc.array(object, { maxLength: 5 }), spacing, (items, space) => {
+        const text = JSON.stringify(items, null, space);
+        expect(read(text)).toStrictEqual(JSON.parse(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('property: a text damaged anywhere is read as JSON.parse reads it, or declined', () => {
+    const damage = fc.record({
+      at: fc.nat(),
+      cut: fc.nat({ max: 3 }),
+      insert: fc.constantFrom('', '"', '\\', '{', '}', '[', ']', ',', ' ', '1', 'x', '\uFEFF', '😀'),
+    });
+    fc.assert(
+      fc.property(fc.array(object, { maxLength: 4 }), spacing, damage, (items, space, d) => {
+        const text = JSON.stringify(items, null, space);
+        const at = d.at % (text.length + 1);
+        expectAgrees(text.slice(0, at) + d.insert + text.slice(at + d.cut));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it.each([
+    ['an empty array', '[]', []],
+    ['an empty array with spaces', ' \n[ \t]\r\n', []],
+    ['empty objects', '[{},{ }]', [{}, {}]],
+    ['a string ending in an escaped backslash', '[{"a":"x\\\\"},{"b":"]"}]', [{ a: 'x\\' }, { b: ']' }]],
+    ['an escaped quote before a brace', '[{"a":"\\"}"}]', [{ a: '"}' }]],
+    ['a __proto__ key, kept as an own key', '[{"__proto__":1}]', [JSON.parse('{"__proto__":1}')]],
+  ])('reads %s as JSON.parse does', (_name, text, expected) => {
+    expect(read(text)).toStrictEqual(expected);
+    expect(read(text)).toStrictEqual(JSON.parse(text));
+  });
+
+  it.each([
+    ['a trailing comma', '[{},]'],
+    ['a missing comma', '[{} {}]'],
+    ['text after the array', '[{}] x'],
+    ['a second array', '[{}][{}]'],
+    ['an unclosed array', '[{}'],
+    ['an unclosed object', '[{"a":1]'],
+    ['an unclosed string', '[{"a":"}]'],
+    ['a byte-order mark', '\uFEFF[{}]'],
+    ['an item that is not an object', '[{}, 1]'],
+    ['an array item', '[[]]'],
+    ['an object, not an array', '{"a":1}'],
+    ['nothing', ''],
+    ['mismatched brackets inside an item', '[{"a":[}]]'],
+    ['a bad value inside an item', '[{"a":tru}]'],
+  ])('declines %s (the whole parse then decides)', (_name, text) => {
+    expect(read(text)).toBeUndefined();
+  });
+
+  it('stops at the first object the visitor declines and says so', () => {
+    const seen: unknown[] = [];
+    const ok = eachArrayObject(Buffer.from('[{"a":1},{"a":2},{"a":3}]'), (item) => {
+      seen.push(item);
+      return seen.length < 2;
+    });
+    expect(ok).toBe(false);
+    expect(seen).toStrictEqual([{ a: 1 }, { a: 2 }]);
+  });
+});
