@@ -27,13 +27,20 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
 /**
+ * Objects are parsed a batch of about this many bytes at a time: one JSON.parse and one decode per
+ * batch instead of per object (at 20k hosts, ~25 ms less), while a batch's raw objects still die
+ * young. Much larger batches are decoded into strings too big for the young generation.
+ */
+const BATCH_BYTES = 1 << 15;
+
+/**
  * Calls `visit` with each object of the array in `json` (UTF-8 bytes), in order, until it returns
  * false. True when every object was visited and accepted; false when `visit` declined one or the
  * bytes are not an array of objects this reader takes (then nothing about them is implied).
  *
  * Bytes, not a string: a 9 MB file decoded whole was ~35 ms of fresh pages before the first host
- * was read; decoded an object at a time, each text is young and short-lived. A multi-byte UTF-8
- * sequence never holds an ASCII byte, so the structural bytes cannot split one.
+ * was read. A multi-byte UTF-8 sequence never holds an ASCII byte, so the structural bytes this
+ * reader looks for cannot split one.
  */
 export function eachArrayObject(json: Buffer, visit: (item: unknown) => boolean): boolean {
   let i = afterSpace(json, 0);
@@ -41,21 +48,37 @@ export function eachArrayObject(json: Buffer, visit: (item: unknown) => boolean)
   i = afterSpace(json, i + 1);
   if (json[i] === CLOSE_BRACKET) return afterSpace(json, i + 1) === json.length;
   for (;;) {
-    if (json[i] !== OPEN_BRACE) return false;
-    const end = objectEnd(json, i);
-    if (end < 0) return false;
-    let item: unknown;
-    try {
-      item = JSON.parse(json.toString('utf8', i, end));
-    } catch {
-      return false;
-    }
-    if (!visit(item)) return false;
-    i = afterSpace(json, end);
-    const c = json[i];
-    if (c === CLOSE_BRACKET) return afterSpace(json, i + 1) === json.length;
-    if (c !== COMMA) return false;
-    i = afterSpace(json, i + 1);
+    // A batch: whole objects from `start` to `end`, with only `ws , ws` between them.
+    const start = i;
+    let end = i;
+    let count = 0;
+    let last = false;
+    do {
+      if (json[i] !== OPEN_BRACE) return false;
+      end = objectEnd(json, i);
+      if (end < 0) return false;
+      count++;
+      i = afterSpace(json, end);
+      if (json[i] === CLOSE_BRACKET) {
+        if (afterSpace(json, i + 1) !== json.length) return false;
+        last = true;
+      } else if (json[i] === COMMA) i = afterSpace(json, i + 1);
+      else return false;
+    } while (!last && end - start < BATCH_BYTES);
+    const items = parsedBatch(json, start, end);
+    // Valid JSON, the batch splits where this reader split it; the count is checked all the same.
+    if (items === undefined || items.length !== count) return false;
+    for (let k = 0; k < count; k++) if (!visit(items[k])) return false;
+    if (last) return true;
+  }
+}
+
+/** The objects of json[start, end) (objects and the commas between), or undefined if not JSON. */
+function parsedBatch(json: Buffer, start: number, end: number): unknown[] | undefined {
+  try {
+    return JSON.parse(`[${json.toString('utf8', start, end)}]`);
+  } catch {
+    return undefined;
   }
 }
 

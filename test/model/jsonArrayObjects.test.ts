@@ -89,6 +89,21 @@ describe('eachArrayObject', () => {
     );
   });
 
+  it('property: a file many batches long reads as JSON.parse reads it, damaged or not', () => {
+    // ~600 bytes an object: 300 objects span several of the reader's 32 KB batches.
+    const filler = 'x'.repeat(560);
+    const items = Array.from({ length: 300 }, (_, i) => ({ i, s: `${filler}"{[\\`, n: { a: [i] } }));
+    const text = JSON.stringify(items, null, 1);
+    expect(read(text)).toStrictEqual(items);
+    fc.assert(
+      fc.property(fc.nat(), fc.constantFrom('', '}', '"', ',', '\\'), (at, insert) => {
+        const cut = at % text.length;
+        expectAgrees(text.slice(0, cut) + insert + text.slice(cut + 1));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it.each([
     ['an empty array', '[]', []],
     ['an empty array with spaces', ' \n[ \t]\r\n', []],
