@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { readFileBytes, readTextFile } from '../config/files.js';
+import { readFileInPieces, readTextFile } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
 import { fastHostStatesOfJson } from '../model/hostFastPath.js';
@@ -31,10 +31,10 @@ function parseJsonText(text: string, path: string): unknown {
  * anything else, as JSON.parse of the whole file does for text that is not JSON.
  */
 export async function readHosts(path: string): Promise<HostState[]> {
-  const json = await readFileBytes(path, cannotRead(path, 'hosts'));
-  const fast = fastHostStatesOfJson(json, path);
+  const fail = cannotRead(path, 'hosts');
+  const fast = readFileInPieces(path, fail, (read) => fastHostStatesOfJson(read, path));
   if (fast) return fast;
-  const doc = parseJsonText(json.toString('utf8'), path);
+  const doc = parseJsonText(await readTextFile(path, fail), path);
   const { parseHostStates } = await import('../model/hostSchema.js');
   return parseHostStates(doc, path);
 }

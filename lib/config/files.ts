@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 const REASONS: Record<string, string> = {
@@ -12,20 +13,48 @@ export async function readTextFile(
   path: string,
   fail: (reason: string, cause: unknown) => Error,
 ): Promise<string> {
-  // Whole, then decoded: readFile(path, 'utf8') decodes chunk by chunk into a string that
-  // JSON.parse must flatten first (a 9 MB host file parsed 20% slower that way).
-  return (await readFileBytes(path, fail)).toString('utf8');
+  try {
+    // Whole, then decoded: readFile(path, 'utf8') decodes chunk by chunk into a string that
+    // JSON.parse must flatten first (a 9 MB host file parsed 20% slower that way).
+    return (await readFile(path)).toString('utf8');
+  } catch (err) {
+    throw fail(reasonOf(err), err);
+  }
 }
 
-/** A file's bytes, or an error built by `fail` as for readTextFile. */
-export async function readFileBytes(
+/** The short reason for a file system error ("no such file"), else its message. */
+function reasonOf(err: unknown): string {
+  return REASONS[(err as NodeJS.ErrnoException).code ?? ''] ?? (err as Error).message;
+}
+
+/**
+ * Hands `consume` a reader of the file's bytes (fs.readSync's contract: fills a buffer, says how
+ * many bytes, 0 at the end) and returns what it returns; the file is closed after. Opening or
+ * reading errors are built by `fail` as for readTextFile; errors `consume` throws pass unchanged.
+ * Synchronous: a command reading its input has nothing else to do meanwhile, and a read per piece
+ * through the thread pool cost four times the CPU.
+ */
+export function readFileInPieces<T>(
   path: string,
   fail: (reason: string, cause: unknown) => Error,
-): Promise<Buffer> {
+  consume: (read: (buffer: Buffer, offset: number, length: number) => number) => T,
+): T {
+  const failed = (err: unknown) => fail(reasonOf(err), err);
+  let fd: number;
   try {
-    return await readFile(path);
+    fd = openSync(path, 'r');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    throw fail(REASONS[code] ?? (err as Error).message, err);
+    throw failed(err);
+  }
+  try {
+    return consume((buffer, offset, length) => {
+      try {
+        return readSync(fd, buffer, offset, length, null);
+      } catch (err) {
+        throw failed(err);
+      }
+    });
+  } finally {
+    closeSync(fd);
   }
 }

@@ -41,7 +41,7 @@ import {
   NO_LIMITS,
   type ServiceState,
 } from './hostState.js';
-import { eachArrayObject } from './jsonArrayObjects.js';
+import { eachArrayObject, type ReadInto } from './jsonArrayObjects.js';
 
 /**
  * Every host of a JSON array through the fast path, checked for duplicates (the same
@@ -63,15 +63,15 @@ export function fastHostStates(input: unknown, source: string): HostState[] | un
 }
 
 /**
- * fastHostStates of a JSON array file's bytes, each host parsed and checked on its own (see
- * jsonArrayObjects.ts: the raw hosts then die young instead of being copied beside their host
- * states). Undefined when the file is not a plain array of objects or any host needs zod: the
- * caller then parses the whole text, which also words a JSON error.
+ * fastHostStates of a JSON array read from a byte stream, a batch of hosts parsed and checked at a
+ * time (see jsonArrayObjects.ts: the raw hosts then die young instead of being copied beside their
+ * host states). Undefined when the stream is not a plain array of objects or any host needs zod:
+ * the caller then parses the whole file, which also words a JSON error.
  */
-export function fastHostStatesOfJson(json: Buffer, source: string): HostState[] | undefined {
+export function fastHostStatesOfJson(read: ReadInto, source: string): HostState[] | undefined {
   const layout = new HostLayout();
   const states: HostState[] = [];
-  const plain = eachArrayObject(json, (item) => {
+  const plain = eachArrayObject(read, (item) => {
     const state = hostOf(item, layout);
     if (state === undefined) return false;
     states.push(state);

@@ -1,7 +1,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exampleInputs } from '../../lib/cli/demo.js';
 import { packageRoot } from '../../lib/config/packageRoot.js';
@@ -260,6 +260,11 @@ describe('placid schedule errors', () => {
       'a missing hosts file',
       (f: ReturnType<typeof files>) => scheduleArgs({ ...f, hosts: `${f.hosts}.missing` }),
       'cannot read hosts file',
+    ],
+    [
+      'a hosts path that is a directory',
+      (f: ReturnType<typeof files>) => scheduleArgs({ ...f, hosts: dirname(f.hosts) }),
+      'it is a directory',
     ],
     [
       'a missing config file',

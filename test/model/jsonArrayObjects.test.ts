@@ -5,17 +5,31 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eachArrayObject } from '../../lib/model/jsonArrayObjects.js';
+import { eachArrayObject, type ReadInto, readFrom } from '../../lib/model/jsonArrayObjects.js';
 
-/** The reader's items, or undefined when it declines. */
-function read(text: string): unknown[] | undefined {
+/**
+ * The reader's items, or undefined when it declines. `pieces`: how many bytes each read hands over
+ * at most, in turn (a file read in odd pieces must read as one read whole).
+ */
+function read(text: string, pieces?: readonly number[]): unknown[] | undefined {
   const items: unknown[] = [];
-  const ok = eachArrayObject(Buffer.from(text, 'utf8'), (item) => {
+  const bytes = Buffer.from(text, 'utf8');
+  const ok = eachArrayObject(pieces ? inPieces(bytes, pieces) : readFrom(bytes), (item) => {
     items.push(item);
     return true;
   });
   return ok ? items : undefined;
 }
+
+function inPieces(bytes: Uint8Array, pieces: readonly number[]): ReadInto {
+  const whole = readFrom(bytes);
+  let k = 0;
+  return (buffer, offset, length) => whole(buffer, offset, Math.min(length, pieces[k++ % pieces.length]));
+}
+
+const pieceSizes = fc.option(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }), {
+  nil: undefined,
+});
 
 /** JSON.parse of the text as a file would hold it (a lone surrogate becomes U+FFFD in UTF-8). */
 function wholeParse(text: string): { value: unknown } | undefined {
@@ -27,8 +41,8 @@ function wholeParse(text: string): { value: unknown } | undefined {
 }
 
 /** The reader's one rule: an answer is the whole parse's answer, and text JSON refuses is declined. */
-function expectAgrees(text: string): void {
-  const items = read(text);
+function expectAgrees(text: string, pieces?: readonly number[]): void {
+  const items = read(text, pieces);
   const whole = wholeParse(text);
   if (items === undefined) {
     const isArrayOfObjects =
@@ -65,9 +79,9 @@ const spacing = fc.constantFrom(undefined, 0, 1, 2, '\t', ' \r\n');
 describe('eachArrayObject', () => {
   it('property: an array of objects, however spaced, reads as JSON.parse reads it', () => {
     fc.assert(
-      fc.property(fc.array(object, { maxLength: 5 }), spacing, (items, space) => {
+      fc.property(fc.array(object, { maxLength: 5 }), spacing, pieceSizes, (items, space, pieces) => {
         const text = JSON.stringify(items, null, space);
-        expect(read(text)).toStrictEqual(JSON.parse(text));
+        expect(read(text, pieces)).toStrictEqual(JSON.parse(text));
       }),
       { numRuns: 400 },
     );
@@ -80,21 +94,28 @@ describe('eachArrayObject', () => {
       insert: fc.constantFrom('', '"', '\\', '{', '}', '[', ']', ',', ' ', '1', 'x', '\uFEFF', '😀'),
     });
     fc.assert(
-      fc.property(fc.array(object, { maxLength: 4 }), spacing, damage, (items, space, d) => {
-        const text = JSON.stringify(items, null, space);
-        const at = d.at % (text.length + 1);
-        expectAgrees(text.slice(0, at) + d.insert + text.slice(at + d.cut));
-      }),
+      fc.property(
+        fc.array(object, { maxLength: 4 }),
+        spacing,
+        damage,
+        pieceSizes,
+        (items, space, d, pieces) => {
+          const text = JSON.stringify(items, null, space);
+          const at = d.at % (text.length + 1);
+          expectAgrees(text.slice(0, at) + d.insert + text.slice(at + d.cut), pieces);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
 
-  it('property: a file many batches long reads as JSON.parse reads it, damaged or not', () => {
-    // ~600 bytes an object: 300 objects span several of the reader's 32 KB batches.
+  it('property: a file many batches and reads long reads as JSON.parse reads it, damaged or not', () => {
+    // ~600 bytes an object: 300 objects span several of the reader's 32 KB batches and 64 KB reads.
     const filler = 'x'.repeat(560);
     const items = Array.from({ length: 300 }, (_, i) => ({ i, s: `${filler}"{[\\`, n: { a: [i] } }));
     const text = JSON.stringify(items, null, 1);
     expect(read(text)).toStrictEqual(items);
+    expect(read(text, [4093, 1, 70_000])).toStrictEqual(items);
     fc.assert(
       fc.property(fc.nat(), fc.constantFrom('', '}', '"', ',', '\\'), (at, insert) => {
         const cut = at % text.length;
@@ -102,6 +123,14 @@ describe('eachArrayObject', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('reads an object longer than its buffer, whole', () => {
+    // One object of 300 KB: the 64 KB read buffer must grow to hold it.
+    const big = [{ a: 'y'.repeat(300_000), b: [1, { c: '}' }] }, { d: 2 }];
+    const text = JSON.stringify(big);
+    expect(read(text)).toStrictEqual(big);
+    expect(read(text, [65_535, 3])).toStrictEqual(big);
   });
 
   it.each([
@@ -137,7 +166,7 @@ describe('eachArrayObject', () => {
 
   it('stops at the first object the visitor declines and says so', () => {
     const seen: unknown[] = [];
-    const ok = eachArrayObject(Buffer.from('[{"a":1},{"a":2},{"a":3}]'), (item) => {
+    const ok = eachArrayObject(readFrom(Buffer.from('[{"a":1},{"a":2},{"a":3}]')), (item) => {
       seen.push(item);
       return seen.length < 2;
     });
