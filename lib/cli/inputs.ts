@@ -26,9 +26,9 @@ function parseJsonText(text: string, path: string): unknown {
 }
 
 /**
- * HOSTS.json: an array of host states. Files of the common shape never load zod (the fast path
- * gives zod's answer), and are parsed host by host; zod decides, and words the problem, for
- * anything else, as JSON.parse of the whole file does for text that is not JSON.
+ * HOSTS.json: an array of host states. Files of the common shape are read in pieces and parsed a
+ * batch of hosts at a time, and never load zod (the fast path gives zod's answer). Anything else
+ * is read again whole: JSON.parse words what is not JSON, zod decides and words the rest.
  */
 export async function readHosts(path: string): Promise<HostState[]> {
   const fail = cannotRead(path, 'hosts');
