@@ -1,9 +1,10 @@
 import { dirname, resolve } from 'node:path';
-import { readFileInPieces, readTextFile } from '../config/files.js';
+import { isRegularFile, readFileBytes, readFileInPieces, readTextFile } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
-import { fastHostStatesOfJson } from '../model/hostFastPath.js';
+import { fastHostStatesOfStream } from '../model/hostFastPath.js';
 import type { HostState } from '../model/hostState.js';
+import { readFrom } from '../model/jsonArrayObjects.js';
 import { fastRequestSpec } from '../model/requestFastPath.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { InputError } from './errors.js';
@@ -26,15 +27,26 @@ function parseJsonText(text: string, path: string): unknown {
 }
 
 /**
- * HOSTS.json: an array of host states. Files of the common shape are read in pieces and parsed a
- * batch of hosts at a time, and never load zod (the fast path gives zod's answer). Anything else
- * is read again whole: JSON.parse words what is not JSON, zod decides and words the rest.
+ * HOSTS.json: an array of host states. Files of the common shape are parsed a batch of hosts at a
+ * time and never load zod (the fast path gives zod's answer). Anything else is parsed whole:
+ * JSON.parse words what is not JSON, zod decides and words the rest.
  */
 export async function readHosts(path: string): Promise<HostState[]> {
   const fail = cannotRead(path, 'hosts');
-  const fast = readFileInPieces(path, fail, (read) => fastHostStatesOfJson(read, path));
-  if (fast) return fast;
-  const doc = parseJsonText(await readTextFile(path, fail), path);
+  if (isRegularFile(path)) {
+    // Read in pieces, never whole; read again whole only when the fast path declines.
+    const fast = readFileInPieces(path, fail, (read) => fastHostStatesOfStream(read, path));
+    return fast ?? parsedHosts(await readTextFile(path, fail), path);
+  }
+  // A pipe or a device (--hosts /dev/stdin) can be read only once: whole, and both paths read
+  // the same bytes.
+  const json = await readFileBytes(path, fail);
+  return fastHostStatesOfStream(readFrom(json), path) ?? parsedHosts(json.toString('utf8'), path);
+}
+
+/** Host states of a whole file's text, through JSON.parse and zod. */
+async function parsedHosts(text: string, path: string): Promise<HostState[]> {
+  const doc = parseJsonText(text, path);
   const { parseHostStates } = await import('../model/hostSchema.js');
   return parseHostStates(doc, path);
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 const REASONS: Record<string, string> = {
@@ -13,12 +13,32 @@ export async function readTextFile(
   path: string,
   fail: (reason: string, cause: unknown) => Error,
 ): Promise<string> {
+  // Whole, then decoded: readFile(path, 'utf8') decodes chunk by chunk into a string that
+  // JSON.parse must flatten first (a 9 MB host file parsed 20% slower that way).
+  return (await readFileBytes(path, fail)).toString('utf8');
+}
+
+/** A file's bytes, or an error built by `fail` as for readTextFile. */
+export async function readFileBytes(
+  path: string,
+  fail: (reason: string, cause: unknown) => Error,
+): Promise<Buffer> {
   try {
-    // Whole, then decoded: readFile(path, 'utf8') decodes chunk by chunk into a string that
-    // JSON.parse must flatten first (a 9 MB host file parsed 20% slower that way).
-    return (await readFile(path)).toString('utf8');
+    return await readFile(path);
   } catch (err) {
     throw fail(reasonOf(err), err);
+  }
+}
+
+/**
+ * True for a regular file: one that can be read twice. False for a pipe or a device
+ * (`/dev/stdin`), and for a path that cannot be looked at (reading it then says why).
+ */
+export function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 

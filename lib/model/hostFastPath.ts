@@ -68,7 +68,7 @@ export function fastHostStates(input: unknown, source: string): HostState[] | un
  * host states). Undefined when the stream is not a plain array of objects or any host needs zod:
  * the caller then parses the whole file, which also words a JSON error.
  */
-export function fastHostStatesOfJson(read: ReadInto, source: string): HostState[] | undefined {
+export function fastHostStatesOfStream(read: ReadInto, source: string): HostState[] | undefined {
   const layout = new HostLayout();
   const states: HostState[] = [];
   const plain = eachArrayObject(read, (item) => {

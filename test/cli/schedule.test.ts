@@ -340,6 +340,36 @@ describe('the built placid binary', () => {
     expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'b', nodename: 'b' }]);
   });
 
+  it.each([
+    ['of the common shape (the fast path)', HOSTS],
+    [
+      'that need zod (a NUMA host): the whole parse reads the same bytes again',
+      [...HOSTS, { host: 'n', free_ram_mb: 1024, aggregates: [az('az1')], numa_topology: { cells: [] } }],
+    ],
+  ])('reads hosts %s from a pipe (--hosts /dev/stdin), which can be read only once', (_name, hosts) => {
+    // Prepare
+    const f = files();
+    const file = f.write('h.json', hosts);
+    // Act: through a real pipe, as `cat h.json | placid schedule --hosts /dev/stdin` gives it
+    const run = spawnSync(
+      '/bin/sh',
+      ['-c', 'cat "$0" | "$@"', file, process.execPath, join(root, 'bin/placid.mjs')].concat(
+        scheduleArgs({ ...f, hosts: '/dev/stdin' }, '--json'),
+      ),
+      { cwd: tmpdir(), encoding: 'utf8' },
+    );
+    // Assess: the file's answer, as read from disk
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const fromFile = spawnSync(
+      process.execPath,
+      [join(root, 'bin/placid.mjs'), ...scheduleArgs({ ...f, hosts: file }, '--json')],
+      { cwd: tmpdir(), encoding: 'utf8' },
+    );
+    expect(run.stdout).toBe(fromFile.stdout);
+    expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'b', nodename: 'b' }]);
+  });
+
   it('stops quietly when its reader closes the pipe early (schedule --json | head)', async () => {
     // Prepare: enough hosts that the JSON is several pipe buffers long
     const hosts = Array.from({ length: 3000 }, (_, i) => ({

@@ -13,7 +13,7 @@ import {
   FAST_PATH_FIELDS,
   fastHostState,
   fastHostStates,
-  fastHostStatesOfJson,
+  fastHostStatesOfStream,
 } from '../../lib/model/hostFastPath.js';
 import { hostStateInput, parseHostStates, toHostState } from '../../lib/model/hostSchema.js';
 import { readFrom } from '../../lib/model/jsonArrayObjects.js';
@@ -352,7 +352,7 @@ describe('the fast host-state path', () => {
   it('property: a host file read host by host gives the answer of the file parsed whole', () => {
     const change = hostileChange(PATHS);
     const fromBytes = (hosts: unknown[], space: string | number | undefined) =>
-      fastHostStatesOfJson(readFrom(Buffer.from(JSON.stringify(hosts, null, space))), 'h.json');
+      fastHostStatesOfStream(readFrom(Buffer.from(JSON.stringify(hosts, null, space))), 'h.json');
     fc.assert(
       fc.property(
         fc.array(fc.tuple(commonHost, fc.option(change, { freq: 4 })), { maxLength: 4 }),
