@@ -61,18 +61,23 @@ export function eachArrayObject(read: ReadInto, visit: (item: unknown) => boolea
   let start = at;
   let end = at;
   let count = 0;
+  const scan: ObjectScan = { at, depth: 0, inString: false };
   for (;;) {
     if (s.byte(at, start) !== OPEN_BRACE) return false;
-    let close = objectEnd(s.buf, at - s.base, s.filled);
+    scan.at = at;
+    scan.depth = 0;
+    scan.inString = false;
+    let close = objectEnd(s, scan);
     while (close < 0) {
-      // The window ends inside this object: parse the batch before it, then read on.
+      // The window ends inside this object: parse the batch before it, then read on (the scan
+      // goes on where it stopped, so a long object is scanned once).
       if (count > 0 && !s.visitBatch(start, end, count, visit)) return false;
       start = at;
       count = 0;
       if (!s.fill(at)) return false;
-      close = objectEnd(s.buf, at - s.base, s.filled);
+      close = objectEnd(s, scan);
     }
-    end = s.base + close;
+    end = close;
     count++;
     at = s.afterSpace(end, start);
     const c = s.byte(at, start);
@@ -173,22 +178,34 @@ export function readFrom(bytes: Uint8Array): ReadInto {
   };
 }
 
+/** How far the scan of one object has got: the next byte (a stream offset), nesting, in a string. */
+interface ObjectScan {
+  at: number;
+  depth: number;
+  inString: boolean;
+}
+
 /**
- * The index after the brace that closes the object opening at `start`, or -1 when `buf[0, limit)`
- * ends first. Brackets inside strings do not count; mismatched ones are left for JSON.parse.
+ * The stream offset after the brace that closes the object `scan` is in, or -1 when the window's
+ * bytes end first (`scan` then says where to go on). Brackets inside strings do not count;
+ * mismatched ones are left for JSON.parse to refuse.
  */
-function objectEnd(buf: Buffer, start: number, limit: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < limit; i++) {
+function objectEnd(s: ByteWindow, scan: ObjectScan): number {
+  const { buf, base, filled } = s;
+  let { depth, inString } = scan;
+  let i = scan.at - base;
+  for (; i < filled; i++) {
     const c = buf[i];
     if (inString) {
-      // The byte after a backslash is escaped, whatever it is.
+      // The byte after a backslash is escaped, whatever it is (the next window's first, maybe).
       if (c === BACKSLASH) i++;
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) inString = true;
     else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-    else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return i + 1;
+    else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return base + i + 1;
   }
+  scan.at = base + i;
+  scan.depth = depth;
+  scan.inString = inString;
   return -1;
 }

@@ -131,6 +131,8 @@ describe('eachArrayObject', () => {
     const text = JSON.stringify(big);
     expect(read(text)).toStrictEqual(big);
     expect(read(text, [65_535, 3])).toStrictEqual(big);
+    // Read a few bytes at a time, as a pipe may hand it over: the scan goes on where it stopped.
+    expect(read(text, [7])).toStrictEqual(big);
   });
 
   it.each([
