@@ -44,22 +44,16 @@ import {
 import { eachArrayObject, type ReadInto } from './jsonArrayObjects.js';
 
 /**
- * Every host of a JSON array through the fast path, checked for duplicates (the same
+ * Every host of a parsed JSON array through the fast path, checked for duplicates (the same
  * ValidationError parseHostStates raises); undefined when the input is not an array or any host
- * needs zod.
+ * needs zod. The in-memory form of fastHostStatesOfStream, which its tests hold it equal to.
  */
 export function fastHostStates(input: unknown, source: string): HostState[] | undefined {
   if (!Array.isArray(input)) return undefined;
-  const layout = new HostLayout();
-  const states: HostState[] = new Array(input.length);
-  for (let i = 0; i < input.length; i++) {
-    const state = fastHostState(input[i], layout);
-    if (state === undefined) return undefined;
-    states[i] = state;
-  }
-  checkDistinctHosts(states, source);
-  markLaidOut(states);
-  return states;
+  return laidOutHosts((take) => {
+    for (let i = 0; i < input.length; i++) if (!take(input[i])) return false;
+    return true;
+  }, source);
 }
 
 /**
@@ -69,15 +63,27 @@ export function fastHostStates(input: unknown, source: string): HostState[] | un
  * the caller then parses the whole file, which also words a JSON error.
  */
 export function fastHostStatesOfStream(read: ReadInto, source: string): HostState[] | undefined {
+  return laidOutHosts((take) => eachArrayObject(read, take), source);
+}
+
+/**
+ * The hosts `each` hands to `take`, through the fast path with one layout, checked for duplicates
+ * and marked laid out; undefined when `each` stops (a host needs zod, or the input is not a plain
+ * array of objects).
+ */
+function laidOutHosts(
+  each: (take: (raw: unknown) => boolean) => boolean,
+  source: string,
+): HostState[] | undefined {
   const layout = new HostLayout();
   const states: HostState[] = [];
-  const plain = eachArrayObject(read, (item) => {
-    const state = hostOf(item, layout);
+  const taken = each((raw) => {
+    const state = hostOf(raw, layout);
     if (state === undefined) return false;
     states.push(state);
     return true;
   });
-  if (!plain) return undefined;
+  if (!taken) return undefined;
   checkDistinctHosts(states, source);
   markLaidOut(states);
   return states;

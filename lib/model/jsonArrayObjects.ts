@@ -61,7 +61,8 @@ export function eachArrayObject(read: ReadInto, visit: (item: unknown) => boolea
   let start = at;
   let end = at;
   let count = 0;
-  const scan: ObjectScan = { at, depth: 0, inString: false };
+  // One scan state, reset for each object (no allocation per host).
+  const scan: ObjectScan = { at: 0, depth: 0, inString: false };
   for (;;) {
     if (s.byte(at, start) !== OPEN_BRACE) return false;
     scan.at = at;
