@@ -9,7 +9,7 @@ import { Agent } from '../../lib/agent/agent.js';
 import { TaskGoneError } from '../../lib/agent/channel.js';
 import { sfnChannel } from '../../lib/agent/sfnChannel.js';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { FakeStepFunctions } from '../../lib/local/fakes/stepfunctions/server.js';
+import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 import { ManualClock, systemClock } from '../../lib/model/clock.js';
 import { parseWorkflowSettings } from '../../lib/workflow/settings.js';
 

@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient }
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../lib/cli/main.js';
-import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import { runCli } from '../cli/runCli.js';
 import { startFakeApi, success } from '../drivers/prometheus/fakeApi.js';

@@ -11,7 +11,7 @@ import {
   FAKE_ADMIN,
   FakeOpenStack,
   type FakeOpenStackOptions,
-} from '../../lib/local/fakes/openstack/server.js';
+} from '../fakes/openstack/server.js';
 import { openLocalStore } from '../../lib/local/localStore.js';
 
 export const NODE_1 = '11111111-1111-4111-8111-111111111111';

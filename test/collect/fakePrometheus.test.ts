@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CollectConfigInput, collectConfigSchema, queryText } from '../../lib/collect/config.js';
 import type { QueryName } from '../../lib/collect/queries.js';
-import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import {
   constant,
   type FakePrometheus,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { PrometheusClient } from '../../lib/drivers/prometheus/client.js';
-import type { FakeOpenStack } from '../../lib/local/fakes/openstack/server.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { libvirtText, nodeExporterText } from '../drivers/prometheus/nodeExporter.js';
 import { type RunningPrometheus, startPrometheus, waitUntil } from '../drivers/prometheus/realPrometheus.js';
 import { collectFiles, startCloud, VM_A, VM_B } from './cloudFixture.js';

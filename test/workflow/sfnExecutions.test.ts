@@ -6,7 +6,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { FakeStepFunctions } from '../../lib/local/fakes/stepfunctions/server.js';
+import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 import { ManualClock } from '../../lib/model/clock.js';
 import { sfnExecutions } from '../../lib/workflow/sfnExecutions.js';
 

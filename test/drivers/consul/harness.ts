@@ -6,7 +6,7 @@ import {
   FakeConsul,
   type FakeConsulAgent,
   type FakeConsulAgentOptions,
-} from '../../../lib/local/fakes/consul/server.js';
+} from '../../fakes/consul/server.js';
 
 export const NODE = 'web-1';
 export const TOKEN = 'acl-token-for-tests';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importKubernetesClient, loadKubeConfig } from '../../../lib/drivers/kubernetes/connection.js';
 import { NodeNotFoundError } from '../../../lib/drivers/kubernetes/errors.js';
 import { KubernetesNodeDrainer } from '../../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
-import { FakeKubernetesServer } from '../../../lib/local/fakes/kubernetes/server.js';
+import { FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 import { ConfigError } from '../../../lib/model/errors.js';
 import { caught, NODE, TOKEN } from './harness.js';
 

@@ -1,10 +1,10 @@
 /** The real Kubernetes driver wired to the fake API server, both on one manual clock. */
 import { KubernetesNodeDrainer } from '../../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
-import type { FakeCluster } from '../../../lib/local/fakes/kubernetes/cluster.js';
+import type { FakeCluster } from '../../fakes/kubernetes/cluster.js';
 import {
   type FakeKubernetesOptions,
   FakeKubernetesServer,
-} from '../../../lib/local/fakes/kubernetes/server.js';
+} from '../../fakes/kubernetes/server.js';
 import { ManualClock } from '../../../lib/model/clock.js';
 
 export const NODE = 'k8s-web-1';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { envSecrets } from '../../../lib/drivers/credentials.js';
 import { connectNova } from '../../../lib/drivers/openstack/connect.js';
-import { FAKE_ADMIN, FakeOpenStack } from '../../../lib/local/fakes/openstack/server.js';
+import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
 import { ValidationError } from '../../../lib/model/errors.js';
 
 let fake: FakeOpenStack;

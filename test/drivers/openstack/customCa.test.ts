@@ -11,7 +11,7 @@ import { envSecrets } from '../../../lib/drivers/credentials.js';
 import { parseCloudCredentials } from '../../../lib/drivers/openstack/cloudConfig.js';
 import { connectNova } from '../../../lib/drivers/openstack/connect.js';
 import { OpenStackNetworkError } from '../../../lib/drivers/openstack/errors.js';
-import { FAKE_ADMIN, FakeOpenStack } from '../../../lib/local/fakes/openstack/server.js';
+import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
 import { ConfigError, ValidationError } from '../../../lib/model/errors.js';
 import { type GeneratedCa, generateCa } from '../../helpers/generatedCa.js';
 

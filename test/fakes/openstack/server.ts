@@ -10,8 +10,8 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { CloudCredentials } from '../../../drivers/openstack/auth.js';
-import { type Clock, systemClock } from '../../../model/clock.js';
+import type { CloudCredentials } from '../../../lib/drivers/openstack/auth.js';
+import { type Clock, systemClock } from '../../../lib/model/clock.js';
 import type { FakeFault, FakeRouteName } from './faults.js';
 import { novaFault, writeReply } from './http.js';
 import type {

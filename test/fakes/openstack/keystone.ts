@@ -3,7 +3,7 @@
  * credential auth, tokens that expire on the fake's clock, and a catalog built from the regions.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../model/clock.js';
+import type { Clock } from '../../../lib/model/clock.js';
 import type { FakeReply } from './http.js';
 
 export interface FakeUser {

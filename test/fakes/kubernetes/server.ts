@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../../model/clock.js';
+import type { Clock } from '../../../lib/model/clock.js';
 import { FakeCluster } from './cluster.js';
 import { statusJson } from './resources.js';
 import { route } from './routes.js';

@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LocalActivities } from '../../activities.js';
+import type { LocalActivities } from '../../../lib/local/activities.js';
 import { ActivityCalls } from './activityCalls.js';
 import { ExecutionCalls, type FakeExecution, type RunExecution } from './executionCalls.js';
 import { type Body, SfnFault } from './faults.js';

@@ -5,7 +5,7 @@
  * step per poll, or with the clock when a duration is set.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../../model/clock.js';
+import type { Clock } from '../../../lib/model/clock.js';
 import { FakeInventoryState } from './inventoryState.js';
 
 /** How a server's next migration ends: `stall` keeps running until forced or aborted. */

@@ -4,8 +4,8 @@
  * activity ActivityDoesNotExist; a token the fake never issued is InvalidToken (not one of its
  * form) or TaskDoesNotExist, one it issued but the task timed out or was answered TaskTimedOut.
  */
-import { TaskGoneError } from '../../../agent/channel.js';
-import type { LocalActivities } from '../../activities.js';
+import { TaskGoneError } from '../../../lib/agent/channel.js';
+import type { LocalActivities } from '../../../lib/local/activities.js';
 import { arnName, type Body, required, SfnFault } from './faults.js';
 
 const TOKEN = /^local-task-\d+$/;

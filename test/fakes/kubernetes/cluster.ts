@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, systemClock } from '../../../model/clock.js';
+import { type Clock, systemClock } from '../../../lib/model/clock.js';
 
 /** A pod to put on the fake cluster; every field but `name` and `node` has a harmless default. */
 export interface FakePodInput {
