@@ -14,13 +14,13 @@ import { parseAgentConfig } from '../../lib/agent/config.js';
 import { type AgentService, startAgentService } from '../../lib/agent/service.js';
 import { sfnChannel } from '../../lib/agent/sfnChannel.js';
 import { LocalActivities } from '../../lib/local/activities.js';
-import type { FakeOpenStack } from '../fakes/openstack/server.js';
-import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { systemClock } from '../../lib/model/clock.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import { collectFiles, startCloud } from '../collect/cloudFixture.js';
 import { type FakePrometheus, startFakePrometheus } from '../drivers/prometheus/fakePrometheus.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
+import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 import { eventually } from '../helpers/eventually.js';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:activity:AgentSteps';

@@ -9,9 +9,9 @@ import { Agent } from '../../lib/agent/agent.js';
 import { TaskGoneError } from '../../lib/agent/channel.js';
 import { sfnChannel } from '../../lib/agent/sfnChannel.js';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 import { ManualClock, systemClock } from '../../lib/model/clock.js';
 import { parseWorkflowSettings } from '../../lib/workflow/settings.js';
+import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:activity:AgentSteps';
 let fake: FakeStepFunctions | undefined;

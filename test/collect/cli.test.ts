@@ -2,10 +2,10 @@ import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, SQSClient }
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../lib/cli/main.js';
-import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import { runCli } from '../cli/runCli.js';
 import { startFakeApi, success } from '../drivers/prometheus/fakeApi.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { collectFiles, startCloud } from './cloudFixture.js';
 
 const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/placid-ingest';

@@ -7,12 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { CollectConfigInput } from '../../lib/collect/config.js';
-import {
-  FAKE_ADMIN,
-  FakeOpenStack,
-  type FakeOpenStackOptions,
-} from '../fakes/openstack/server.js';
 import { openLocalStore } from '../../lib/local/localStore.js';
+import { FAKE_ADMIN, FakeOpenStack, type FakeOpenStackOptions } from '../fakes/openstack/server.js';
 
 export const NODE_1 = '11111111-1111-4111-8111-111111111111';
 export const NODE_2 = '22222222-2222-4222-8222-222222222222';

@@ -8,13 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CollectConfigInput, collectConfigSchema, queryText } from '../../lib/collect/config.js';
 import type { QueryName } from '../../lib/collect/queries.js';
-import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import {
   constant,
   type FakePrometheus,
   type FakeSeries,
   startFakePrometheus,
 } from '../drivers/prometheus/fakePrometheus.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { collectFiles, startCloud, VM_A, VM_B } from './cloudFixture.js';
 import { type CollectedRun, collectCases, collectLocal, FLEET_MAPPING } from './prometheusCases.js';
 

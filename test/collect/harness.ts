@@ -12,8 +12,8 @@ import { collectOnce } from '../../lib/collect/run.js';
 import { NovaInventoryClient } from '../../lib/drivers/openstack/inventory.js';
 import { KeystoneSession } from '../../lib/drivers/openstack/keystone.js';
 import { PlacementClient } from '../../lib/drivers/openstack/placement.js';
-import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { ManualClock } from '../../lib/model/clock.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 
 export const NOW = new Date('2026-12-01T12:00:30Z');
 /** The steps of the default window (5 min of 60 s steps) ending at NOW. */

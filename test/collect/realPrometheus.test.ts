@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { PrometheusClient } from '../../lib/drivers/prometheus/client.js';
-import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { libvirtText, nodeExporterText } from '../drivers/prometheus/nodeExporter.js';
 import { type RunningPrometheus, startPrometheus, waitUntil } from '../drivers/prometheus/realPrometheus.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { collectFiles, startCloud, VM_A, VM_B } from './cloudFixture.js';
 import { type CollectedRun, collectCases, collectLocal, FLEET_MAPPING } from './prometheusCases.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectOnce } from '../../lib/collect/run.js';
-import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { ManualClock } from '../../lib/model/clock.js';
 import { parseReportMessage, type ReportMessage } from '../../lib/model/reports.js';
+import type { FakeOpenStack } from '../fakes/openstack/server.js';
 import { NODE_1, startCloud, VM_A, VM_B, VM_R } from './cloudFixture.js';
 import { cannedMetrics, collectFrom, configOf, flat, NOW, novaInventory } from './harness.js';
 

@@ -7,14 +7,10 @@ import { ConsulPermissionError } from '../../lib/drivers/consul/errors.js';
 import { envSecrets } from '../../lib/drivers/credentials.js';
 import { KeystoneAuthError } from '../../lib/drivers/openstack/errors.js';
 import { reconnectingAfter, rotatingDriver } from '../../lib/drivers/rotation.js';
+import { lazyDrivers } from '../../lib/workflow/drivers.js';
 import { FakeConsul } from '../fakes/consul/server.js';
 import { FakeKubernetesServer } from '../fakes/kubernetes/server.js';
-import {
-  FAKE_ADMIN,
-  FakeOpenStack as Fake,
-  type FakeOpenStack,
-} from '../fakes/openstack/server.js';
-import { lazyDrivers } from '../../lib/workflow/drivers.js';
+import { FAKE_ADMIN, FakeOpenStack as Fake, type FakeOpenStack } from '../fakes/openstack/server.js';
 import { eventually } from '../helpers/eventually.js';
 
 let nova: FakeOpenStack | undefined;

@@ -16,8 +16,8 @@ import {
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 import { ManualClock } from '../../lib/model/clock.js';
+import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 
 const PREFIX = 'arn:aws:states:us-east-1:123456789012';
 const ACTIVITY = `${PREFIX}:activity:AgentSteps`;

@@ -6,9 +6,9 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalActivities } from '../../lib/local/activities.js';
-import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 import { ManualClock } from '../../lib/model/clock.js';
 import { sfnExecutions } from '../../lib/workflow/sfnExecutions.js';
+import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine:Migrations';
 let fake: FakeStepFunctions;

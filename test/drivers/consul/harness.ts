@@ -2,11 +2,7 @@
 import { ConsulMaintenanceSwitch } from '../../../lib/drivers/consul/ConsulMaintenanceSwitch.js';
 import type { ConsulOptions } from '../../../lib/drivers/consul/options.js';
 import type { ConsulAgentRef } from '../../../lib/drivers/consul/types.js';
-import {
-  FakeConsul,
-  type FakeConsulAgent,
-  type FakeConsulAgentOptions,
-} from '../../fakes/consul/server.js';
+import { FakeConsul, type FakeConsulAgent, type FakeConsulAgentOptions } from '../../fakes/consul/server.js';
 
 export const NODE = 'web-1';
 export const TOKEN = 'acl-token-for-tests';

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importKubernetesClient, loadKubeConfig } from '../../../lib/drivers/kubernetes/connection.js';
 import { NodeNotFoundError } from '../../../lib/drivers/kubernetes/errors.js';
 import { KubernetesNodeDrainer } from '../../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
-import { FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 import { ConfigError } from '../../../lib/model/errors.js';
+import { FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 import { caught, NODE, TOKEN } from './harness.js';
 
 let server: FakeKubernetesServer | undefined;

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterConnection } from '../../../lib/drivers/kubernetes/clusters.js';
 import { UnknownKubernetesClusterError } from '../../../lib/drivers/kubernetes/errors.js';
-import { FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 import { lazyDrivers } from '../../../lib/workflow/drivers.js';
 import { translate } from '../../../lib/workflow/translate.js';
+import { FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 
 let a: FakeKubernetesServer;
 let b: FakeKubernetesServer;

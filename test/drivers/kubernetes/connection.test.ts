@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../../lib/drivers/kubernetes/connection.js';
 import { KubernetesApiError } from '../../../lib/drivers/kubernetes/errors.js';
 import { KubernetesNodeDrainer } from '../../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
-import { FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 import { ConfigError, ValidationError } from '../../../lib/model/errors.js';
+import { FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 import { caught, NODE, TOKEN } from './harness.js';
 import { TEST_CA_CERT, TEST_SERVER_CERT, TEST_SERVER_KEY } from './tlsFixture.js';
 

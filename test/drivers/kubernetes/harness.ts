@@ -1,11 +1,8 @@
 /** The real Kubernetes driver wired to the fake API server, both on one manual clock. */
 import { KubernetesNodeDrainer } from '../../../lib/drivers/kubernetes/KubernetesNodeDrainer.js';
-import type { FakeCluster } from '../../fakes/kubernetes/cluster.js';
-import {
-  type FakeKubernetesOptions,
-  FakeKubernetesServer,
-} from '../../fakes/kubernetes/server.js';
 import { ManualClock } from '../../../lib/model/clock.js';
+import type { FakeCluster } from '../../fakes/kubernetes/cluster.js';
+import { type FakeKubernetesOptions, FakeKubernetesServer } from '../../fakes/kubernetes/server.js';
 
 export const NODE = 'k8s-web-1';
 export const TOKEN = 'test-token';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { envSecrets } from '../../../lib/drivers/credentials.js';
 import { connectNova } from '../../../lib/drivers/openstack/connect.js';
-import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
 import { ValidationError } from '../../../lib/model/errors.js';
+import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
 
 let fake: FakeOpenStack;
 afterEach(async () => {

@@ -11,8 +11,8 @@ import { envSecrets } from '../../../lib/drivers/credentials.js';
 import { parseCloudCredentials } from '../../../lib/drivers/openstack/cloudConfig.js';
 import { connectNova } from '../../../lib/drivers/openstack/connect.js';
 import { OpenStackNetworkError } from '../../../lib/drivers/openstack/errors.js';
-import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
 import { ConfigError, ValidationError } from '../../../lib/model/errors.js';
+import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
 import { type GeneratedCa, generateCa } from '../../helpers/generatedCa.js';
 
 let fake: FakeOpenStack;

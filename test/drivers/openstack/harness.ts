@@ -3,8 +3,8 @@ import type { CloudCredentials } from '../../../lib/drivers/openstack/auth.js';
 import { KeystoneSession, type KeystoneSessionOptions } from '../../../lib/drivers/openstack/keystone.js';
 import { NovaClient, type NovaClientOptions } from '../../../lib/drivers/openstack/nova.js';
 import type { RetryPolicy } from '../../../lib/drivers/retry.js';
-import { FakeOpenStack, type FakeOpenStackOptions } from '../../fakes/openstack/server.js';
 import { ManualClock } from '../../../lib/model/clock.js';
+import { FakeOpenStack, type FakeOpenStackOptions } from '../../fakes/openstack/server.js';
 
 export const SERVER_ID = '6f1e0b2a-5c1d-4d8e-9a51-0c7a2f3b9e11';
 

@@ -3,8 +3,8 @@ import { EndpointNotFoundError, OpenStackUnavailableError } from '../../../lib/d
 import { NovaInventoryClient, type NovaInventoryOptions } from '../../../lib/drivers/openstack/inventory.js';
 import { KeystoneSession } from '../../../lib/drivers/openstack/keystone.js';
 import { PlacementClient } from '../../../lib/drivers/openstack/placement.js';
-import { FakeOpenStack, type FakeOpenStackOptions } from '../../fakes/openstack/server.js';
 import { ConfigError } from '../../../lib/model/errors.js';
+import { FakeOpenStack, type FakeOpenStackOptions } from '../../fakes/openstack/server.js';
 import { caught } from './harness.js';
 
 let fake: FakeOpenStack | undefined;

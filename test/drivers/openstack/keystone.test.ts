@@ -6,8 +6,8 @@ import {
   OpenStackUnavailableError,
 } from '../../../lib/drivers/openstack/errors.js';
 import { KeystoneSession } from '../../../lib/drivers/openstack/keystone.js';
-import { FAKE_ADMIN, FAKE_APP_CREDENTIAL } from '../../fakes/openstack/server.js';
 import { ConfigError } from '../../../lib/model/errors.js';
+import { FAKE_ADMIN, FAKE_APP_CREDENTIAL } from '../../fakes/openstack/server.js';
 import { caught, type Harness, startHarness } from './harness.js';
 
 let h: Harness;

@@ -11,8 +11,8 @@ import {
 } from '../../../lib/drivers/openstack/errors.js';
 import { NOVA_DEFAULT_MICROVERSION } from '../../../lib/drivers/openstack/microversion.js';
 import { NovaClient } from '../../../lib/drivers/openstack/nova.js';
-import { FAKE_ADMIN } from '../../fakes/openstack/server.js';
 import { ConfigError, RequestError } from '../../../lib/model/errors.js';
+import { FAKE_ADMIN } from '../../fakes/openstack/server.js';
 import { caught, type Harness, SERVER_ID, startHarness } from './harness.js';
 
 let h: Harness;

@@ -5,10 +5,10 @@ import { COLLECT_ENV, readCollectEnv } from '../../../functions/collect/env.js';
 import { CollectRunFailedError, collect, mappedSecrets } from '../../../functions/collect/handler.js';
 import { connectSources } from '../../../lib/collect/wiring.js';
 import type { SecretsProvider } from '../../../lib/drivers/credentials.js';
-import { FAKE_ADMIN, type FakeOpenStack } from '../../fakes/openstack/server.js';
 import { ConfigError } from '../../../lib/model/errors.js';
 import { startCloud } from '../../collect/cloudFixture.js';
 import { startFakeApi, success } from '../../drivers/prometheus/fakeApi.js';
+import { FAKE_ADMIN, type FakeOpenStack } from '../../fakes/openstack/server.js';
 
 const QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/placid-ingest';
 const sqs = mockClient(SQSClient);
