@@ -88,7 +88,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retry: { sleep: async () => {}, random: () => 0.5 },
   });
   const drainer = await KubernetesNodeDrainer.connect(k8s.connection(), { clock });
-  const maintenance = await ConsulMaintenanceSwitch.create({ timeoutMs: 5_000 });
+  const maintenance = await ConsulMaintenanceSwitch.create({
+    timeoutMs: 5_000,
+    scheme: 'http',
+    insecure: true,
+  });
   const settings = parseWorkflowSettings({ drain_timeout_seconds: 60, ...options.settings });
 
   const h: Harness = {

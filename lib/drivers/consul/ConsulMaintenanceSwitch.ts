@@ -85,6 +85,13 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
   private async verifiedAgent(target: ConsulAgentRef): Promise<AgentHandle> {
     const options = this.#options;
     const endpoint = parseAgentAddress(target.address, options);
+    if (!endpoint.secure && !options.insecure) {
+      throw new ConsulTlsError(
+        'connect',
+        target.address,
+        'plain http sends the ACL token in clear; use https or set insecure: true',
+      );
+    }
     // papi, under the client, takes a total request timeout that the typings leave out.
     const clientOptions: ConsulClientOptions & { timeout: number } = {
       host: endpoint.host,
