@@ -49,13 +49,10 @@ export const consulOptionsSchema = z
 export type ConsulOptions = z.input<typeof consulOptionsSchema>;
 export type ResolvedConsulOptions = Omit<z.output<typeof consulOptionsSchema>, 'caFile'>;
 
-let warnedInsecure = false;
-
 /** Validates the options and reads the CA file now, so a bad path fails at startup. */
 export async function resolveConsulOptions(input: unknown): Promise<ResolvedConsulOptions> {
   const { caFile, ...options } = parseWith(consulOptionsSchema, input ?? {}, 'consul options');
-  if (options.insecure && !warnedInsecure) {
-    warnedInsecure = true;
+  if (options.insecure) {
     process.emitWarning('consul options: insecure is set: plain HTTP to Consul agents is allowed', {
       code: 'PLACID_CONSUL_INSECURE',
     });
