@@ -19,6 +19,11 @@ export const consulOptionsSchema = z
      * the path can answer as the agent. Never implied; a warning is printed when it is set.
      */
     insecure: z.boolean().default(false),
+    /**
+     * A Consul server (or agent) whose catalog says which Consul node each VM is: the node listed
+     * at one of the VM's Nova addresses. Without it Placid finds no Consul node for any VM.
+     */
+    catalog: z.string().min(1).optional(),
     /** PEM CA bundle for the agents' certificates, inline or as a file. */
     ca: z.string().min(1).optional(),
     caFile: z.string().min(1).optional(),

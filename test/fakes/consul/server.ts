@@ -1,5 +1,6 @@
 import { FakeConsulAgent, type FakeConsulAgentOptions } from './agent.js';
 
+export { type FakeCatalogNode, FakeConsulCatalog } from './catalog.js';
 export {
   type ConsulFault,
   type ConsulPermission,
