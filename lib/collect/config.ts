@@ -65,6 +65,13 @@ const inventory = z.strictObject({
   /** Where an instance's role comes from: a metadata key, else a tag `<tag_prefix><role>`. */
   role_metadata_key: z.string().min(1).nullable().default('role'),
   role_tag_prefix: z.string().min(1).nullable().default('role='),
+  /**
+   * Read the Kubernetes node, its cluster and the Consul agent from the keys below. Off by default:
+   * any member of the VM's project can write server metadata, and so aim a drain at someone
+   * else's node. Agents find both for themselves (docs/trust-model.md); turn this on only where
+   * every project that can own a VM is trusted, and the agents' trust.server_metadata with it.
+   */
+  trust_server_metadata: z.boolean().default(false),
   kubernetes_node_metadata_key: z.string().min(1).nullable().default('kubernetes_node'),
   /**
    * The cluster of that node (a name in the kubernetes secret's `clusters`): from this server

@@ -60,7 +60,9 @@ export function buildReports(inputs: ReportInputs): {
   const groupOf = new Map<string, InventoryServerGroup>();
   for (const g of inventory.serverGroups ?? []) for (const member of g.members) groupOf.set(member, g);
   const clusters = clusterResolver(inventory.aggregates, {
-    serverKey: config.inventory.kubernetes_cluster_metadata_key,
+    serverKey: config.inventory.trust_server_metadata
+      ? config.inventory.kubernetes_cluster_metadata_key
+      : null,
     aggregateKey: config.inventory.kubernetes_cluster_aggregate_key,
   });
   const groups: NodeGroup[] = [];
