@@ -5,6 +5,7 @@
  * and they come from the environment, a secrets file or AWS Secrets Manager (docs/collect.md).
  */
 import * as z from 'zod';
+import { regexText } from '../model/schema.js';
 import { durationField, formatDuration } from './duration.js';
 import { MAPPING_DEFAULTS, mappingRule } from './mappingConfig.js';
 import { QUERY_NAMES, QUERY_SPECS, type QueryName } from './queries.js';
@@ -81,6 +82,11 @@ const inventory = z.strictObject({
   kubernetes_cluster_aggregate_key: z.string().min(1).nullable().default(null),
   consul_node_metadata_key: z.string().min(1).nullable().default('consul_node'),
   consul_address_metadata_key: z.string().min(1).nullable().default('consul_address'),
+  /**
+   * Cell uuid → the names of its hosts (regular expressions, full match), as `nova-manage cell_v2
+   * list_hosts` lists them: Nova's API does not say (cells.ts). Empty: one cell, none named.
+   */
+  cells: z.record(z.string().min(1), z.array(regexText).min(1)).default({}),
   /** `boot_from_volume`: a server without an image has its disk on shared storage. */
   shared_storage: z.enum(['boot_from_volume', 'always', 'never']).default('boot_from_volume'),
 });

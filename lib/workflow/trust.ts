@@ -6,19 +6,7 @@
  * member of the VM's project can set: a tenant could then aim a drain at another node.
  */
 import * as z from 'zod';
-import { parseWith } from '../model/schema.js';
-
-const pattern = z.string().refine(
-  (text) => {
-    try {
-      new RegExp(text);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be a valid regular expression' },
-);
+import { parseWith, regexText } from '../model/schema.js';
 
 export const trustPolicySchema = z.strictObject({
   kubernetes: z
@@ -26,7 +14,7 @@ export const trustPolicySchema = z.strictObject({
       /** Clusters (names in the kubernetes secret) searched for the VM's node; []: the default one. */
       clusters: z.array(z.string().min(1)).default([]),
       /** A node Placid drains must fully match one of these; []: any name. */
-      node_names: z.array(pattern).default([]),
+      node_names: z.array(regexText).default([]),
     })
     .default({ clusters: [], node_names: [] }),
   consul: z

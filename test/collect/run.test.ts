@@ -86,6 +86,32 @@ describe('collectOnce against the fake cloud', () => {
     expect(run.summary.usage_sources).toEqual({ nova: 2 });
   });
 
+  it("puts each host's cell from inventory.cells in its report", async () => {
+    // Prepare
+    cloud = await startCloud();
+    const cells = { 'cell-a-uuid': ['cmp-1'], 'cell-b-uuid': ['cmp-[2-9]'] };
+    // Act
+    const run = await collectFrom(cloud, configOf({ inventory: { cells } }));
+    // Assess
+    const { hosts } = all(parsed(run.messages));
+    const cellOf = (host: string) => hosts.find((h) => h.host === host)?.state.cell_uuid;
+    expect([cellOf('cmp-1'), cellOf('cmp-2')]).toEqual(['cell-a-uuid', 'cell-b-uuid']);
+    expect(run.summary.complete).toBe(true);
+  });
+
+  it('gives no cell to a host in none or two of the configured cells, and calls the run incomplete', async () => {
+    cloud = await startCloud();
+    const cells = { 'cell-a-uuid': ['cmp-1'], 'cell-b-uuid': ['cmp-1'] };
+    const run = await collectFrom(cloud, configOf({ inventory: { cells } }));
+    const { hosts } = all(parsed(run.messages));
+    expect(hosts.map((h) => h.state.cell_uuid)).toEqual([null, null]);
+    expect(run.summary.complete).toBe(false);
+    expect(run.summary.problems).toEqual([
+      'host cmp-1 is in cells cell-a-uuid, cell-b-uuid of inventory.cells: its VMs are not moved',
+      'host cmp-2 is in no cell of inventory.cells: its VMs are not moved',
+    ]);
+  });
+
   it('fills an instance report: flavor, role from metadata or tag, server group', async () => {
     cloud = await startCloud();
     const run = await collectFrom(cloud, configOf());
