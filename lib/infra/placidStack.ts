@@ -5,11 +5,12 @@
  */
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { configFromContext, type PlacidConfig } from './config.js';
+import { configFromContext, type PlacidConfig, rolesAnywhereOf } from './config.js';
 import { DetectStage } from './detectStage.js';
 import { IngestStage } from './ingestStage.js';
 import { Observability } from './observability.js';
 import { Queues } from './queues.js';
+import { RolesAnywhereRole } from './rolesAnywhereRole.js';
 import { METRICS, SERVICE_NAMES } from './runtimeEnv.js';
 import { ScheduleStage } from './scheduleStage.js';
 import { ServiceSecrets } from './secrets.js';
@@ -42,6 +43,16 @@ export class PlacidStack extends Stack {
       requests: this.queues.scheduleRequests,
       replies: this.queues.scheduleReplies,
     });
+
+    const schedulerHosts = rolesAnywhereOf(config, 'scheduler');
+    if (schedulerHosts) {
+      // nova-scheduler hosts that sign requests to the Function URL, with the schedule client policy.
+      new RolesAnywhereRole(this, 'SchedulerHosts', {
+        ...schedulerHosts,
+        policy: this.schedule.clientPolicy,
+        purpose: 'Scheduler',
+      });
+    }
 
     this.observability = new Observability(this, 'Observability', { config, key: this.queues.key });
     const { ingest, scheduleQueue, scheduleHttp } = SERVICE_NAMES;

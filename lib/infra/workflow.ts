@@ -26,7 +26,7 @@ import {
   type WorkflowSettingsInput,
 } from '../workflow/settings.js';
 import { AgentAccess } from './agentAccess.js';
-import type { PlacidConfig } from './config.js';
+import { type PlacidConfig, rolesAnywhereOf } from './config.js';
 import { planTtlMinutesOf } from './contextJson.js';
 import type { Observability } from './observability.js';
 import { type Queues, visibilityFor } from './queues.js';
@@ -112,7 +112,7 @@ export class MigrationWorkflow extends Construct {
       activity: this.agentActivity,
       ingestQueue: props.ingestQueue,
       secrets,
-      trustAnchorArn: config.agentTrustAnchorArn,
+      rolesAnywhere: rolesAnywhereOf(config, 'agent'),
     });
 
     const executionLogs = new LogGroup(this, 'ExecutionLogs', { retention: logRetention });
@@ -160,10 +160,6 @@ export class MigrationWorkflow extends Construct {
     new CfnOutput(this, 'AgentPolicyArn', {
       value: this.agents.policy.managedPolicyArn,
       description: 'Attach to the identity placid agent runs as (activity, ingest queue, driver secrets)',
-    });
-    new CfnOutput(this, 'AgentRoleArn', {
-      value: this.agents.role.roleArn,
-      description: 'A role with the agent policy, for IAM Roles Anywhere or another trusted principal',
     });
     new CfnOutput(this, 'StateMachineArn', {
       value: this.stateMachine.stateMachineArn,
