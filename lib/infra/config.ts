@@ -86,6 +86,16 @@ export const SETTINGS = {
     default: 5,
     help: 'Alarm when no report has been stored for this many minutes',
   },
+  pluginTimeoutMs: {
+    schema: int(50, 60_000),
+    default: 2000,
+    help: "The nova-scheduler plug-in's [placid] timeout in ms: alarm when the Function URL's p99 latency is over it",
+  },
+  pluginFailOpenAlarmPercent: {
+    schema: numeric(z.number().min(0).max(100)),
+    default: 1,
+    help: 'Alarm when more than this percent of Function URL requests got a 4xx/5xx (the plug-in failed open for them)',
+  },
   schedulerConfig: {
     schema: schedulerConfigSetting,
     default: undefined,

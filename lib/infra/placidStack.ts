@@ -7,6 +7,7 @@ import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { configFromContext, type PlacidConfig, rolesAnywhereOf } from './config.js';
 import { DetectStage } from './detectStage.js';
+import { watchFunctionUrl } from './edgeAlarms.js';
 import { IngestStage } from './ingestStage.js';
 import { Observability } from './observability.js';
 import { Queues } from './queues.js';
@@ -75,6 +76,11 @@ export class PlacidStack extends Stack {
     this.observability.watchFunction('Ingest', this.ingest.function);
     this.observability.watchFunction('ScheduleQueue', this.schedule.queueFunction);
     this.observability.watchFunction('ScheduleHttp', this.schedule.httpFunction);
+    watchFunctionUrl(this.observability, {
+      fn: this.schedule.httpFunction,
+      pluginTimeoutMs: config.pluginTimeoutMs,
+      failOpenPercent: config.pluginFailOpenAlarmPercent,
+    });
     // The migration workflow (state machine, steps Lambda, plan queue and starter) registers itself.
     this.workflow = new MigrationWorkflow(this, 'Workflow', {
       config,

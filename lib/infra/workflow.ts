@@ -28,6 +28,7 @@ import {
 import { AgentAccess } from './agentAccess.js';
 import { type PlacidConfig, rolesAnywhereOf } from './config.js';
 import { planTtlMinutesOf } from './contextJson.js';
+import { watchAgents } from './edgeAlarms.js';
 import type { Observability } from './observability.js';
 import { type Queues, visibilityFor } from './queues.js';
 import { RUNTIME_ENV } from './runtimeEnv.js';
@@ -146,6 +147,7 @@ export class MigrationWorkflow extends Construct {
     // Step errors are how the state machine learns to retry, defer or roll back: alarming on
     // each would be noise; the execution alarms above report what the errors led to.
     observability.watchFunction('WorkflowSteps', this.stepsFunction, { alarmOnErrors: false });
+    watchAgents(observability, this.agentActivity);
     observability.watchFunction('PlanStarter', this.starterFunction);
     if (!props.planQueue) observability.watchQueue('Plans', this.planQueue);
     acknowledgeWorkflowFindings(this);
