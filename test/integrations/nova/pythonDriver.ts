@@ -23,12 +23,15 @@ export const FAKE_AWS_CREDENTIALS = {
 
 export interface DriverAnswer {
   id: number;
-  /** Hosts through the filters for the first instance. */
+  /** Hosts through the filters for the first instance (of the last placement, with `repeat`). */
   passed: [string, string][];
   /** The first instance's weighed hosts, best first, with Nova's final weight. */
   order: [string, string, number][];
   selected: [string, string][];
-  stats: Record<string, number>;
+  /** placid_nova.stats after the case: counters, and `breaker` (closed, open, half_open). */
+  stats: Record<string, number> & { breaker: string };
+  /** Wall seconds of each placement (filters + weighers through Nova's handlers). */
+  elapsed: number[];
   /** The plug-in's log lines for this case (`WARNING …`, `INFO …`). */
   log: string[];
   error?: string;
