@@ -19,7 +19,7 @@ WEIGHT_BOUND = 1e9
 class Advice(object):
     """Placid's verdicts on one request's candidates."""
 
-    def __init__(self, verdicts, unjudged=(), failed=False, counts=None):
+    def __init__(self, verdicts, asked=(), unjudged=(), failed=False, counts=None):
         #: {(host, nodename): (passes, weight)} for the candidates Placid judged.
         self.verdicts = verdicts
         #: {(host, nodename)} Placid did not judge (unknown, refused, stale): Nova's call.
@@ -28,10 +28,11 @@ class Advice(object):
         self.failed = failed
         #: {'unknown': n, 'refused': n, 'stale': n}
         self.counts = counts or {}
-        self.hosts = set(verdicts) | self.unjudged
+        #: {(host, nodename)} asked about: a candidate the answer does not mention is unjudged too.
+        self.asked = asked
 
     def covers(self, keys):
-        return self.failed or keys <= self.hosts
+        return self.failed or keys <= self.asked
 
 
 FAILED = Advice({}, failed=True)
@@ -115,4 +116,4 @@ def parse(raw, asked):
             if key is not None:
                 unjudged.add(key)
                 counts[name] += 1
-    return Advice(verdicts, unjudged - set(verdicts), counts=counts)
+    return Advice(verdicts, asked, unjudged - set(verdicts), counts=counts)

@@ -160,7 +160,9 @@ describe('placid_nova in Nova 26 with placid serve behind it', () => {
     expect(answer.passed).toHaveLength(NOVA_HOSTS.length);
     expect(answer.order.every(([, , w]) => w === 0)).toBe(true);
     expect(answer.stats).toMatchObject({ calls: 1, failed: 1, failed_connect: 1, fail_open_decisions: 1 });
-    expect(answer.log.join('\n')).toMatch(/WARNING Placid gave no usable answer \(connect: .*every host passes with weight 0/);
+    expect(answer.log.join('\n')).toMatch(
+      /WARNING Placid gave no usable answer \(connect: .*every host passes with weight 0/,
+    );
   });
 
   it('lets no host pass when Placid is down and fail_open is false', async () => {

@@ -50,7 +50,8 @@ export class PluginDriver {
     const child = spawn(PYTHON, [join(here, 'plugin_driver.py')], {
       env: {
         ...process.env,
-        PYTHONPATH: join(root, 'integrations/nova'),
+        // Another copy of the plug-in (an older one, to see a test fail without its fix).
+        PYTHONPATH: process.env.PLACID_NOVA_PYTHONPATH ?? join(root, 'integrations/nova'),
         PYTHONDONTWRITEBYTECODE: '1',
         // Only read when a case sets [placid] region (the SigV4 case); never sent anywhere else.
         ...FAKE_AWS_CREDENTIALS,
