@@ -133,7 +133,7 @@ describe('wrong values are no answer', () => {
     server.behaviour = (socket, asked) =>
       answerBody(
         socket,
-        answerWith(asked, (h) => ({ passes: true, weight: 'W' }))
+        answerWith(asked, () => ({ passes: true, weight: 'W' }))
           .replace('"W"', weight)
           .replace('"W"', weight === '1e308' ? '-1e308' : weight)
           .replace('"W"', '0.5'),
