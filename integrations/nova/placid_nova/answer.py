@@ -7,7 +7,6 @@ Nova decides those alone. Unknown fields are ignored, so older and newer servers
 """
 
 import json
-import math
 
 from placid_nova.failures import Unanswered
 
@@ -45,17 +44,18 @@ def _bad(message):
 def _key(item, asked, where, strict=True):
     """(host, nodename) of an answer item; the nodename defaults to the host (Nova's usual node).
     Not ``strict``: None for a candidate not asked about (a refused name may come back altered)."""
-    if not isinstance(item, dict):
+    if type(item) is not dict:
         raise _bad('%s: an item is not an object' % where)
     host = item.get('host')
     nodename = item.get('nodename', host)
-    if not isinstance(host, str) or not isinstance(nodename, str):
+    if type(host) is not str or type(nodename) is not str:
         raise _bad('%s: host and nodename must be strings' % where)
-    if (host, nodename) not in asked:
+    key = (host, nodename)
+    if key not in asked:
         if not strict:
             return None
-        raise _bad('%s: %s was not asked about' % (where, repr((host, nodename))[:200]))
-    return host, nodename
+        raise _bad('%s: %s was not asked about' % (where, repr(key)[:200]))
+    return key
 
 
 def _list(body, name, required=False):
@@ -67,31 +67,29 @@ def _list(body, name, required=False):
     return value
 
 
-def _weight(c):
-    w = c.get('weight')
-    if isinstance(w, bool) or not isinstance(w, (int, float)):
+def _weight(w):
+    # type() rather than isinstance: a boolean is an int to isinstance.
+    if type(w) is not float and type(w) is not int:
         raise _bad('a passing candidate\'s weight must be a number')
-    w = float(w)
-    if not math.isfinite(w) or abs(w) > WEIGHT_BOUND:
+    if not -WEIGHT_BOUND <= w <= WEIGHT_BOUND:  # also false for NaN
         raise _bad('a weight must be finite and within ±%g' % WEIGHT_BOUND)
-    return w
+    return float(w)
 
 
 def _judged(c, key, verdicts):
+    """Records ``c``'s verdict; False when it is marked stale (not judged)."""
     stale = c.get('stale', False)
-    if not isinstance(stale, bool):
-        raise _bad('`stale` must be a boolean')
-    age = c.get('report_age_seconds')
-    if age is not None and (isinstance(age, bool) or not isinstance(age, (int, float))):
-        raise _bad('`report_age_seconds` must be a number')
-    if stale:
+    if stale is True:
+        age = c.get('report_age_seconds')
+        if age is not None and type(age) is not int and type(age) is not float:
+            raise _bad('`report_age_seconds` must be a number')
         return False
     passes = c.get('passes')
-    if not isinstance(passes, bool):
-        raise _bad('`passes` must be a boolean')
+    if stale is not False or type(passes) is not bool:
+        raise _bad('`passes` and `stale` must be booleans')
     if key in verdicts:
-        raise _bad('two verdicts for %r' % (key,))
-    verdicts[key] = (passes, _weight(c) if passes else 0.0)
+        raise _bad('two verdicts for %s' % repr(key)[:200])
+    verdicts[key] = (passes, _weight(c.get('weight')) if passes else 0.0)
     return True
 
 
