@@ -18,7 +18,7 @@ import { round } from './stats.js';
 
 const FLEET = 10_000;
 /** Runs per variant and size: the whole bench stays within a few minutes on a busy machine. */
-const RUNS = { 200: 60, 1000: 60, 5000: 20 };
+const RUNS = { 200: 40, 1000: 40, 5000: 10 };
 const log = (line: string) => process.stdout.write(`nova-plugin: ${line}\n`);
 
 /** bench/nova_plugin.py with the fleet built, waiting for its job line. */

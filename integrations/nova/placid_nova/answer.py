@@ -30,8 +30,9 @@ class Advice(object):
         #: {(host, nodename)} asked about: a candidate the answer does not mention is unjudged too.
         self.asked = asked
 
-    def covers(self, keys):
-        return self.failed or keys <= self.asked
+    def covers(self, host_states):
+        asked = self.asked
+        return self.failed or all((h.host, h.nodename) in asked for h in host_states)
 
 
 FAILED = Advice({}, failed=True)

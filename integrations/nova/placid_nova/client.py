@@ -39,14 +39,14 @@ class _Cache(object):
         self._entries = collections.OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, request_id, keys):
+    def get(self, request_id, host_states):
         with self._lock:
             entry = self._entries.get(request_id)
             if entry is None:
                 return None
             at, advice = entry
             # A later call with hosts the answer never saw (a retried live migration) asks again.
-            if time.monotonic() - at > CACHE_TTL_SECONDS or not advice.covers(keys):
+            if time.monotonic() - at > CACHE_TTL_SECONDS or not advice.covers(host_states):
                 return None
             self._entries.move_to_end(request_id)
             return advice
@@ -81,14 +81,13 @@ def reset():
 def advice_for(spec_obj, host_states):
     """Placid's advice on ``host_states`` for ``spec_obj``: cached, asked, or the fail policy's."""
     try:
-        keys = {(h.host, h.nodename) for h in host_states}
         request_id = translate.request_id_of(spec_obj)
         if request_id is not None:
-            cached = _cache.get(request_id, keys)
+            cached = _cache.get(request_id, host_states)
             if cached is not None:
                 stats.add('cache_hits')
                 return cached
-        advice = _ask(spec_obj, host_states, keys, request_id or 'req-%s' % uuid.uuid4())
+        advice = _ask(spec_obj, host_states, request_id or 'req-%s' % uuid.uuid4())
         if request_id is not None:
             _cache.put(request_id, advice)
         return advice
@@ -99,13 +98,14 @@ def advice_for(spec_obj, host_states):
         stats.summarise()
 
 
-def _ask(spec_obj, host_states, keys, request_id):
+def _ask(spec_obj, host_states, request_id):
     if not breaker.allow(CONF.placid.breaker_cooldown):
         stats.add('breaker_skips')
         _policy_decided()
         return answer.FAILED
     deadline = time.monotonic() + CONF.placid.timeout
     stats.add('calls')
+    keys = {(h.host, h.nodename) for h in host_states}
     try:
         advice = _exchange(spec_obj, host_states, keys, request_id, deadline)
     except Unanswered as failure:

@@ -426,6 +426,24 @@ describe("hosts Placid does not judge are Nova's call", () => {
   });
 });
 
+describe('weigher-only adoption', () => {
+  it('PlacidWeigher without PlacidFilter reorders but never removes a host', async () => {
+    // Prepare: Placid eliminates cmp1 and prefers bm
+    server.behaviour = (socket, asked) =>
+      answerBody(
+        socket,
+        answerWith(asked, (h) =>
+          h === 'cmp1' ? { passes: false } : { passes: true, weight: h === 'bm' ? 2 : 1 },
+        ),
+      );
+    // Act
+    const answer = await place({}, { weigher_only: true });
+    // Assess
+    expect(answer.passed).toEqual(HOSTS);
+    expect(answer.order.map(([h]) => h)).toEqual(['bm', 'cmp0', 'cmp1']);
+  });
+});
+
 describe('the circuit breaker', () => {
   it('stops calling after repeated failures, then lets one probe through', async () => {
     // Prepare

@@ -72,10 +72,11 @@ def request_spec(case):
     )
 
 
-def place(spec, hosts, handlers):
-    """Nova's placement of ``spec`` among ``hosts``: the first instance's view and every pick."""
+def place(spec, hosts, handlers, weigher_only=False):
+    """Nova's placement of ``spec`` among ``hosts``: the first instance's view and every pick.
+    ``weigher_only``: PlacidWeigher without PlacidFilter (Placid reorders, never removes)."""
     filter_handler, weight_handler, filter_classes, weigher_classes = handlers
-    filters_ = [cls() for cls in filter_classes]
+    filters_ = [] if weigher_only else [cls() for cls in filter_classes]
     weighers = [cls() for cls in weigher_classes]
     first = None
     selected = []
@@ -114,7 +115,8 @@ def run(case, handlers):
                 r['request_id'] = '%s-%d' % (r['request_id'], i)
             hosts = [fakes.FakeHostState(h, n, {'aggregates': []}) for h, n in case['hosts']]
             started = time.monotonic()
-            out = place(request_spec(dict(case, request=r)), hosts, handlers)
+            out = place(request_spec(dict(case, request=r)), hosts, handlers,
+                        case.get('weigher_only', False))
             elapsed.append(time.monotonic() - started)
         if case.get('summarise'):
             placid_nova.stats.summarise(now=time.monotonic() + 61)
