@@ -91,8 +91,12 @@ def _connect(parts, deadline):
         if parts.scheme == 'https':
             sock.settimeout(_remaining(deadline))  # the handshake's reads share one deadline
             sock = _tls_context().wrap_socket(sock, server_hostname=parts.hostname)
-    except BaseException:
+    except BaseException as e:
         sock.close()
+        if isinstance(e, socket.timeout):
+            raise Unanswered('timeout', 'the TLS handshake with %s timed out' % parts.hostname)
+        if isinstance(e, OSError):  # ssl.SSLError and certificate errors included
+            raise Unanswered('connect', 'TLS with %s: %s' % (parts.hostname, e))
         raise
     return sock
 

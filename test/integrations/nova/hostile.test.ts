@@ -235,6 +235,16 @@ describe('the timeout bounds the whole call', () => {
     everyHostFailedOpen(answer, 'timeout');
   });
 
+  it('a TLS handshake that never completes is cut off at the deadline', async () => {
+    // Prepare: the stand-in speaks plain TCP and waits for a request that never comes
+    server.behaviour = () => {};
+    // Act
+    const answer = await place({ endpoint: server.url.replace('http:', 'https:'), timeout: 0.5 });
+    // Assess
+    expect(answer.elapsed[0]).toBeLessThan(2);
+    everyHostFailedOpen(answer, 'timeout');
+  });
+
   it('a hanging endpoint costs one timeout for the filter and the weigher together', async () => {
     // Prepare
     server.behaviour = () => {};
