@@ -64,12 +64,9 @@ export async function benchNovaPlugin(): Promise<Record<string, unknown>> {
     );
     const novaSide = startNovaSide(fleetFile);
     const dataDir = join(dir, 'store');
-    // Reported now: the run must end before the reports are two minutes old.
     await storeFleet(
       { dataDir },
       inputs.map((i) => toHostState(hostStateInput.parse(i))),
-      60_000,
-      0,
     );
     const serve = await spawnServe(['--data-dir', dataDir, '--no-detect'], config);
     try {
