@@ -37,8 +37,8 @@ afterAll(async () => {
 });
 
 let requests = 0;
-const place = (conf: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-  driver.run({
+const place = (conf: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, by = driver) =>
+  by.run({
     conf: { endpoint: server.url, timeout: 0.5, ...conf },
     hosts: HOSTS,
     request: {
@@ -253,6 +253,35 @@ describe('the timeout bounds the whole call', () => {
     // Assess
     expect(answer.elapsed[0]).toBeLessThan(2);
     everyHostFailedOpen(answer, 'timeout');
+  });
+});
+
+describe('under eventlet, as nova-scheduler runs', () => {
+  let green: PluginDriver;
+  beforeAll(async () => {
+    green = await PluginDriver.start({ eventlet: true });
+  }, 60_000);
+  afterAll(() => green?.close());
+
+  it('the deadline holds with green sockets: a drip, then a well-formed answer', async () => {
+    // Prepare
+    server.behaviour = (socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n');
+      const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(' ')), 200);
+      socket.on('close', () => clearInterval(drip));
+    };
+    // Act
+    const dripped = await place({ timeout: 0.5 }, {}, green);
+    server.behaviour = (socket, asked) =>
+      answerBody(
+        socket,
+        answerWith(asked, (h) => ({ passes: h !== 'cmp0', weight: 1 })),
+      );
+    const answered = await place({ timeout: 0.5 }, {}, green);
+    // Assess
+    expect(dripped.elapsed[0]).toBeLessThan(2);
+    everyHostFailedOpen(dripped, 'timeout');
+    expect(answered.passed).toEqual([HOSTS[1], HOSTS[2]]);
   });
 });
 

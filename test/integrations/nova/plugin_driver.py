@@ -6,11 +6,16 @@ multi-create is placed as Nova's scheduler manager does: filter, weigh, take the
 and go on with the sorted survivors for the next instance.
 """
 
-import json
-import logging
 import os
-import sys
-import time
+
+if os.environ.get('PLACID_DRIVER_EVENTLET'):
+    # As nova-scheduler runs (nova/cmd/__init__.py): eventlet-patched sockets, threads and time.
+    import nova.monkey_patch  # noqa: F401
+
+import json  # noqa: E402
+import logging  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
 
 import nova.conf
 from nova import context as nova_context

@@ -44,7 +44,8 @@ export class PluginDriver {
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {}
 
-  static async start(): Promise<PluginDriver> {
+  /** `eventlet`: monkey-patched first, as nova-scheduler is (nova/cmd imports nova.monkey_patch). */
+  static async start(options: { eventlet?: boolean } = {}): Promise<PluginDriver> {
     if (!existsSync(PYTHON))
       throw new Error(`${PYTHON} is missing: the Nova plug-in tests need Debian's python3`);
     const child = spawn(PYTHON, [join(here, 'plugin_driver.py')], {
@@ -55,6 +56,7 @@ export class PluginDriver {
         PYTHONDONTWRITEBYTECODE: '1',
         // Only read when a case sets [placid] region (the SigV4 case); never sent anywhere else.
         ...FAKE_AWS_CREDENTIALS,
+        ...(options.eventlet ? { PLACID_DRIVER_EVENTLET: '1' } : {}),
       },
     });
     const driver = new PluginDriver(child);
