@@ -32,7 +32,11 @@ export class FakeConsulCatalog {
     const handler: http.RequestListener = (req, res) => self?.handle(req, res);
     const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new FakeConsulCatalog(server, `127.0.0.1:${(server.address() as AddressInfo).port}`, options.token);
+    self = new FakeConsulCatalog(
+      server,
+      `127.0.0.1:${(server.address() as AddressInfo).port}`,
+      options.token,
+    );
     return self;
   }
 
@@ -54,8 +58,8 @@ export class FakeConsulCatalog {
       res.writeHead(status, { 'Content-Type': type });
       res.end(body);
     };
-    if (this.token !== undefined && token !== this.token) return reply(403, 'Permission denied');
-    if (url.pathname !== '/v1/catalog/nodes' || req.method !== 'GET') return reply(404, 'not found');
+    if (this.token !== undefined && token !== this.token) return void reply(403, 'Permission denied');
+    if (url.pathname !== '/v1/catalog/nodes' || req.method !== 'GET') return void reply(404, 'not found');
     const dc = url.searchParams.get('dc') ?? 'dc1';
     const listed = this.nodes
       .filter((n) => n.datacenter === dc)

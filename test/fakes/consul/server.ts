@@ -1,6 +1,5 @@
 import { FakeConsulAgent, type FakeConsulAgentOptions } from './agent.js';
 
-export { type FakeCatalogNode, FakeConsulCatalog } from './catalog.js';
 export {
   type ConsulFault,
   type ConsulPermission,
@@ -10,6 +9,7 @@ export {
   NODE_MAINTENANCE_CHECK,
   type RecordedConsulRequest,
 } from './agent.js';
+export { type FakeCatalogNode, FakeConsulCatalog } from './catalog.js';
 
 /**
  * A fleet of fake Consul agents, one listener per VM (each VM's agent has its own address, as in an
