@@ -70,6 +70,7 @@ export class PlacidStack extends Stack {
       ...METRICS.schedule,
     ]);
     this.observability.watchCounters('Schedule (URL)', scheduleHttp, METRICS.schedule);
+    this.observability.watchCounters('Advisory decisions (the plug-in)', scheduleHttp, METRICS.advisory);
     this.observability.watchQueue('Ingest', this.queues.ingest);
     this.observability.watchQueue('ScheduleRequests', this.queues.scheduleRequests);
     this.observability.watchQueue('ScheduleReplies', this.queues.scheduleReplies);

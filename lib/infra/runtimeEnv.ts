@@ -32,8 +32,10 @@ export const METRICS = {
   ingest: ['ReportsStored', 'ReportsStale', 'ReportsRejected', 'SamplesWritten'],
   /** Reports that advanced the stored state: none for a while means the newest data is that old. */
   reportsStored: 'ReportsStored',
-  /** Per decision (functions/schedule/metrics.ts); DecisionsAdvised: the plug-in's advisory calls. */
-  schedule: ['DecisionsPlaced', 'DecisionsNoValidHost', 'DecisionsAdvised', 'ClaimConflicts'],
+  /** Per decision (functions/schedule/metrics.ts). */
+  schedule: ['DecisionsPlaced', 'DecisionsNoValidHost', 'ClaimConflicts'],
+  /** Per advisory decision: the nova-scheduler plug-in's calls (functions/schedule/metrics.ts). */
+  advisory: ['DecisionsAdvised', 'AdvisoryCandidates', 'AdvisoryUnknownHosts'],
   /** One per completed detector run (functions/detect/metrics.ts): none for minutes means the loop stopped. */
   detectorRuns: 'DetectorRuns',
   /** Per detector run: plans made, migrations sent to the plan queue, VMs found suffering, plans expired. */
