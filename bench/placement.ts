@@ -26,8 +26,13 @@ const SIZES = [1_000, 10_000, 100_000];
 
 /** A fleet of `n` hosts in 3 AZs, 2 hardware classes (aggregate metadata), varied usage. */
 export function generateHosts(n: number): HostState[] {
+  return generateHostInputs(n).map((h) => toHostState(hostStateInput.parse(h)));
+}
+
+/** generateHosts' hosts as plain JSON (HOSTS.json's shape). */
+export function generateHostInputs(n: number): Record<string, unknown>[] {
   const zones = ['az1', 'az2', 'az3'];
-  const hosts: HostState[] = [];
+  const hosts: Record<string, unknown>[] = [];
   let seed = 42;
   const rnd = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -39,36 +44,32 @@ export function generateHosts(n: number): HostState[] {
     const ram = 262144;
     const usedRam = Math.floor(rnd() * 200000);
     const vcpus = 64;
-    hosts.push(
-      toHostState(
-        hostStateInput.parse({
-          host: `cmp-${i}`,
-          nodename: `cmp-${i}`,
-          free_ram_mb: ram - usedRam - 512,
-          total_usable_ram_mb: ram,
-          total_usable_disk_gb: 2000,
-          free_disk_mb: Math.floor((2000 - rnd() * 1500) * 1024),
-          disk_mb_used: 0,
-          vcpus_total: vcpus,
-          vcpus_used: Math.floor(rnd() * 200),
-          cpu_allocation_ratio: 4,
-          num_instances: Math.floor(rnd() * 40),
-          num_io_ops: Math.floor(rnd() * 6),
-          hypervisor_type: 'QEMU',
-          hypervisor_version: 8002000,
-          supported_instances: [['x86_64', 'kvm', 'hvm']],
-          service: { disabled: i % 97 === 0, up: true },
-          aggregates: [
-            { name: `zone-${az}`, hosts: [], metadata: { availability_zone: az } },
-            {
-              name: ssd ? 'ssd' : 'hdd',
-              hosts: [],
-              metadata: { storage: ssd ? 'ssd' : 'hdd', cpu_gen: ssd ? '4' : '3' },
-            },
-          ],
-        }),
-      ),
-    );
+    hosts.push({
+      host: `cmp-${i}`,
+      nodename: `cmp-${i}`,
+      free_ram_mb: ram - usedRam - 512,
+      total_usable_ram_mb: ram,
+      total_usable_disk_gb: 2000,
+      free_disk_mb: Math.floor((2000 - rnd() * 1500) * 1024),
+      disk_mb_used: 0,
+      vcpus_total: vcpus,
+      vcpus_used: Math.floor(rnd() * 200),
+      cpu_allocation_ratio: 4,
+      num_instances: Math.floor(rnd() * 40),
+      num_io_ops: Math.floor(rnd() * 6),
+      hypervisor_type: 'QEMU',
+      hypervisor_version: 8002000,
+      supported_instances: [['x86_64', 'kvm', 'hvm']],
+      service: { disabled: i % 97 === 0, up: true },
+      aggregates: [
+        { name: `zone-${az}`, hosts: [], metadata: { availability_zone: az } },
+        {
+          name: ssd ? 'ssd' : 'hdd',
+          hosts: [],
+          metadata: { storage: ssd ? 'ssd' : 'hdd', cpu_gen: ssd ? '4' : '3' },
+        },
+      ],
+    });
   }
   return hosts;
 }
@@ -85,29 +86,32 @@ const FILTERS = [
 
 /** The bench's scheduler (its filters, every weigher) and request, shared with profilePlacement.ts. */
 export function placementSetup(): { scheduler: Scheduler; spec: RequestSpec } {
-  const config = resolveConfig(
-    {
-      filter_scheduler: { enabled_filters: FILTERS, weight_classes: ['nova.scheduler.weights.all_weighers'] },
-    },
-    'bench',
-  );
+  const config = resolveConfig(PLACEMENT_CONFIG, 'bench');
   const scheduler = createScheduler(config);
-  const spec = parseRequestSpec({
-    flavor: {
-      name: 'm1.large',
-      vcpus: 4,
-      memory_mb: 8192,
-      root_gb: 40,
-      extra_specs: {
-        'aggregate_instance_extra_specs:storage': 'ssd',
-        'capabilities:hypervisor_type': 'QEMU',
-      },
-    },
-    image: { id: 'img-1', properties: { hw_architecture: 'x86_64' } },
-    availability_zone: 'az2',
-  });
+  const spec = parseRequestSpec(PLACEMENT_REQUEST);
   return { scheduler, spec };
 }
+
+/** The bench's config document: its filters and every weigher. */
+export const PLACEMENT_CONFIG = {
+  filter_scheduler: { enabled_filters: FILTERS, weight_classes: ['nova.scheduler.weights.all_weighers'] },
+};
+
+/** The bench's request, as plain JSON (REQUEST.json's shape). */
+export const PLACEMENT_REQUEST = {
+  flavor: {
+    name: 'm1.large',
+    vcpus: 4,
+    memory_mb: 8192,
+    root_gb: 40,
+    extra_specs: {
+      'aggregate_instance_extra_specs:storage': 'ssd',
+      'capabilities:hypervisor_type': 'QEMU',
+    },
+  },
+  image: { id: 'img-1', properties: { hw_architecture: 'x86_64' } },
+  availability_zone: 'az2',
+};
 
 export async function benchPlacement(): Promise<Record<string, unknown>> {
   const cli = await benchCliStart();
