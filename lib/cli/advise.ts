@@ -62,7 +62,6 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
     new Date(),
     true,
   );
-  engine.release?.();
   return answer;
 }
 

@@ -222,8 +222,6 @@ export async function adviseRequest(
       ADVISORY_LIST_LIMIT,
     ),
   };
-  // The answer and the record are all that is read from the decision: its arrays can serve the next.
-  engine.release?.();
   const write = () => deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
     deps.deferWrite(write);

@@ -1,7 +1,7 @@
 import type { HostState } from '../../model/hostState.js';
 import type { RequestSpec } from '../../model/requestSpec.js';
 import type { EngineContext } from '../context.js';
-import { fleetIndex } from './fleetIndex.js';
+import { Fleet } from '../fleet.js';
 import { HostCheck } from './hostCheck.js';
 
 /** A host the Placement-equivalent pre-filter dropped, and why (built lazily). */
@@ -18,23 +18,10 @@ export interface PrefilterResult {
 }
 
 /**
- * Nova's request filters plus Placement's allocation-candidate query, over in-memory host states,
- * prepared for one request. Throws NoValidHostError when the request itself can have no
- * candidates (an unknown forced host, or a tenant without its required aggregate) and RequestError
- * for malformed Placement extra specs. `collect` finds the candidates; `stageOf` and `explain`
- * name, for a host it left out, the stage that removed it and why.
- */
-export function prefilterCheck(
-  hosts: readonly HostState[],
-  spec: RequestSpec,
-  ctx: EngineContext,
-): HostCheck {
-  return new HostCheck(spec, ctx, fleetIndex(hosts));
-}
-
-/**
- * The pre-filter's survivors as a host list, and with `record` every other host with its stage
- * (the hosts `collect` left out, named afterwards).
+ * Nova's request filters plus Placement's allocation-candidate query over in-memory host states:
+ * the survivors as a host list, and with `record` every other host with its stage. Throws
+ * NoValidHostError when the request itself can have no candidates (an unknown forced host, or a
+ * tenant without its required aggregate) and RequestError for malformed Placement extra specs.
  */
 export function placementPrefilter(
   hosts: readonly HostState[],
@@ -42,39 +29,24 @@ export function placementPrefilter(
   ctx: EngineContext,
   record: boolean,
 ): PrefilterResult {
-  const check = prefilterCheck(hosts, spec, ctx);
-  const positions = new Int32Array(hosts.length);
-  const n = check.collect(positions);
-  const kept = new Array<HostState>(n);
-  for (let j = 0; j < n; j++) kept[j] = hosts[positions[j]];
+  const fleet = Fleet.from(hosts);
+  const check = new HostCheck(spec, ctx, fleet);
+  const kept = check.collect();
   const removals: PrefilterRemoval[] = [];
   if (record) {
     let next = 0;
     for (let i = 0; i < hosts.length; i++) {
-      if (next < n && positions[next] === i) {
+      if (next < kept.length && kept[next] === i) {
         next++;
         continue;
       }
-      const host = hosts[i];
+      const host = fleet.hosts[i];
       removals.push({
-        host,
+        host: hosts[i],
         stage: check.stageOf(host, i) ?? 'Placement',
         reason: () => check.explain(host, i),
       });
     }
   }
-  return { hosts: kept, removals };
-}
-
-/**
- * The pre-filter's candidates as positions: writes the ascending positions of the hosts that pass
- * to `out` (at least hosts.length long) and returns how many.
- */
-export function prefilterPositions(
-  hosts: readonly HostState[],
-  spec: RequestSpec,
-  ctx: EngineContext,
-  out: Int32Array,
-): number {
-  return prefilterCheck(hosts, spec, ctx).collect(out);
+  return { hosts: Array.from(kept, (i) => hosts[i]), removals };
 }
