@@ -195,14 +195,14 @@ async function timeDecisions(fn: () => Promise<void>, runs: number, after: () =>
  */
 async function stageCpu(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, runs: number) {
   const ctx: EngineContext = { config: scheduler.config, now: new Date(), index: 0, fleet };
-  const prefiltered = Array.from(new HostCheck(spec, ctx, fleet).collect(), (i) => fleet.hosts[i]);
+  const prefiltered = new HostCheck(spec, ctx, fleet).candidates();
   const filtered = (await runFilters(scheduler.filters, prefiltered, spec, ctx)).hosts;
   const weights = weighHosts(scheduler.weighers, filtered, spec, ctx);
   const s = scheduler.config.scheduler;
   // As the scheduler ranks one instance: the random subset, the alternates and 8 spare hosts.
   const limit = scheduler.config.filter_scheduler.host_subset_size + s.max_attempts - 1 + 8;
   return {
-    prefilter: await medianCpu(() => new HostCheck(spec, ctx, fleet).collect(), runs),
+    prefilter: await medianCpu(() => new HostCheck(spec, ctx, fleet).candidates(), runs),
     filters: await medianCpu(() => runFilters(scheduler.filters, prefiltered, spec, ctx), runs),
     weighing: await medianCpu(() => weighHosts(scheduler.weighers, filtered, spec, ctx), runs),
     ranking: await medianCpu(() => rankHosts(weights, limit), runs),

@@ -51,46 +51,47 @@ export async function runFilters(
 ): Promise<Filtered> {
   const stages = await prepareStages(filters, spec, ctx);
   const counts: FilterCount[] = [];
-  let survivors = hosts as HostState[];
+  const survivors = hosts.slice();
   for (const stage of stages) {
     const start = survivors.length;
     if (stage.state !== PASS_ALL) {
       const removed: FilterRemovals | null = removals
         ? { stage, spec, ctx, hosts: [], rejections: [] }
         : null;
-      survivors = passing(stage, survivors, spec, ctx, removed);
+      keepPassing(stage, survivors, spec, ctx, removed);
       if (removed && removed.hosts.length > 0) removals!.push(removed);
     }
     counts.push({ filter: stage.filter.name, start, end: survivors.length, instance_index: ctx.index });
     if (survivors.length === 0) break;
   }
-  return { hosts: survivors.slice(), counts };
+  return { hosts: survivors, counts };
 }
 
-/** The hosts `stage` passes, in order; a filter that throws is named with the host. */
-function passing(
+/** Keeps the hosts `stage` passes in `hosts`, in order; a filter that throws is named with the host. */
+function keepPassing(
   stage: Stage,
-  hosts: readonly HostState[],
+  hosts: HostState[],
   spec: RequestSpec,
   ctx: EngineContext,
   removed: FilterRemovals | null,
-): HostState[] {
+): void {
   const { filter, state } = stage;
-  const kept: HostState[] = [];
+  let kept = 0;
   let j = 0;
   try {
     for (; j < hosts.length; j++) {
-      const verdict = filter.check(hosts[j], spec, state, ctx);
-      if (verdict === PASS) kept.push(hosts[j]);
+      const host = hosts[j];
+      const verdict = filter.check(host, spec, state, ctx);
+      if (verdict === PASS) hosts[kept++] = host;
       else if (removed) {
-        removed.hosts.push(hosts[j]);
+        removed.hosts.push(host);
         removed.rejections.push(verdict);
       }
     }
   } catch (err) {
     throw wrap(filter.name, `failed on host ${hosts[j].host}`, err);
   }
-  return kept;
+  hosts.length = kept;
 }
 
 /** Every filter that runs for this instance, with its per-request state (PASS_ALL: no loop needed). */

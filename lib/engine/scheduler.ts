@@ -184,20 +184,20 @@ interface Placed {
  */
 function prefilter(run: Run, fleet: Fleet): { hosts: HostState[] } | Pick<ScheduleDecision, 'error'> {
   const { spec, ctx } = run;
-  let kept: Int32Array;
+  let hosts: HostState[];
   try {
     const check = new HostCheck(spec, ctx, fleet);
-    kept = check.collect();
-    run.trace?.prefiltered(fleet.hosts, kept, check);
+    hosts = check.candidates();
+    run.trace?.prefiltered(fleet.hosts, check);
   } catch (err) {
     if (err instanceof NoValidHostError) return { error: noValidHost(err.message) };
     throw err;
   }
-  run.counts.push({ filter: 'Placement', start: fleet.hosts.length, end: kept.length, instance_index: 0 });
-  if (kept.length === 0)
+  run.counts.push({ filter: 'Placement', start: fleet.hosts.length, end: hosts.length, instance_index: 0 });
+  if (hosts.length === 0)
     return { error: noValidHost('No valid host was found. Placement returned no allocation candidates.') };
   spec.requested_destination = resolvedDestination(spec, fleet);
-  return { hosts: Array.from(kept, (i) => fleet.hosts[i]) };
+  return { hosts };
 }
 
 /** Each instance's placement with its alternates from the final ranking. */

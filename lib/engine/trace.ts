@@ -22,7 +22,7 @@ interface Weighing {
  * it only when someone reads them. Plain data the decision owns: nothing is lent or given back.
  */
 export class DecisionTrace {
-  private prefilter: { hosts: readonly HostState[]; kept: Int32Array; check: HostCheck } | null = null;
+  private prefilter: { hosts: readonly HostState[]; check: HostCheck } | null = null;
   private narrowed: readonly NarrowRemoval[] = [];
   /** Every filter's removals, filter by filter and instance by instance (when explained). */
   readonly removals: FilterRemovals[] | null;
@@ -35,9 +35,9 @@ export class DecisionTrace {
     this.removals = explains ? [] : null;
   }
 
-  /** The pre-filter kept the fleet's hosts at `kept` (ascending positions); `check` names the rest. */
-  prefiltered(hosts: readonly HostState[], kept: Int32Array, check: HostCheck): void {
-    if (this.explains) this.prefilter = { hosts, kept, check };
+  /** The pre-filter ran `check` over the fleet's hosts (asked again for the stage of each when read). */
+  prefiltered(hosts: readonly HostState[], check: HostCheck): void {
+    if (this.explains) this.prefilter = { hosts, check };
   }
 
   /** The first instance's narrowing removals (later instances narrow nothing new). */
@@ -90,31 +90,23 @@ export class DecisionTrace {
   /** Eliminations in decision order (pre-filter, narrowing, then each filter's), the first `limit`. */
   eliminations(limit = Number.POSITIVE_INFINITY): Elimination[] {
     const out: Elimination[] = [];
-    const add = (host: HostState, filter: string, index: number, reason: () => string) => {
-      if (out.length >= limit) return false;
-      out.push({ host: host.host, nodename: host.nodename, filter, reason: reason(), instance_index: index });
-      return true;
-    };
     const pre = this.prefilter;
     if (pre) {
-      const { hosts, kept, check } = pre;
-      let next = 0;
-      for (let i = 0; i < hosts.length; i++) {
-        if (next < kept.length && kept[next] === i) {
-          next++;
-          continue;
-        }
-        const host = hosts[i];
-        if (!add(host, check.stageOf(host, i) ?? 'Placement', 0, () => check.explain(host, i))) return out;
+      const { hosts, check } = pre;
+      for (let i = 0; i < hosts.length && out.length < limit; i++) {
+        const stage = check.stageOf(hosts[i], i);
+        if (stage !== null) out.push(elimination(hosts[i], stage, 0, check.explain(hosts[i], i)));
       }
     }
-    for (const r of this.narrowed) if (!add(r.host, r.stage, 0, r.reason)) return out;
+    for (const r of this.narrowed) {
+      if (out.length >= limit) return out;
+      out.push(elimination(r.host, r.stage, 0, r.reason()));
+    }
     for (const f of this.removals ?? []) {
       const { filter, state } = f.stage;
-      for (let k = 0; k < f.hosts.length; k++) {
-        const host = f.hosts[k];
-        const reason = () => rejectionWords(f, f.rejections[k], host, filter.name, state);
-        if (!add(host, filter.name, f.ctx.index, reason)) return out;
+      for (let k = 0; k < f.hosts.length && out.length < limit; k++) {
+        const reason = rejectionWords(f, f.rejections[k], f.hosts[k], filter.name, state);
+        out.push(elimination(f.hosts[k], filter.name, f.ctx.index, reason));
       }
     }
     return out;
@@ -122,8 +114,9 @@ export class DecisionTrace {
 
   /** How many hosts were eliminated, counted without building any. */
   eliminationCount(): number {
+    let n = 0;
     const pre = this.prefilter;
-    let n = pre ? pre.hosts.length - pre.kept.length : 0;
+    if (pre) for (let i = 0; i < pre.hosts.length; i++) if (pre.check.stageOf(pre.hosts[i], i) !== null) n++;
     n += this.narrowed.length;
     for (const f of this.removals ?? []) n += f.hosts.length;
     return n;
@@ -137,6 +130,10 @@ export class DecisionTrace {
       eliminatedTotal: this.eliminationCount(),
     };
   }
+}
+
+function elimination(host: HostState, filter: string, index: number, reason: string): Elimination {
+  return { host: host.host, nodename: host.nodename, filter, reason, instance_index: index };
 }
 
 /** The rejection's words for `host`, or a plain note when a plug-in's rejection has none or fails. */

@@ -22,9 +22,8 @@ interface QueryCheck {
 
 /**
  * One request's pre-filter, prepared once: the request filters' aggregate and trait conditions, the
- * forced target and the resource queries. `collect` finds the candidates; `stageOf` names the
- * stage that removed a host (both by one rule, `failing`); `explain` rebuilds the reason for one
- * removed host on demand.
+ * forced target and the resource queries. `candidates` finds the hosts `stageOf` passes; `stageOf`
+ * names the stage that removes a host; `explain` builds the reason for one removed host on demand.
  *
  * Checks run in this order, and the first failure names the stage: in_tree, aggregates
  * (require_tenant_aggregate, map_az_to_placement_aggregate, isolate_aggregates, member_of),
@@ -95,26 +94,25 @@ export class HostCheck {
   }
 
   /**
-   * The ascending positions of every candidate: the hosts `stageOf` passes. Aggregate rules go
-   * first because they usually remove the most (other zones), and they are decided per membership
-   * group, so the other checks run only on the hosts of the groups that pass.
+   * Every candidate, in fleet order: the hosts `stageOf` passes. Aggregate rules go first because
+   * they usually remove the most (other zones), and they are decided per membership group, so the
+   * other checks run only on the hosts of the groups that pass.
    */
-  collect(): Int32Array {
+  candidates(): HostState[] {
     const hosts = this.index.hosts;
     if (this.forced >= 0) {
       // in_tree: only the target can survive, so the other hosts need not be looked at.
-      const ok = this.stageOf(hosts[this.forced], this.forced) === null;
-      return ok ? Int32Array.of(this.forced) : new Int32Array(0);
+      const target = hosts[this.forced];
+      return this.stageOf(target, this.forced) === null ? [target] : [];
     }
-    const out = new Int32Array(hosts.length);
+    const out: HostState[] = [];
     const verdicts = this.aggregates?.verdicts ?? null;
     const groupOf = this.index.aggregates.groupOf;
-    let n = 0;
     for (let i = 0; i < hosts.length; i++) {
       if (verdicts !== null && verdicts[groupOf[i]] !== -1) continue;
-      if (this.stageOf(hosts[i], i) === null) out[n++] = i;
+      if (this.stageOf(hosts[i], i) === null) out.push(hosts[i]);
     }
-    return out.slice(0, n);
+    return out;
   }
 
   /** Why the host at position `i` was removed, as a sentence an operator can act on. */

@@ -31,22 +31,17 @@ export function placementPrefilter(
 ): PrefilterResult {
   const fleet = Fleet.from(hosts);
   const check = new HostCheck(spec, ctx, fleet);
-  const kept = check.collect();
+  const kept = new Set(check.candidates());
   const removals: PrefilterRemoval[] = [];
-  if (record) {
-    let next = 0;
-    for (let i = 0; i < hosts.length; i++) {
-      if (next < kept.length && kept[next] === i) {
-        next++;
-        continue;
-      }
-      const host = fleet.hosts[i];
+  const survivors: HostState[] = [];
+  fleet.hosts.forEach((host, i) => {
+    if (kept.has(host)) survivors.push(hosts[i]);
+    else if (record)
       removals.push({
         host: hosts[i],
         stage: check.stageOf(host, i) ?? 'Placement',
         reason: () => check.explain(host, i),
       });
-    }
-  }
-  return { hosts: Array.from(kept, (i) => hosts[i]), removals };
+  });
+  return { hosts: survivors, removals };
 }
