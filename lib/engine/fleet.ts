@@ -45,9 +45,13 @@ export class Fleet {
     this.byName = byName;
   }
 
-  static from(hosts: readonly HostState[] | Fleet): Fleet {
+  /**
+   * The fleet of `hosts`, each copied into one layout; hosts of `previous` (a snapshot refresh's
+   * unchanged hosts) are taken as they are, so one copy of each host lives on.
+   */
+  static from(hosts: readonly HostState[] | Fleet, previous?: Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
-    return new Fleet(internHosts(hosts));
+    return new Fleet(internHosts(hosts, new Set(previous?.hosts)));
   }
 }
 
@@ -57,7 +61,7 @@ export class Fleet {
  * (aggregate-derived answers are cached by that identity), and a scan over the fleet touches far
  * less memory.
  */
-function internHosts(hosts: readonly HostState[]): HostState[] {
+function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState>): HostState[] {
   const pool = new Map<string, unknown>();
   const shared = <T>(kind: string, value: T, key: string = JSON.stringify(value)): T => {
     const k = `${kind}\u0000${key}`;
@@ -73,6 +77,7 @@ function internHosts(hosts: readonly HostState[]): HostState[] {
     return shared('aggregates', parts, keys.join('\u0001'));
   };
   return hosts.map((h) => {
+    if (laidOut.has(h)) return h;
     const copy: HostState = {
       host: h.host,
       nodename: h.nodename,

@@ -252,9 +252,10 @@ export class FleetSnapshot {
   }
 
   /**
-   * A new Fleet, which indexes its hosts as it is built. Hosts keep their positions unless some
-   * were added or the caller asks for a new order (sorted by key, so every build is in the same
-   * order).
+   * A new Fleet, which indexes its hosts as it is built. Unchanged hosts are passed as the very
+   * objects of the current Fleet, which the new one takes as they are, so only changed hosts are
+   * copied. Hosts keep their positions unless some were added or the caller asks for a new order
+   * (sorted by key, so every build is in the same order).
    */
   private rebuild(changed: readonly string[], reorder: boolean): void {
     const fresh = new Set(changed);
@@ -265,12 +266,12 @@ export class FleetSnapshot {
     };
     if (reorder || changed.some((k) => !this.positions.has(k))) {
       const keys = [...this.entries.keys()].sort();
-      this.current = Fleet.from(keys.map(reuse));
+      this.current = Fleet.from(keys.map(reuse), this.current);
       this.positions = new Map(keys.map((k, i) => [k, i]));
     } else {
       const hosts = previous.slice();
       for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
-      this.current = Fleet.from(hosts);
+      this.current = Fleet.from(hosts, this.current);
     }
     // The stored entries keep the Fleet's interned copies, so the parsed originals can be collected:
     // one copy of each host lives on, and a long-running server's heap (and each full GC) is smaller.
