@@ -1,7 +1,7 @@
 import { type HostState, hostAttribute } from '../../model/hostState.js';
 import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
-import { parseJsonCached } from '../jsonCache.js';
+import { parseJson } from '../json.js';
 import { isPyDict, pythonStr } from '../pyValues.js';
 
 /** One flavor extra spec this filter checks: where to look on the host and what must match. */
@@ -89,7 +89,7 @@ function walk(host: HostState, path: readonly string[]): unknown {
   let cap: unknown = hostAttribute(host, path[0]);
   if (cap == null) cap = Object.hasOwn(host.stats, path[0]) ? host.stats[path[0]] : undefined;
   for (let i = 1; i < path.length && cap != null; i++) {
-    if (typeof cap === 'string') cap = parseJsonCached(cap);
+    if (typeof cap === 'string') cap = parseJson(cap);
     cap = isPyDict(cap) && Object.hasOwn(cap, path[i]) ? cap[path[i]] : undefined;
   }
   return cap ?? undefined;

@@ -2,7 +2,7 @@ import { RequestError } from '../../model/errors.js';
 import type { HostState } from '../../model/hostState.js';
 import { canonicalArch, canonicalHvType, canonicalVmMode } from '../../model/imageMeta.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
-import { parseJsonCached } from '../jsonCache.js';
+import { parseJson } from '../json.js';
 import { pyInt } from '../pyStrings.js';
 import { hypervisorVersionText, parseVersionPredicate, type VersionPredicate } from '../versionPredicate.js';
 
@@ -122,7 +122,7 @@ function maxPhysAddrOk(host: HostState, state: State): boolean {
  */
 function physAddrBits(host: HostState): number {
   if (!host.cpu_info) return 0;
-  const info = parseJsonCached(host.cpu_info) as { maxphysaddr?: { bits?: unknown } | null } | undefined;
+  const info = parseJson(host.cpu_info) as { maxphysaddr?: { bits?: unknown } | null } | undefined;
   const value = info?.maxphysaddr?.bits;
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
