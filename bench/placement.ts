@@ -23,10 +23,10 @@ const SIZES = [1_000, 10_000, 100_000];
 
 /** A fleet of `n` hosts in 3 AZs, 2 hardware classes (aggregate metadata), varied usage. */
 export function generateHosts(n: number): HostState[] {
-  return generateHostInputs(n).map((h) => toHostState(hostStateInput.parse(h)));
+  return generateHostInputs(n).map((input) => toHostState(hostStateInput.parse(input)));
 }
 
-/** generateHosts' hosts as plain JSON (HOSTS.json's shape). */
+/** The generated hosts as input documents (what the Nova side of bench/novaPlugin.ts builds from). */
 export function generateHostInputs(n: number): Record<string, unknown>[] {
   const zones = ['az1', 'az2', 'az3'];
   const hosts: Record<string, unknown>[] = [];
