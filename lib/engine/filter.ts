@@ -55,8 +55,8 @@ export interface HostFilter<S = unknown> {
   /** Once per request (per instance); PASS_ALL skips the per-host loop. May be async (I/O). */
   prepare?(spec: RequestSpec, ctx: EngineContext): S | PassAll | Promise<S | PassAll>;
   /**
-   * PASS when the host can take the request, else the rejection saying why. Must be pure (no I/O,
-   * no shared mutation): an explained decision asks again, for the hosts it shows, to get the words.
+   * PASS when the host can take the request, else the rejection saying why (its words are rendered
+   * later, for the hosts an explanation shows). Must be pure: no I/O, no shared mutation.
    */
   check(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): Verdict<S>;
   /**
@@ -86,7 +86,7 @@ export function defineFilter<S = undefined>(filter: HostFilter<S>): HostFilter<S
 
 /**
  * Why `filter` removes `host`, in words, or null when it passes: `check`, then the rejection's
- * words. For explanations and tests; the engine's loops only compare with PASS.
+ * words. For tests and callers that ask one filter about one host.
  */
 export function rejectionMessage<S>(
   filter: HostFilter<S>,

@@ -26,9 +26,8 @@ export class DecisionTrace {
   private narrowed: readonly NarrowRemoval[] = [];
   /** Every filter's removals, filter by filter and instance by instance (when explained). */
   readonly removals: FilterRemovals[] | null;
+  /** Null until the first instance gets as far as weighing (then possibly over no host). */
   private weighing: Weighing | null = null;
-  /** True once the first instance got as far as weighing (an empty weighed list, not none). */
-  private weighedReached = false;
 
   /** `explains` false: only the first instance's weights are kept (no eliminations, no breakdowns). */
   constructor(readonly explains: boolean) {
@@ -52,9 +51,7 @@ export class DecisionTrace {
     parts: readonly WeigherPart[],
     ctx: EngineContext,
   ) {
-    if (ctx.index !== 0) return;
-    this.weighedReached = true;
-    this.weighing = { hosts, weights, parts, ctx };
+    if (ctx.index === 0) this.weighing = { hosts, weights, parts, ctx };
   }
 
   /**
@@ -63,7 +60,7 @@ export class DecisionTrace {
    */
   weighedHosts(limit?: number): HostWeight[] | null {
     const w = this.weighing;
-    if (!this.weighedReached || !w) return this.weighedReached ? [] : null;
+    if (!w) return null;
     return rankHosts(w.weights, limit).map((j) => ({
       host: w.hosts[j],
       weight: w.weights[j],
@@ -74,16 +71,16 @@ export class DecisionTrace {
   /** weighedHosts without the breakdowns: the same hosts, order and weights. */
   rankedWeights(): RankedWeight[] | null {
     const w = this.weighing;
-    if (!this.weighedReached || !w) return this.weighedReached ? [] : null;
+    if (!w) return null;
     return rankHosts(w.weights).map((j) => ({ host: w.hosts[j], weight: w.weights[j] }));
   }
 
   /** The first instance's final weight of every weighed host, unranked (what an advisory answer needs). */
   weightsByHost(): Map<HostState, number> | null {
-    if (!this.weighedReached) return null;
-    const byHost = new Map<HostState, number>();
     const w = this.weighing;
-    if (w) for (let j = 0; j < w.hosts.length; j++) byHost.set(w.hosts[j], w.weights[j]);
+    if (!w) return null;
+    const byHost = new Map<HostState, number>();
+    for (let j = 0; j < w.hosts.length; j++) byHost.set(w.hosts[j], w.weights[j]);
     return byHost;
   }
 
