@@ -1,8 +1,8 @@
-import type { HostState } from '../../model/hostState.js';
-import type { RequestSpec } from '../../model/requestSpec.js';
-import type { EngineContext } from '../context.js';
-import { Fleet } from '../fleet.js';
-import { HostCheck } from './hostCheck.js';
+import type { EngineContext } from '../../../lib/engine/context.js';
+import { Fleet } from '../../../lib/engine/fleet.js';
+import { HostCheck } from '../../../lib/engine/prefilter/hostCheck.js';
+import type { HostState } from '../../../lib/model/hostState.js';
+import type { RequestSpec } from '../../../lib/model/requestSpec.js';
 
 /** A host the Placement-equivalent pre-filter dropped, and why (built lazily). */
 export interface PrefilterRemoval {
@@ -18,7 +18,8 @@ export interface PrefilterResult {
 }
 
 /**
- * Nova's request filters plus Placement's allocation-candidate query over in-memory host states:
+ * The engine's pre-filter (HostCheck, as the scheduler runs it) over a host list, for tests: Nova's
+ * request filters plus Placement's allocation-candidate query over in-memory host states:
  * the survivors as a host list, and with `record` every other host with its stage. Throws
  * NoValidHostError when the request itself can have no candidates (an unknown forced host, or a
  * tenant without its required aggregate) and RequestError for malformed Placement extra specs.
