@@ -48,9 +48,9 @@ export function createUrlHandler(stage: ScheduleDeps | (() => Promise<ScheduleDe
       });
     }
     try {
-      const { spec, candidates, explain } = parseDecisionBody(bodyText(event), 'request body');
+      const { spec, candidates, ...options } = parseDecisionBody(bodyText(event), 'request body');
       if (candidates) {
-        const advised = await adviseRequest(spec, candidates, deps, explain);
+        const advised = await adviseRequest(spec, candidates, deps, options);
         recordAdvisoryMetrics(advised);
         return advice(advised);
       }

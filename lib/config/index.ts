@@ -9,3 +9,4 @@ export {
 } from './options.js';
 export { didYouMean, nearest } from './suggest.js';
 export { type ConfigOf, defaultsFor, mergeOptionTables, type OptionTable } from './table.js';
+export { chooseRelease, novaMajor, type ReleaseChoice, weigherInRelease } from './novaRelease.js';

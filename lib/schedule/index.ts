@@ -6,12 +6,14 @@ export {
   type AdvisoryRecord,
   adviseAmong,
   adviseRequest,
+  type AdviceOptions,
   type CandidateRef,
+  type RefusedCandidate,
   type Verdict,
 } from './advisory.js';
 export { type ClaimedHost, claimRequestFor, storeClaim, type TrackedClaim } from './claims.js';
 export { type ScheduleDeps, type ScheduleOutcome, type ScheduleStore, scheduleRequest } from './core.js';
-export { RequestIdConflictError } from './errors.js';
+export { ReadOnlyReplicaError, RequestIdConflictError } from './errors.js';
 export {
   DECISION_LIST_LIMIT,
   DECISION_MAX_BYTES,
@@ -29,6 +31,7 @@ export {
   parseScheduleBody,
   parseScheduleRequest,
 } from './request.js';
+export { type ReleaseSchedulers, releaseSchedulers } from './releases.js';
 export {
   FleetSnapshot,
   type RefreshStats,

@@ -27,7 +27,7 @@ describe('adviseRequest', () => {
       request('adv-1'),
       refs('a', 'b', 'c', 'tiny', 'ghost'),
       depsFor(db.store),
-      true,
+      { explain: true },
     );
     // Assess
     expect(recorded).toBe(true);
