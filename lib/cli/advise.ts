@@ -78,7 +78,8 @@ async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Prom
   });
   try {
     const deps = { store: pipeline.store, snapshot: new FleetSnapshot(pipeline.store), scheduler };
-    return (await adviseRequest(request.spec, request.candidates!, deps, { ...request, explain: true })).answer;
+    return (await adviseRequest(request.spec, request.candidates!, deps, { ...request, explain: true }))
+      .answer;
   } finally {
     await pipeline.close();
   }

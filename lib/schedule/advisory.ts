@@ -208,7 +208,14 @@ function verdictsOf(
   return judged.map((j): Verdict => {
     if ('ageMs' in j) {
       const age = Math.round(j.ageMs / 100) / 10;
-      return { host: j.host, nodename: j.nodename, passes: true, weight: neutral, stale: true, report_age_seconds: age };
+      return {
+        host: j.host,
+        nodename: j.nodename,
+        passes: true,
+        weight: neutral,
+        stale: true,
+        report_age_seconds: age,
+      };
     }
     // Fleet.from keeps the order and (interned) identity of its input, one host per input host.
     const h = interned[next++];

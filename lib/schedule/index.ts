@@ -1,12 +1,12 @@
 /** The schedule stage's public API: snapshot, core, request parsing and the recorded decision. */
 
 export {
+  type AdviceOptions,
   type AdvisoryAnswer,
   type AdvisoryOutcome,
   type AdvisoryRecord,
   adviseAmong,
   adviseRequest,
-  type AdviceOptions,
   type CandidateRef,
   type RefusedCandidate,
   type Verdict,
@@ -22,6 +22,7 @@ export {
   requestHash,
   type StageDecisionJson,
 } from './record.js';
+export { type ReleaseSchedulers, releaseSchedulers } from './releases.js';
 export {
   type DecisionRequest,
   MAX_CANDIDATES,
@@ -31,7 +32,6 @@ export {
   parseScheduleBody,
   parseScheduleRequest,
 } from './request.js';
-export { type ReleaseSchedulers, releaseSchedulers } from './releases.js';
 export {
   FleetSnapshot,
   type RefreshStats,

@@ -21,7 +21,10 @@ export function releaseSchedulers(config: SchedulerConfig, plugins: Plugins = {}
     const k = release === undefined ? '' : String(novaMajor(release));
     let scheduler = built.get(k);
     if (!scheduler) {
-      scheduler = createScheduler({ ...config, placid: { ...config.placid, nova_release: release ?? null } }, plugins);
+      scheduler = createScheduler(
+        { ...config, placid: { ...config.placid, nova_release: release ?? null } },
+        plugins,
+      );
       built.set(k, scheduler);
     }
     return note ? { scheduler, note } : { scheduler };

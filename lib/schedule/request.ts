@@ -131,7 +131,9 @@ function advisoryIssues(fields: Record<string, unknown>): Issue[] {
     return misplaced;
   }
   if (release !== undefined && (typeof release !== 'string' || release.length > MAX_RELEASE_LENGTH)) {
-    return [{ path: 'nova_release', message: `must be a string of at most ${MAX_RELEASE_LENGTH} characters` }];
+    return [
+      { path: 'nova_release', message: `must be a string of at most ${MAX_RELEASE_LENGTH} characters` },
+    ];
   }
   if (explain !== undefined && typeof explain !== 'boolean') {
     return [{ path: 'explain', message: 'must be true or false' }];
@@ -155,7 +157,8 @@ function advisoryIssues(fields: Record<string, unknown>): Issue[] {
     if (!entry) issues.push({ path: `candidates[${i}]`, message: 'must be an object {host, nodename}' });
     else {
       // A string Placid refuses as a name is answered as refused (nameRefusal), not a bad request.
-      if (typeof entry.host !== 'string') issues.push({ path: `candidates[${i}].host`, message: 'must be a string' });
+      if (typeof entry.host !== 'string')
+        issues.push({ path: `candidates[${i}].host`, message: 'must be a string' });
       if (entry.nodename !== undefined && typeof entry.nodename !== 'string')
         issues.push({ path: `candidates[${i}].nodename`, message: 'must be a string when given' });
     }
