@@ -10,6 +10,7 @@ import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { ScheduleDeps } from './core.js';
 import { DECISION_MAX_BYTES, recordedDecisionJson, requestHash, type StageDecisionJson } from './record.js';
+import type { Staleness } from './snapshot.js';
 
 export interface CandidateRef {
   host: string;
@@ -64,6 +65,12 @@ export interface AdvisoryAnswer {
   error?: { type: string; message: string };
   /** Present when the request was decided as another Nova release than it named (and why). */
   nova_release_note?: string;
+  /**
+   * Present when the fleet this was decided on is older than the server's bound (`placid serve
+   * --stale-after`): its store has not answered since. Candidates whose reports grew too old in
+   * the meantime are answered as stale.
+   */
+  stale_snapshot?: Staleness;
 }
 
 /** What an advisory request records under its request id (claims nothing, so `placements` stays empty). */
@@ -301,6 +308,8 @@ export async function adviseRequest(
     options.refused,
   );
   if (note) answer.nova_release_note = note;
+  const stale = deps.snapshot.staleness();
+  if (stale) answer.stale_snapshot = stale;
   if (deps.readOnly) {
     engine.release?.();
     return { answer, recorded: false };
