@@ -10,6 +10,7 @@ import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
 import { benchScale } from './scale.js';
 import { benchSchedule } from './schedule.js';
+import { benchServing } from './serving.js';
 import { benchSimulation } from './simulation.js';
 import { writeSection } from './stats.js';
 
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   plan: benchPlan,
   advisory: benchAdvisory,
   'advisory-detect': benchAdvisoryDetect,
+  serving: benchServing,
   scale: benchScale,
   simulation: benchSimulation,
   // Only when named (`npm run bench cli`): the placement section's `cli` part, without the rest.

@@ -176,11 +176,19 @@ interface StaleHost extends CandidateRef {
  * report was due (what ComputeFilter would call down); undefined while its report is fresh enough.
  */
 function staleAgeMs(host: HostState, nowMs: number, downTimeMs: number): number | undefined {
-  const { last_seen_up: seen, report_interval_seconds: interval } = host.service;
-  if (!seen) return undefined;
-  const silentMs = nowMs - Date.parse(seen);
-  return silentMs - (interval ?? 0) * 1000 > downTimeMs ? silentMs : undefined;
+  const { service } = host;
+  if (!service.last_seen_up) return undefined;
+  let seenMs = heartbeats.get(service);
+  if (seenMs === undefined) {
+    seenMs = Date.parse(service.last_seen_up);
+    heartbeats.set(service, seenMs);
+  }
+  const silentMs = nowMs - seenMs;
+  return silentMs - (service.report_interval_seconds ?? 0) * 1000 > downTimeMs ? silentMs : undefined;
 }
+
+/** Parsed heartbeats: a snapshot's hosts keep their service records from one request to the next. */
+const heartbeats = new WeakMap<HostState['service'], number>();
 
 /** The host as Nova sees it when it sends it: up (a report saying down or forced down is older). */
 function upAsSent(host: HostState): HostState {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServe, startServe } from '../../lib/cli/serve.js';
 import { LocalPipeline } from '../../lib/local/pipeline.js';
+import type { AdvisoryAnswer } from '../../lib/schedule/advisory.js';
+import type { OmittedEntries } from '../../lib/schedule/answerCap.js';
 import { liveHostReport } from '../schedule/fixtures.js';
 
 const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
@@ -38,7 +40,7 @@ describe('placid serve under hostile requests', () => {
     const replay = await post({ request_id: 'req-€1', flavor });
     // Assess
     expect([first.status, replay.status]).toEqual([200, 200]);
-    const [placed, again] = [await first.json(), await replay.json()];
+    const [placed, again] = [(await first.json()) as AdvisoryAnswer, (await replay.json()) as AdvisoryAnswer];
     expect(again.selected).toEqual(placed.selected);
     expect(placed.selected).toHaveLength(1);
     expect(decodeURIComponent(first.headers.get('x-placid-request-id') ?? '')).toBe('req-€1');
@@ -63,7 +65,7 @@ describe('placid serve under hostile requests', () => {
     for (const a of answers) {
       expect([200, 503]).toContain(a.status);
       if (a.status === 503) expect(a.headers.get('retry-after')).toBe('1');
-      else expect((await a.json()).omitted.unknown).toBe(99_000);
+      else expect(((await a.json()) as { omitted: OmittedEntries }).omitted.unknown).toBe(99_000);
     }
   });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynaliteProcess, startDynaliteProcess } from '../../bench/dynaliteProcess.js';
 import { type RunningServe, startServe } from '../../lib/cli/serve.js';
 import { LocalPipeline } from '../../lib/local/pipeline.js';
+import type { AdvisoryAnswer } from '../../lib/schedule/advisory.js';
 import { liveHostReport } from '../schedule/fixtures.js';
 import { runCli } from './runCli.js';
 
@@ -56,7 +57,7 @@ describe('placid serve --replica', () => {
     const answer = await ask('rep-1', ['cmp-a', 'cmp-b', 'ghost']);
     // Assess
     expect(answer.status).toBe(200);
-    const body = await answer.json();
+    const body = (await answer.json()) as AdvisoryAnswer;
     expect(body.candidates.map((c: { host: string; passes: boolean }) => [c.host, c.passes])).toEqual([
       ['cmp-a', true],
       ['cmp-b', true],
@@ -71,7 +72,9 @@ describe('placid serve --replica', () => {
       body: JSON.stringify({ request_id: 'rep-p', flavor }),
     });
     expect(answer.status).toBe(400);
-    expect((await answer.json()).error.message).toContain('read-only replica');
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(
+      'read-only replica',
+    );
   });
 
   it('sees hosts ingest writes after it started, answering every request while the writes go on', async () => {
@@ -91,7 +94,7 @@ describe('placid serve --replica', () => {
     for (let i = 0; i < 100 && !known; i++) {
       const answer = await ask(`rep-late-${i}`, names);
       statuses.push(answer.status);
-      known = (await answer.json()).unknown.length === 0;
+      known = ((await answer.json()) as AdvisoryAnswer).unknown.length === 0;
       await new Promise((r) => setTimeout(r, 100));
     }
     writing = false;
@@ -112,16 +115,16 @@ describe('placid serve --replica', () => {
     let health = { status: 'ok' } as { status: string; stale?: { age_seconds: number; reason: string } };
     for (let i = 0; i < 100 && health.status === 'ok'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      health = await (await fetch(`${replica.url}/health`)).json();
+      health = (await (await fetch(`${replica.url}/health`)).json()) as typeof health;
     }
     const answer = await ask('rep-outage', ['cmp-a']);
     // Assess
     expect(health.status).toBe('stale');
     expect(health.stale?.reason).toMatch(/not answering/);
     expect(answer.status).toBe(200);
-    const body = await answer.json();
+    const body = (await answer.json()) as AdvisoryAnswer;
     expect(body.candidates).toEqual([expect.objectContaining({ host: 'cmp-a', passes: true })]);
-    expect(body.stale_snapshot.age_seconds).toBeGreaterThanOrEqual(1);
+    expect(body.stale_snapshot?.age_seconds).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses --replica with a local store, exit 2', async () => {

@@ -81,7 +81,7 @@ describe('the local Function URL server', () => {
     // Assess
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect((await refused.json()).error.type).toBe('ServiceUnavailable');
+    expect(((await refused.json()) as { error: { type: string } }).error.type).toBe('ServiceUnavailable');
     expect(answered.map((a) => a.status)).toEqual([200, 200]);
     expect((await later).status).toBe(200);
   });
