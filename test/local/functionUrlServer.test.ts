@@ -21,7 +21,13 @@ function heldHandler() {
     await new Promise<void>((resolve) => waiting.push(resolve));
     return { statusCode: 200, body: JSON.stringify({ bytes: event.body?.length ?? 0 }) };
   };
-  return { handler, releaseAll: () => waiting.splice(0).forEach((r) => r()), waiting };
+  return {
+    handler,
+    releaseAll: () => {
+      for (const r of waiting.splice(0)) r();
+    },
+    waiting,
+  };
 }
 
 async function start(handler: UrlHandler, limits: { maxInFlight?: number; maxBytesInFlight?: number } = {}) {
