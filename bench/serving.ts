@@ -11,10 +11,18 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { askAdvisory, CANDIDATES, candidateDraws, HOSTS, storeFleet } from './advisory.js';
+import {
+  ALL_WEIGHERS_CONFIG,
+  allWeighersConfig,
+  askAdvisory,
+  CANDIDATES,
+  candidateDraws,
+  HOSTS,
+  storeFleet,
+} from './advisory.js';
 import { withDynalite } from './dynaliteProcess.js';
 import { generateHosts } from './placement.js';
 import { percentile, round } from './stats.js';
@@ -94,11 +102,7 @@ export async function benchServing(): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'placid-bench-serving-'));
   try {
     const hosts = generateHosts(HOSTS);
-    const config = join(dir, 'nova.json');
-    await writeFile(
-      config,
-      JSON.stringify({ filter_scheduler: { weight_classes: ['nova.scheduler.weights.all_weighers'] } }),
-    );
+    const config = await allWeighersConfig(dir);
     return await withDynalite(async (dynalite) => {
       await storeFleet({ endpoint: dynalite.endpoint }, hosts);
       const draw = candidateDraws(hosts);
@@ -131,9 +135,7 @@ export async function benchServing(): Promise<Record<string, unknown>> {
       const url = await spawnServer(['bench/urlHandlerServer.ts'], {
         ...CREDENTIALS,
         PLACID_DYNAMODB_ENDPOINT: dynalite.endpoint,
-        PLACID_SCHEDULER_CONFIG: JSON.stringify({
-          filter_scheduler: { weight_classes: ['nova.scheduler.weights.all_weighers'] },
-        }),
+        PLACID_SCHEDULER_CONFIG: JSON.stringify(ALL_WEIGHERS_CONFIG),
       });
       try {
         const t = performance.now();
