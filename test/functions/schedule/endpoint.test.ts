@@ -198,7 +198,9 @@ describe('the schedule Function URL under hostile requests (issue 28)', () => {
     // Prepare
     const candidates = Array.from({ length: 100_000 }, (_, i) => ({ host: `ghost-${i}` }));
     // Act
-    const answer = await call(JSON.stringify({ ...JSON.parse(body('u-adv-huge')), advisory: true, candidates }));
+    const answer = await call(
+      JSON.stringify({ ...JSON.parse(body('u-adv-huge')), advisory: true, candidates }),
+    );
     // Assess
     expect(answer.status).toBe(200);
     expect(answer.body.unknown).toHaveLength(1000);
