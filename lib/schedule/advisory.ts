@@ -41,7 +41,7 @@ export interface FailingVerdict extends CandidateRef {
   reason?: string;
 }
 
-export type Verdict = PassingVerdict | FailingVerdict;
+export type CandidateVerdict = PassingVerdict | FailingVerdict;
 
 /** A candidate whose host or node name Placid cannot take as a name (see identifierProblem). */
 export interface RefusedCandidate extends CandidateRef {
@@ -54,7 +54,7 @@ export interface AdvisoryAnswer {
   advisory: true;
   decided_at: string;
   /** One verdict per known candidate, in the order the candidates were sent. */
-  candidates: Verdict[];
+  candidates: CandidateVerdict[];
   /** Candidates Placid has no host state for: it cannot judge them (the caller decides what they get). */
   unknown: CandidateRef[];
   /** Candidates whose names Placid refuses (empty, control characters, …), with the reason; not judged. */
@@ -206,7 +206,7 @@ function verdictsOf(
   interned: readonly HostState[],
   engine: ScheduleDecision,
   explain: boolean,
-): Verdict[] {
+): CandidateVerdict[] {
   // The first instance is weighed before anything is consumed: its hosts are the very input objects.
   const weights = engine.weightsByHost?.() ?? weightsOf(engine.weighed);
   const removals = new Map<string, { filter: string; reason: string }>();
@@ -220,7 +220,7 @@ function verdictsOf(
   for (const w of weights.values()) lowest = Math.min(lowest, w);
   const neutral = Number.isFinite(lowest) ? lowest : 0;
   let next = 0;
-  return judged.map((j): Verdict => {
+  return judged.map((j): CandidateVerdict => {
     if ('ageMs' in j) {
       const age = Math.round(j.ageMs / 100) / 10;
       return {
@@ -318,10 +318,7 @@ export async function adviseRequest(
   if (note) answer.nova_release_note = note;
   const stale = deps.snapshot.staleness();
   if (stale) answer.stale_snapshot = stale;
-  if (deps.readOnly) {
-    engine.release?.();
-    return { answer, recorded: false };
-  }
+  if (deps.readOnly) return { answer, recorded: false };
   const record: AdvisoryRecord = {
     request_hash: advisoryHash(spec),
     decided_at: answer.decided_at,
@@ -336,8 +333,6 @@ export async function adviseRequest(
       ADVISORY_LIST_LIMIT,
     ),
   };
-  // The answer and the record are all that is read from the decision: its arrays can serve the next.
-  engine.release?.();
   const write = () => deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
     deps.deferWrite(write);

@@ -8,8 +8,8 @@ export {
   adviseAmong,
   adviseRequest,
   type CandidateRef,
+  type CandidateVerdict,
   type RefusedCandidate,
-  type Verdict,
 } from './advisory.js';
 export { type ClaimedHost, claimRequestFor, storeClaim, type TrackedClaim } from './claims.js';
 export { type ScheduleDeps, type ScheduleOutcome, type ScheduleStore, scheduleRequest } from './core.js';
