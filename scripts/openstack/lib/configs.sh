@@ -183,16 +183,18 @@ connection = $DB_URL/nova_api
 [database]
 connection = $DB_URL/nova
 EOT
-  local c h
+  local c h _ ratio reserved
   for c in $COMPUTES; do
-    h=${c%%:*}
+    IFS=: read -r h _ _ _ ratio reserved <<<"$c"
     mkdir -p "$DATA/nova/$h/instances"
-    cat >"$ETC/nova/nova-$h.conf" <<EOT
-[DEFAULT]
-host = $h
-state_path = $DATA/nova/$h
-instances_path = $DATA/nova/$h/instances
-EOT
+    {
+      echo "[DEFAULT]"
+      echo "host = $h"
+      echo "state_path = $DATA/nova/$h"
+      echo "instances_path = $DATA/nova/$h/instances"
+      if [ -n "$ratio" ]; then echo "cpu_allocation_ratio = $ratio"; fi
+      if [ -n "$reserved" ]; then echo "reserved_host_memory_mb = $reserved"; fi
+    } >"$ETC/nova/nova-$h.conf"
   done
 }
 

@@ -23,8 +23,10 @@ GLANCE_PORT=${PLACID_OPENSTACK_GLANCE_PORT:-9292}
 NEUTRON_PORT=${PLACID_OPENSTACK_NEUTRON_PORT:-9696}
 NOVA_PORT=${PLACID_OPENSTACK_NOVA_PORT:-8774}
 
-# Compute hosts, name:vcpus:memory_mb:disk_gb (the sizes the fake driver reports).
-COMPUTES=${PLACID_OPENSTACK_COMPUTES:-"cmp-1:16:32768:500 cmp-2:16:32768:500 cmp-3:16:32768:500"}
+# Compute hosts, name:vcpus:memory_mb:disk_gb[:cpu_allocation_ratio:reserved_host_memory_mb]: the
+# sizes the fake driver reports, and what its compute service puts in Placement (else Nova's
+# initial ratios, 16.0 for VCPU in Zed, and nothing reserved).
+COMPUTES=${PLACID_OPENSTACK_COMPUTES:-"cmp-1:16:32768:500:4.0:1024 cmp-2:16:32768:500 cmp-3:16:32768:500"}
 # nova-scheduler only: an extra config file (e.g. [filter_scheduler] with Placid's filter and
 # weigher, and [placid]) and what to put on its PYTHONPATH (e.g. integrations/nova). `up` restarts
 # the scheduler when these differ from what it runs with.

@@ -40,7 +40,7 @@ nova_up() {
   wait_for 300 nova-conductor "nova-conductor's start" nova_started nova-conductor
   local c host vcpus mem disk
   for c in $COMPUTES; do
-    IFS=: read -r host vcpus mem disk <<<"$c"
+    IFS=: read -r host vcpus mem disk _ <<<"$c"
     FAKE_VCPUS=$vcpus FAKE_MEMORY_MB=$mem FAKE_LOCAL_GB=$disk start "nova-compute-$host" \
       $LAUNCH nova-compute "${NOVA_CONF[@]}" --config-file "$ETC/nova/nova-$host.conf" --log-file "$LOG/nova-compute-$host.log"
   done
