@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { beforeAll, beforeEach, inject } from 'vitest';
 import { parse } from 'yaml';
 
 export const COMPUTE_HOSTS = ['cmp-1', 'cmp-2', 'cmp-3'];
@@ -30,6 +30,24 @@ export function useCloud(): RealCloud {
   const cloudsYaml = join(state.dir, 'clouds.yaml');
   const clouds = parse(readFileSync(cloudsYaml, 'utf8')).clouds as Record<string, CloudEntry>;
   return { dir: state.dir, cloudsYaml, admin: clouds['placid-admin'], member: clouds['placid-member'] };
+}
+
+/**
+ * Runs `setup` once before the file's tests; when it throws (the cloud did not start, a service
+ * refused), every test fails with that error instead of being skipped.
+ */
+export function setUpOnce(setup: () => Promise<void>): void {
+  let failure: unknown;
+  beforeAll(async () => {
+    try {
+      await setup();
+    } catch (error) {
+      failure = error;
+    }
+  });
+  beforeEach(() => {
+    if (failure !== undefined) throw failure;
+  });
 }
 
 interface Catalog {

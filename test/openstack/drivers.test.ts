@@ -3,7 +3,7 @@
  * is one the real service accepts at the microversion they send, and what they read agrees with
  * what the operator's own client reads.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseCloudCredentials } from '../../lib/drivers/openstack/cloudConfig.js';
 import {
   KeystoneSession,
@@ -14,14 +14,14 @@ import {
   OpenStackNotFoundError,
   PlacementClient,
 } from '../../lib/drivers/openstack/index.js';
-import { COMPUTE_HOSTS, Operator, useCloud } from './cloud.js';
+import { COMPUTE_HOSTS, Operator, setUpOnce, useCloud } from './cloud.js';
 
 const PREFIX = 'drv-';
 let operator: Operator;
 let session: KeystoneSession;
 let serverId: string;
 
-beforeAll(async () => {
+setUpOnce(async () => {
   const cloud = useCloud();
   operator = new Operator(cloud.admin);
   session = new KeystoneSession(parseCloudCredentials(cloud.admin, 'clouds.yaml placid-admin'));
