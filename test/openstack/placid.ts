@@ -17,15 +17,25 @@ import {
 } from '../drivers/prometheus/fakePrometheus.js';
 import { type CloudEntry, COMPUTE_HOSTS } from './cloud.js';
 
-/** Per host: its steal (percent) and load, constant over the window. */
-export type HostMetrics = Record<string, { steal: number; load: number }>;
+/** Per host: its steal and busy CPU (percent) and load, constant over the window. */
+export type HostMetrics = Record<string, HostMetric>;
+interface HostMetric {
+  steal: number;
+  load: number;
+  cpu: number;
+}
 
-export const QUIET: HostMetrics = Object.fromEntries(COMPUTE_HOSTS.map((h) => [h, { steal: 1, load: 2 }]));
+export const QUIET: HostMetrics = Object.fromEntries(
+  COMPUTE_HOSTS.map((h) => [h, { steal: 1, load: 2, cpu: 20 }]),
+);
 
-/** A fake Prometheus with host steal and load for `metrics`; every other query has no series. */
+/**
+ * A fake Prometheus with host steal, CPU and load for `metrics`; every other query has no series
+ * (node_load5 serves hosts and VMs alike: its host series count as the other kind for VMs).
+ */
 export function prometheusFor(metrics: HostMetrics): Promise<FakePrometheus> {
   const config = collectConfigSchema.parse({ prometheus: { url: 'http://prometheus.invalid' } });
-  const series = (pick: (m: { steal: number; load: number }) => number): FakeSeries[] =>
+  const series = (pick: (m: HostMetric) => number): FakeSeries[] =>
     Object.entries(metrics).map(([host, m]) => ({ labels: { instance: host }, at: () => pick(m) }));
   const queries = new Map<string, FakeSeries[]>(
     QUERY_NAMES.map((name) => [queryText(config, name) ?? '', []]),
@@ -37,6 +47,10 @@ export function prometheusFor(metrics: HostMetrics): Promise<FakePrometheus> {
   queries.set(
     queryText(config, 'host_load5') ?? '',
     series((m) => m.load),
+  );
+  queries.set(
+    queryText(config, 'host_cpu') ?? '',
+    series((m) => m.cpu),
   );
   return startFakePrometheus(queries);
 }
