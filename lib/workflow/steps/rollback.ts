@@ -89,6 +89,13 @@ async function stopMigration(
     );
   }
   const server = await guarded('read the server', () => nova.getServer(uuid));
+  // os-migrateLive only marks the server `migrating`: the conductor creates the migration record
+  // later (seconds later on a busy cloud). Until then nothing can be aborted and the VM may move.
+  if (!record && server.taskState === 'migrating') {
+    throw new MigrationSettlingError(
+      `Nova accepted the live migration of ${uuid} but shows no migration record yet; waiting for it`,
+    );
+  }
   const landed =
     record !== undefined && FINISHED.has(record.status) && server.host === state.migration.dest_host;
   return { host: server.host, novaMigrationId: record?.id ?? null, landed };
