@@ -1,8 +1,8 @@
 """Health checks and seed data through the cloud's own APIs (keystoneauth1, as an operator's client).
 
-    cloud.py services <n>     exit 0 when n nova services (binary nova-*) report up
-    cloud.py hypervisors <n>  exit 0 when n hypervisors are listed
-    cloud.py providers <n>    exit 0 when Placement holds n resource providers with inventory
+    cloud.py ready <n>  exit 0 when n computes (+ conductor and scheduler) report up, n hypervisors
+                        are listed and Placement holds n providers with inventory; else prints what
+                        is missing, exit 3 when only hypervisors are (cells v2 discovery is due)
     cloud.py seed             the image `placid-tiny` and the flavors placid.small/.medium/.large
 """
 import os
@@ -36,20 +36,28 @@ def seed():
                     data=b'\0' * 1048576, headers={'Content-Type': 'application/octet-stream'})
 
 
+def missing(computes):
+    """What keeps the cloud from being ready, with the exit status to give."""
+    up = sum(1 for s in get('compute', '/os-services')['services'] if s['state'] == 'up')
+    if up < computes + 2:
+        return f'{up} of {computes + 2} nova services up', 1
+    hypervisors = len(get('compute', '/os-hypervisors')['hypervisors'])
+    if hypervisors < computes:
+        return f'{hypervisors} of {computes} hypervisors mapped to a cell', 3
+    providers = get('placement', '/resource_providers')['resource_providers']
+    stocked = sum(1 for p in providers if get('placement', f"/resource_providers/{p['uuid']}/inventories")['inventories'])
+    if stocked < computes:
+        return f'{stocked} of {computes} resource providers with inventory', 1
+    return None, 0
+
+
 def main():
-    what = sys.argv[1]
-    if what == 'seed':
+    if sys.argv[1] == 'seed':
         return seed()
-    want = int(sys.argv[2])
-    if what == 'services':
-        have = sum(1 for s in get('compute', '/os-services')['services'] if s['state'] == 'up')
-    elif what == 'hypervisors':
-        have = len(get('compute', '/os-hypervisors')['hypervisors'])
-    else:
-        providers = get('placement', '/resource_providers')['resource_providers']
-        have = sum(1 for p in providers
-                   if get('placement', f"/resource_providers/{p['uuid']}/inventories")['inventories'])
-    sys.exit(0 if have >= want else 1)
+    reason, status = missing(int(sys.argv[2]))
+    if reason:
+        print(reason)
+    sys.exit(status)
 
 
 if __name__ == '__main__':

@@ -66,4 +66,13 @@ wait_for() {
   done
 }
 
+# wait_for_quiet <seconds> <command...>: like wait_for, but returns 1 on timeout (the caller explains).
+wait_for_quiet() {
+  local end=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -ge $end ] && return 1
+    sleep 1
+  done
+}
+
 http_ok() { curl -fsS -o /dev/null --max-time 10 "$1"; }
