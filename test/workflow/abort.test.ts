@@ -92,4 +92,21 @@ describe('aborting a live migration', () => {
     expect(await recordOf(h, migration)).toMatchObject({ status: 'failed', final_host: SOURCE });
     await expectCleanEnd(h, migration);
   });
+
+  it('rolls back cleanly when the server is deleted after the drain (seen on real Nova: was CleanupFailed)', async () => {
+    // Prepare
+    const h = await fixture.start();
+    const migration = h.migration();
+    // Act
+    const run = await h.run(migration, {
+      beforeStep: (request) => {
+        if (request.step === 'liveMigrate' && h.nova.getServer(VM)) h.nova.deleteServer(VM);
+      },
+    });
+    // Assess
+    expect([run.status, run.error]).toEqual(['FAILED', 'NovaRequestError']);
+    expect(run.cause).toContain(`Instance ${VM} could not be found.`);
+    expect(await recordOf(h, migration)).toMatchObject({ status: 'failed', final_host: null });
+    await expectCleanEnd(h, migration);
+  });
 });
