@@ -71,7 +71,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     migrationSteps: 3,
     users: [FAKE_ADMIN, FAKE_MEMBER],
   });
-  nova.addServer({ id: VM, host: SOURCE });
+  // A member acts on its own project's servers (another project's are a 404 to it, as in Nova).
+  nova.addServer({
+    id: VM,
+    host: SOURCE,
+    ...(options.novaMember ? { projectId: FAKE_MEMBER.projectId } : {}),
+  });
   const k8s = await FakeKubernetesServer.start({ clock });
   k8s.cluster.addNode(K8S_NODE);
   k8s.cluster.addPod({ name: 'web-7d4f-1', node: K8S_NODE });

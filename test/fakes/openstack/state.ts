@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../lib/model/clock.js';
 import { FakeInventoryState } from './inventoryState.js';
+import { FAKE_ADMIN } from './keystone.js';
 
 /** How a server's next migration ends: `stall` keeps running until forced or aborted. */
 export type MigrationOutcome = 'completed' | 'error' | 'stall';
@@ -44,6 +45,8 @@ export interface FakeServerInput {
   tags?: string[];
   /** IP addresses, listed on one network. */
   addresses?: string[];
+  /** The owning project. Default: the admin's (FAKE_ADMIN). */
+  projectId?: string;
   bootFromVolume?: boolean;
 }
 
@@ -68,6 +71,8 @@ const DEFAULT_FAKE_FLAVOR: FakeFlavor = {
 
 export interface FakeServer {
   id: string;
+  /** The owning project: a non-admin of another project gets 404 for it, as from Nova. */
+  projectId: string;
   name: string;
   host: string;
   hypervisorHostname: string;
@@ -128,6 +133,7 @@ export class FakeCloudState {
   addServer(input: FakeServerInput): FakeServer {
     const server: FakeServer = {
       id: input.id,
+      projectId: input.projectId ?? FAKE_ADMIN.projectId,
       name: input.name ?? input.id,
       host: input.host,
       hypervisorHostname: input.nodename ?? input.host,
