@@ -14,7 +14,7 @@ import { KeystoneSession, NovaInventoryClient, PlacementClient } from '../../lib
 import { PrometheusClient } from '../../lib/drivers/prometheus/client.js';
 import { parseReportMessage } from '../../lib/model/reports.js';
 import type { FakePrometheus } from '../drivers/prometheus/fakePrometheus.js';
-import { COMPUTE_HOSTS, Operator, setUpOnce, useCloud } from './cloud.js';
+import { COMPUTE_HOSTS, type Json, Operator, setUpOnce, useCloud } from './cloud.js';
 import { collect, type HostMetrics, prometheusFor } from './placid.js';
 
 const PREFIX = 'col-';
@@ -102,7 +102,7 @@ describe('placid collect over the real cloud', () => {
     const { summary } = await collect(useCloud().admin, prometheus.url);
     expect(summary).toMatchObject({
       hosts: 3,
-      vms: all.filter((s: any) => s['OS-EXT-SRV-ATTR:host']).length,
+      vms: all.filter((s: Json) => s['OS-EXT-SRV-ATTR:host']).length,
     });
     expect((summary.samples as { hosts: number }).hosts).toBeGreaterThan(0);
   });
