@@ -1,4 +1,3 @@
-import { isLaidOut } from '../model/hostFastPath.js';
 import type { Aggregate, HostState } from '../model/hostState.js';
 import { carryFleetIndex, fleetIndex } from './prefilter/fleetIndex.js';
 
@@ -47,8 +46,8 @@ export class Fleet {
    * that changed a few hosts then costs the next decision only those hosts, not a re-index).
    */
   withReplaced(replacements: ReadonlyMap<number, HostState>): Fleet {
-    // Every host this fleet holds is laid out already (by internHosts or by the fast host-file
-    // path): only the replacements need it, and the others stay the very objects the index knows.
+    // Every host this fleet holds is laid out already (by internHosts): only the replacements need
+    // it, and the others stay the very objects the index knows.
     const hosts = this.hosts.slice();
     const laidOut = internHosts([...replacements.values()]);
     let k = 0;
@@ -60,8 +59,6 @@ export class Fleet {
 
   static from(hosts: readonly HostState[] | Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
-    // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
-    if (isLaidOut(hosts)) return new Fleet(hosts.slice());
     return new Fleet(internHosts(hosts));
   }
 }

@@ -1,6 +1,6 @@
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
-import { fastRequestSpec } from '../model/requestFastPath.js';
+import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
 import { PluginError } from './errors.js';
@@ -30,9 +30,8 @@ export async function verifyGrouping<S>(
   hosts: readonly HostState[],
   check: GroupingCheck = {},
 ): Promise<void> {
-  // The zod-free path: this module is part of the plug-in API, which must not load the schemas.
   const spec =
-    check.spec ?? fastRequestSpec({ flavor: { name: 'verify', vcpus: 1, memory_mb: 512, root_gb: 1 } })!;
+    check.spec ?? parseRequestSpec({ flavor: { name: 'verify', vcpus: 1, memory_mb: 512, root_gb: 1 } });
   const fleet = Fleet.from(hosts);
   const ctx: EngineContext = {
     config: check.config ?? defaultConfig(),

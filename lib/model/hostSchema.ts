@@ -1,12 +1,9 @@
 import * as z from 'zod';
 import { BOUNDS, bounded } from './bounds.js';
-import { type Issue, ValidationError } from './errors.js';
 import { checkDistinctHosts, toHostState } from './hostDefaults.js';
-import { fastHostState, HostLayout, markLaidOut } from './hostFastPath.js';
 import type { HostState } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
-import { formatPath } from './path.js';
 import { novaString, parseWith } from './schema.js';
 
 export { toHostState } from './hostDefaults.js';
@@ -146,32 +143,11 @@ export type HostStateInput = z.input<typeof hostStateInput>;
 
 export type HostStateOutput = z.output<typeof hostStateInput>;
 
-/**
- * Parses an array of host states; `source` names the file or message in errors. Hosts of the
- * common shape take the fast path (hostFastPath.ts); zod decides the others and words every
- * problem, with the paths one parse of the whole array would give.
- */
+const hostStatesInput = z.array(hostStateInput);
+
+/** Parses an array of host states; `source` names the file or message in errors. */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
-  if (!Array.isArray(input)) return parseWith(z.array(hostStateInput), input, source).map(toHostState);
-  const states: HostState[] = new Array(input.length);
-  const issues: Issue[] = [];
-  const layout = new HostLayout();
-  let allFast = true;
-  for (let i = 0; i < input.length; i++) {
-    const fast = fastHostState(input[i], layout);
-    if (fast !== undefined) {
-      states[i] = fast;
-      continue;
-    }
-    allFast = false;
-    const result = hostStateInput.safeParse(input[i]);
-    if (result.success) states[i] = toHostState(result.data);
-    else
-      for (const issue of result.error.issues)
-        issues.push({ path: formatPath([i, ...issue.path]), message: issue.message });
-  }
-  if (issues.length > 0) throw new ValidationError(source, issues);
+  const states = parseWith(hostStatesInput, input, source).map(toHostState);
   checkDistinctHosts(states, source);
-  if (allFast) markLaidOut(states);
   return states;
 }
