@@ -99,10 +99,13 @@ function typeOf(node: Node, def: Def): Compiled | undefined {
     }
     case 'default': {
       const inner = compile(def.innerType!);
-      // defaultValue is a getter that hands out a fresh copy each time.
+      // defaultValue is a getter that hands out a fresh copy of an object; a primitive is itself.
+      const sample = def.defaultValue;
+      const fallback = sample !== null && typeof sample === 'object' ? () => def.defaultValue : () => sample;
       return (v) => {
-        const out = v === undefined ? MISS : inner(v);
-        return v === undefined || out === undefined ? def.defaultValue : out;
+        if (v === undefined) return fallback();
+        const out = inner(v);
+        return out === undefined ? fallback() : out;
       };
     }
     case 'pipe': {
@@ -113,12 +116,20 @@ function typeOf(node: Node, def: Def): Compiled | undefined {
         return mid === MISS ? MISS : then(mid);
       };
     }
-    case 'transform':
+    case 'transform': {
+      const transform = def.transform!;
+      // A transform that takes no context (most) cannot add an issue: no payload to build for it.
+      if (transform.length < 2)
+        return (v) => {
+          const out = (transform as (v: unknown) => unknown)(v);
+          return out instanceof Promise ? MISS : out;
+        };
       return (v) => {
         const payload: Payload = { value: v, issues: [] };
-        const out = def.transform!(v, payload);
+        const out = transform(v, payload);
         return payload.issues.length > 0 || out instanceof Promise ? MISS : out;
       };
+    }
     case 'array':
       return arrayOf(compile(def.element!));
     case 'tuple':
@@ -147,21 +158,22 @@ function byZod(node: Node): Compiled {
 }
 
 function arrayOf(element: Compiled): Compiled {
-  return (v) => (Array.isArray(v) ? mapped(v, () => element) : MISS);
+  return (v) => (Array.isArray(v) ? mapped(v, element) : MISS);
 }
 
 function tupleOf(items: Compiled[]): Compiled {
-  return (v) => (Array.isArray(v) && v.length === items.length ? mapped(v, (i) => items[i]) : MISS);
+  return (v) => (Array.isArray(v) && v.length === items.length ? mapped(v, undefined, items) : MISS);
 }
 
 /**
- * The array of each element's parse; the input array itself when every element comes out
- * unchanged (numbers, strings), so a NUMA cell's CPU lists are not copied only to be collected.
+ * The array of each element's parse (`element`, or for a tuple `items[i]`); the input array itself
+ * when every element comes out unchanged (numbers, strings), so a NUMA cell's CPU lists are not
+ * copied only to be collected.
  */
-function mapped(v: unknown[], parserAt: (i: number) => Compiled): unknown {
+function mapped(v: unknown[], element: Compiled | undefined, items?: Compiled[]): unknown {
   let out: unknown[] | undefined;
   for (let i = 0; i < v.length; i++) {
-    const e = parserAt(i)(v[i]);
+    const e = (element ?? items![i])(v[i]);
     if (e === MISS) return MISS;
     if (out !== undefined) out[i] = e;
     else if (e !== v[i]) {
