@@ -64,8 +64,45 @@ function compile(node: Node): Compiled {
   const checks = node._zod.traits.has('$ZodCheck')
     ? [node as unknown as Check, ...(def.checks ?? [])]
     : def.checks;
-  const own = withChecks(checks ?? [], typeOf(node, def));
+  const own = leafOf(def, checks ?? []) ?? withChecks(checks ?? [], typeOf(node, def));
   return own ?? byZod(node);
+}
+
+/**
+ * A string, number or boolean whose checks are all plain (bounds, lengths, `.refine(fn)`), as one
+ * generated function with the bounds written in: a function of its own per node, so V8 sees one
+ * kind of value at each of its comparisons and calls (closures from one factory share that
+ * feedback, and a check shared by every number of a schema is slow for all of them).
+ */
+function leafOf(def: Def, checks: Check[]): Compiled | undefined {
+  const base = {
+    string: "typeof v === 'string'",
+    number: 'typeof v === "number" && Number.isFinite(v)',
+    boolean: "typeof v === 'boolean'",
+  }[def.type];
+  if (base === undefined || def.coerce) return undefined;
+  const tests = [base];
+  const fns: unknown[] = [];
+  for (const c of checks) {
+    const d = c._zod.def;
+    const value = String(d.value);
+    // A bound that is not a finite number (a date's, a bigint's) is left to the general path.
+    if ((d.check === 'greater_than' || d.check === 'less_than') && !Number.isFinite(d.value))
+      return undefined;
+    if (d.check === 'greater_than') tests.push(`v ${d.inclusive ? '>=' : '>'} ${value}`);
+    else if (d.check === 'less_than') tests.push(`v ${d.inclusive ? '<=' : '<'} ${value}`);
+    else if (d.check === 'number_format' && d.format === 'safeint') tests.push('Number.isSafeInteger(v)');
+    else if (d.check === 'min_length') tests.push(`v.length >= ${Number(d.minimum)}`);
+    else if (d.check === 'max_length') tests.push(`v.length <= ${Number(d.maximum)}`);
+    else if (d.check === 'custom' && typeof d.fn === 'function' && d.when === undefined) {
+      tests.push(`(ok = fns[${fns.length}](v)) && !(ok instanceof Promise)`);
+      fns.push(d.fn);
+    } else return undefined;
+  }
+  return new Function('fns', 'MISS', `return (v) => { let ok; return ${tests.join(' && ')} ? v : MISS; };`)(
+    fns,
+    MISS,
+  );
 }
 
 /** The node's own type test and conversion, or undefined to leave the node to zod. */
@@ -157,23 +194,38 @@ function byZod(node: Node): Compiled {
   };
 }
 
+/** An array, generated per node as leafOf's functions are; see mapped for what it returns. */
 function arrayOf(element: Compiled): Compiled {
-  return (v) => (Array.isArray(v) ? mapped(v, element) : MISS);
+  return new Function(
+    'element',
+    'MISS',
+    `return (v) => {
+      if (!Array.isArray(v)) return MISS;
+      let out;
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        const e = element(x);
+        if (e === MISS) return MISS;
+        if (out !== undefined) out[i] = e;
+        else if (e !== x) { out = v.slice(0, i); out[i] = e; }
+      }
+      return out ?? v;
+    };`,
+  )(element, MISS);
 }
 
 function tupleOf(items: Compiled[]): Compiled {
-  return (v) => (Array.isArray(v) && v.length === items.length ? mapped(v, undefined, items) : MISS);
+  return (v) => (Array.isArray(v) && v.length === items.length ? mapped(v, items) : MISS);
 }
 
 /**
- * The array of each element's parse (`element`, or for a tuple `items[i]`); the input array itself
- * when every element comes out unchanged (numbers, strings), so a NUMA cell's CPU lists are not
- * copied only to be collected.
+ * The array of each item's parse; the input array itself when every element comes out unchanged
+ * (numbers, strings), so a NUMA cell's CPU lists are not copied only to be collected.
  */
-function mapped(v: unknown[], element: Compiled | undefined, items?: Compiled[]): unknown {
+function mapped(v: unknown[], items: Compiled[]): unknown {
   let out: unknown[] | undefined;
   for (let i = 0; i < v.length; i++) {
-    const e = (element ?? items![i])(v[i]);
+    const e = items[i](v[i]);
     if (e === MISS) return MISS;
     if (out !== undefined) out[i] = e;
     else if (e !== v[i]) {
