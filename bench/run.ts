@@ -4,6 +4,7 @@ import { benchAdvisory } from './advisory.js';
 import { benchAdvisoryDetect } from './advisoryDetect.js';
 import { benchBundles } from './bundle.js';
 import { benchCliInPlacement } from './cliStart.js';
+import { benchEngine } from './engine.js';
 import { benchIngest } from './ingest.js';
 import { benchIngestRounds } from './ingestRounds.js';
 import { benchNovaPlugin } from './novaPlugin.js';
@@ -18,6 +19,7 @@ const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
   bundles: benchBundles,
   placement: benchPlacement,
+  engine: benchEngine,
   ingest: benchIngest,
   ingest_rounds: benchIngestRounds,
   schedule: benchSchedule,

@@ -103,7 +103,6 @@ export async function findDestinations(
   }
   const explained = await scheduler.schedule(fleet, spec, { now, alternates: false, explain: true });
   const eliminated = explained.eliminated();
-  explained.release?.();
   const message = decision.error?.message ?? 'the engine placed nothing';
   return { ok: false, reason: noDestinationReason(eliminated, state, q, scheduler, message) };
 }
