@@ -12,6 +12,7 @@ import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
 import { benchScale } from './scale.js';
 import { benchSchedule } from './schedule.js';
+import { benchServing } from './serving.js';
 import { benchSimulation } from './simulation.js';
 import { writeSection } from './stats.js';
 
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   plan: benchPlan,
   advisory: benchAdvisory,
   'advisory-detect': benchAdvisoryDetect,
+  serving: benchServing,
   'nova-plugin': benchNovaPlugin,
   scale: benchScale,
   simulation: benchSimulation,

@@ -61,6 +61,7 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
     scheduler,
     new Date(),
     true,
+    request.refused,
   );
   return answer;
 }
@@ -76,7 +77,8 @@ async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Prom
   });
   try {
     const deps = { store: pipeline.store, snapshot: new FleetSnapshot(pipeline.store), scheduler };
-    return (await adviseRequest(request.spec, request.candidates!, deps, true)).answer;
+    return (await adviseRequest(request.spec, request.candidates!, deps, { ...request, explain: true }))
+      .answer;
   } finally {
     await pipeline.close();
   }

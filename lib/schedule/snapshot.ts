@@ -34,6 +34,17 @@ export interface SnapshotOptions {
    * event loop that answers requests. Unset: every read uses the full overlap.
    */
   quickOverlapMs?: number;
+  /**
+   * `staleness()` reports the snapshot stale once its last successful read is older than this
+   * (background reads failing: the store unreachable). Unset: never reported.
+   */
+  staleAfterMs?: number;
+}
+
+/** A snapshot whose reads keep failing: how old it is and the last read's error. */
+export interface Staleness {
+  age_seconds: number;
+  reason: string;
 }
 
 export interface RefreshStats {
@@ -68,6 +79,7 @@ export class FleetSnapshot {
   private readonly maxAgeMs: number;
   private readonly background: boolean;
   private readonly quickOverlapMs: number | undefined;
+  private readonly staleAfterMs: number | undefined;
   private failure: unknown;
 
   constructor(
@@ -78,6 +90,16 @@ export class FleetSnapshot {
     this.maxAgeMs = options.maxAgeMs ?? 0;
     this.background = options.revalidateInBackground ?? false;
     this.quickOverlapMs = options.quickOverlapMs;
+    this.staleAfterMs = options.staleAfterMs;
+  }
+
+  /** Set once the last successful read is older than `staleAfterMs`; undefined while fresh enough. */
+  staleness(): Staleness | undefined {
+    if (!this.loaded || this.staleAfterMs === undefined) return undefined;
+    const ageMs = this.source.ctx.clock.now() - this.lastReadAt;
+    if (ageMs <= this.staleAfterMs) return undefined;
+    const reason = this.failure === undefined ? 'no read has finished since' : String(this.failure);
+    return { age_seconds: Math.round(ageMs / 1000), reason: `the fleet store is not answering: ${reason}` };
   }
 
   /** Resolves when no read is in flight (before the store closes under a background read). */
