@@ -21,7 +21,7 @@ Input: one report message (JSON), a JSON array of messages, or JSON Lines (one m
 Exit status:
   0  every message was stored (reports no newer than the stored state count as stored)
   1  at least one message was rejected (each is printed with its reason)
-  2  usage error: unreadable or empty input, bad options, the local store in use
+  2  usage error: unreadable or empty input, bad options, a --data-dir that cannot hold a store
   3  internal error`;
 
 export interface IngestArgs {

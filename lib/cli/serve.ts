@@ -76,7 +76,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
   // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  const { createUrlHandler } = await import('../../functions/schedule/endpoint.js');
+  const [{ createUrlHandler }, { withApprovalRoute }] = await Promise.all([
+    import('../../functions/schedule/endpoint.js'),
+    import('./serveApproval.js'),
+  ]);
   if (options.dataDir && options.dynamodbEndpoint) {
     throw new InputError(
       '--data-dir and --dynamodb-endpoint exclude each other: one store, local or running',
@@ -84,8 +87,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   const endpoint = options.dynamodbEndpoint;
   const dataDir = endpoint ?? options.dataDir ?? defaultDataDir();
-  // dynalite answers from a worker thread: its work and its heap's collections stay off the thread
-  // that answers Nova (recording each decision is a store write).
+  // dynalite answers from the store server's process (in memory: a worker thread), so its work and
+  // its heap's collections stay off the thread that answers Nova (each decision is a store write).
   const store = { serviceDownTimeSeconds: config.DEFAULT.service_down_time };
   const pipeline = await LocalPipeline.start(
     endpoint ? { endpoint, stages: [], store } : { dataDir, stages: [], dynaliteThread: true, store },
@@ -105,7 +108,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     // Read the fleet now, so the first request is answered warm.
     await snapshot.refresh();
     const deps = { store: pipeline.store, snapshot, scheduler, deferWrite: writes.add };
-    server = await startFunctionUrlServer(createUrlHandler(deps), {
+    server = await startFunctionUrlServer(withApprovalRoute(createUrlHandler(deps), pipeline.store), {
       host: options.host ?? DEFAULT_SERVE_HOST,
       port: options.port ?? DEFAULT_SERVE_PORT,
       functionName: 'placid-serve',

@@ -35,7 +35,9 @@ export async function openLocalStore(options: LocalStoreOptions = {}): Promise<L
   let dynamo: LocalDynamo;
   try {
     const endpoint = options.endpoint ?? server?.endpoint;
-    dynamo = endpoint ? await connectDynamo(endpoint) : await startLocalDynamo({ thread: options.dynaliteThread });
+    dynamo = endpoint
+      ? await connectDynamo(endpoint)
+      : await startLocalDynamo({ thread: options.dynaliteThread });
   } catch (error) {
     unlock();
     throw error;
