@@ -35,6 +35,7 @@ export function runPlacid(args: string[], options: ChildOptions = {}) {
     cwd: root,
     env: childEnv(options),
     encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
