@@ -99,5 +99,15 @@ describe('the README examples ten years after their dates', () => {
     );
     expect(run.stdout).toContain('migrated: 6f1c2b00-0000-4000-8000-000000000003 cmp-az1-01 -> cmp-az1-02');
     expect(run.status).toBe(0);
+    // placid fleet follows the move: m1.xlarge (8 vCPU, 16 GiB, 160 GB local disk) left cmp-az1-01 for cmp-az1-02
+    const fleet = JSON.parse(runPlacid(['fleet', '--data-dir', dataDir, '--json'], later).stdout);
+    const hosts = Object.fromEntries(
+      fleet.zones.flatMap((z: { hosts: { host: string }[] }) => z.hosts.map((h) => [h.host, h])),
+    );
+    expect(hosts['cmp-az1-01'].vcpus.used).toBe(24 - 8);
+    expect(hosts['cmp-az1-02'].vcpus.used).toBe(40 + 8);
+    expect(hosts['cmp-az1-01'].ram_mb.used).toBe(393216 - 300000 - 16384);
+    expect(hosts['cmp-az1-02'].disk_gb.used).toBe(600 + 160);
+    expect(hosts['cmp-az1-02'].vms).toBe(2);
   }, 60_000);
 });
