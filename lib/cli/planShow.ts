@@ -45,7 +45,8 @@ async function showPlan(store: FleetStore, plan: StoredPlan): Promise<PlanShow> 
   const names: Record<string, string> = {};
   for (const m of plan.plan.migrations) {
     const instance = await store.getInstance(m.instance_uuid);
-    if (instance?.name) names[m.instance_uuid] = instance.name;
+    const name = (instance as { name?: unknown } | undefined)?.name;
+    if (typeof name === 'string') names[m.instance_uuid] = name;
   }
   const migrations: Record<string, number> = {};
   for (const r of await store.migrations.ofPlan(plan.plan_id))

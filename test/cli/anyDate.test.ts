@@ -63,7 +63,10 @@ describe('the README examples ten years after their dates', () => {
       const answer = await fetch(url, { method: 'POST', body: JSON.stringify(README_ADVISORY) });
       // Assess
       expect(answer.status).toBe(200);
-      const decision = await answer.json();
+      const decision = (await answer.json()) as {
+        selected: unknown;
+        candidates: { passes: boolean }[];
+      };
       expect(decision.selected).toEqual([{ host: 'cmp-az1-01', nodename: 'cmp-az1-01' }]);
       expect(decision.candidates.every((c: { passes: boolean }) => c.passes)).toBe(true);
     } finally {
