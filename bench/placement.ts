@@ -26,8 +26,13 @@ const SIZES = [1_000, 10_000, 100_000];
 
 /** A fleet of `n` hosts in 3 AZs, 2 hardware classes (aggregate metadata), varied usage. */
 export function generateHosts(n: number): HostState[] {
+  return generateHostInputs(n).map((input) => toHostState(hostStateInput.parse(input)));
+}
+
+/** The generated hosts as input documents (what the Nova side of bench/novaPlugin.ts builds from). */
+export function generateHostInputs(n: number): Record<string, unknown>[] {
   const zones = ['az1', 'az2', 'az3'];
-  const hosts: HostState[] = [];
+  const hosts: Record<string, unknown>[] = [];
   let seed = 42;
   const rnd = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -39,36 +44,32 @@ export function generateHosts(n: number): HostState[] {
     const ram = 262144;
     const usedRam = Math.floor(rnd() * 200000);
     const vcpus = 64;
-    hosts.push(
-      toHostState(
-        hostStateInput.parse({
-          host: `cmp-${i}`,
-          nodename: `cmp-${i}`,
-          free_ram_mb: ram - usedRam - 512,
-          total_usable_ram_mb: ram,
-          total_usable_disk_gb: 2000,
-          free_disk_mb: Math.floor((2000 - rnd() * 1500) * 1024),
-          disk_mb_used: 0,
-          vcpus_total: vcpus,
-          vcpus_used: Math.floor(rnd() * 200),
-          cpu_allocation_ratio: 4,
-          num_instances: Math.floor(rnd() * 40),
-          num_io_ops: Math.floor(rnd() * 6),
-          hypervisor_type: 'QEMU',
-          hypervisor_version: 8002000,
-          supported_instances: [['x86_64', 'kvm', 'hvm']],
-          service: { disabled: i % 97 === 0, up: true },
-          aggregates: [
-            { name: `zone-${az}`, hosts: [], metadata: { availability_zone: az } },
-            {
-              name: ssd ? 'ssd' : 'hdd',
-              hosts: [],
-              metadata: { storage: ssd ? 'ssd' : 'hdd', cpu_gen: ssd ? '4' : '3' },
-            },
-          ],
-        }),
-      ),
-    );
+    hosts.push({
+      host: `cmp-${i}`,
+      nodename: `cmp-${i}`,
+      free_ram_mb: ram - usedRam - 512,
+      total_usable_ram_mb: ram,
+      total_usable_disk_gb: 2000,
+      free_disk_mb: Math.floor((2000 - rnd() * 1500) * 1024),
+      disk_mb_used: 0,
+      vcpus_total: vcpus,
+      vcpus_used: Math.floor(rnd() * 200),
+      cpu_allocation_ratio: 4,
+      num_instances: Math.floor(rnd() * 40),
+      num_io_ops: Math.floor(rnd() * 6),
+      hypervisor_type: 'QEMU',
+      hypervisor_version: 8002000,
+      supported_instances: [['x86_64', 'kvm', 'hvm']],
+      service: { disabled: i % 97 === 0, up: true },
+      aggregates: [
+        { name: `zone-${az}`, hosts: [], metadata: { availability_zone: az } },
+        {
+          name: ssd ? 'ssd' : 'hdd',
+          hosts: [],
+          metadata: { storage: ssd ? 'ssd' : 'hdd', cpu_gen: ssd ? '4' : '3' },
+        },
+      ],
+    });
   }
   return hosts;
 }

@@ -6,6 +6,7 @@ import { benchBundles } from './bundle.js';
 import { benchCliInPlacement } from './cliStart.js';
 import { benchIngest } from './ingest.js';
 import { benchIngestRounds } from './ingestRounds.js';
+import { benchNovaPlugin } from './novaPlugin.js';
 import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
 import { benchScale } from './scale.js';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   plan: benchPlan,
   advisory: benchAdvisory,
   'advisory-detect': benchAdvisoryDetect,
+  'nova-plugin': benchNovaPlugin,
   scale: benchScale,
   simulation: benchSimulation,
   // Only when named (`npm run bench cli`): the placement section's `cli` part, without the rest.
