@@ -165,6 +165,18 @@ export function candidateDraws(hosts: readonly HostState[]) {
   };
 }
 
+/** The benchmarks' scheduler config: every weigher on. */
+export const ALL_WEIGHERS_CONFIG = {
+  filter_scheduler: { weight_classes: ['nova.scheduler.weights.all_weighers'] },
+};
+
+/** ALL_WEIGHERS_CONFIG as a file in `dir`; resolves with its path. */
+export async function allWeighersConfig(dir: string): Promise<string> {
+  const config = join(dir, 'nova.json');
+  await writeFile(config, JSON.stringify(ALL_WEIGHERS_CONFIG));
+  return config;
+}
+
 export function benchAdvisory(): Promise<Record<string, unknown>> {
   return benchAdvisoryWith();
 }
@@ -177,11 +189,7 @@ async function benchAdvisoryWith(
   const dir = await mkdtemp(join(tmpdir(), 'placid-bench-advisory-'));
   try {
     const hosts = generateHosts(HOSTS);
-    const config = join(dir, 'nova.json');
-    await writeFile(
-      config,
-      JSON.stringify({ filter_scheduler: { weight_classes: ['nova.scheduler.weights.all_weighers'] } }),
-    );
+    const config = await allWeighersConfig(dir);
     const dataDir = join(dir, 'store');
     await storeFleet({ dataDir }, hosts);
     const local = await measure(await spawnServe(['--data-dir', dataDir], config), hosts, before, after);

@@ -4,6 +4,7 @@ import { benchAdvisory } from './advisory.js';
 import { benchAdvisoryDetect } from './advisoryDetect.js';
 import { benchBundles } from './bundle.js';
 import { benchCliInPlacement } from './cliStart.js';
+import { benchEngine } from './engine.js';
 import { benchIngest } from './ingest.js';
 import { benchIngestRounds } from './ingestRounds.js';
 import { benchNovaPlugin } from './novaPlugin.js';
@@ -11,6 +12,7 @@ import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
 import { benchScale } from './scale.js';
 import { benchSchedule } from './schedule.js';
+import { benchServing } from './serving.js';
 import { benchSimulation } from './simulation.js';
 import { writeSection } from './stats.js';
 
@@ -18,12 +20,14 @@ const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
   bundles: benchBundles,
   placement: benchPlacement,
+  engine: benchEngine,
   ingest: benchIngest,
   ingest_rounds: benchIngestRounds,
   schedule: benchSchedule,
   plan: benchPlan,
   advisory: benchAdvisory,
   'advisory-detect': benchAdvisoryDetect,
+  serving: benchServing,
   'nova-plugin': benchNovaPlugin,
   scale: benchScale,
   simulation: benchSimulation,

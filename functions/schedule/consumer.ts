@@ -41,9 +41,9 @@ export function createQueueHandler(stages: QueueStage | (() => Promise<QueueStag
     const stage = typeof stages === 'function' ? await stages() : stages;
     const outcome = await processSqsBatch(event, {
       parse: (body, record) => parseDecisionBody(body, `schedule request ${record.messageId}`),
-      handle: async ({ spec, candidates, explain }, record) => {
+      handle: async ({ spec, candidates, ...options }, record) => {
         if (candidates) {
-          const advised = await adviseRequest(spec, candidates, stage.deps, explain);
+          const advised = await adviseRequest(spec, candidates, stage.deps, options);
           const { request_id, decided_at } = advised.answer;
           const reply: ScheduleReply = { request_id, decided_at, replayed: false, decision: advised.answer };
           await stage.replies.send(JSON.stringify(reply), replyAttributes(request_id, record));

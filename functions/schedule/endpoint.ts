@@ -4,7 +4,7 @@
  * `placid schedule --json`. With `advisory: true` and `candidates`, the answer is each candidate's
  * verdict and weight (an AdvisoryAnswer), always 200: nothing is claimed. Status codes:
  * - 200 placed or advised; 409 NoValidHost (the body is still the full decision, with `error`);
- * - 400 malformed request; 405 not a POST;
+ * - 400 malformed request (or a request to place sent to a read-only replica); 405 not a POST;
  * - 409 `RequestIdConflict`: the request id was already decided for a different request;
  * - 503 DynamoDB throttled or unavailable: retry the same request (it is idempotent) after Retry-After;
  * - 500 anything else (a bug or a broken configuration; logged, details not exposed).
@@ -21,12 +21,13 @@ import { RequestError, ValidationError } from '../../lib/model/errors.js';
 import { isRetryable } from '../../lib/model/failure.js';
 import { wellFormedText } from '../../lib/model/identifiers.js';
 import { type AdvisoryOutcome, adviseRequest } from '../../lib/schedule/advisory.js';
+import { cappedAnswerJson } from '../../lib/schedule/answerCap.js';
 import { type ScheduleDeps, type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';
 import { parseDecisionBody } from '../../lib/schedule/request.js';
 import { withPowertools } from '../shared/middleware.js';
 import { logger } from '../shared/powertools.js';
-import { recordAdvisoryMetrics, recordDecisionMetrics } from './metrics.js';
+import { recordAdvisoryMetrics, recordDecisionMetrics, recordRefusal } from './metrics.js';
 
 type Result = Exclude<LambdaFunctionURLResult, string>;
 
@@ -43,14 +44,15 @@ export function createUrlHandler(stage: ScheduleDeps | (() => Promise<ScheduleDe
     const deps = typeof stage === 'function' ? await stage() : stage;
     const method = event.requestContext?.http?.method;
     if (method !== 'POST') {
+      recordRefusal(405);
       return json(405, problem('MethodNotAllowed', `use POST with a JSON request spec, not ${method}`), {
         allow: 'POST',
       });
     }
     try {
-      const { spec, candidates, explain } = parseDecisionBody(bodyText(event), 'request body');
+      const { spec, candidates, ...options } = parseDecisionBody(bodyText(event), 'request body');
       if (candidates) {
-        const advised = await adviseRequest(spec, candidates, deps, explain);
+        const advised = await adviseRequest(spec, candidates, deps, options);
         recordAdvisoryMetrics(advised);
         return advice(advised);
       }
@@ -79,19 +81,36 @@ function decided(outcome: ScheduleOutcome): Result {
   return json(status, outcome.decision, {
     // Request ids are validated at parse time; a header must still never carry CR/LF, whatever a
     // record stored before that check says.
-    'x-placid-request-id': wellFormedText(outcome.request_id),
+    'x-placid-request-id': headerId(outcome.request_id),
     'x-placid-replayed': String(outcome.replayed),
   });
 }
 
 function advice(outcome: AdvisoryOutcome): Result {
-  return json(200, outcome.answer, {
-    'x-placid-request-id': wellFormedText(outcome.answer.request_id),
+  return json(200, cappedAnswerJson(outcome.answer), {
+    'x-placid-request-id': headerId(outcome.answer.request_id),
     'x-placid-advisory': 'true',
   });
 }
 
+/**
+ * The request id as a header value: percent-encoded (decodeURIComponent gives it back), since a
+ * header holds Latin-1 at most and a request id is any Unicode (`req-€1` once made every answer,
+ * and every replay of it, a 500 after its claim was made). Plain ASCII ids without `%` read as they are.
+ */
+function headerId(requestId: string): string {
+  return /^[\x21-\x24\x26-\x7e]*$/.test(requestId)
+    ? requestId
+    : encodeURIComponent(wellFormedText(requestId));
+}
+
 function failed(error: unknown): Result {
+  const result = failure(error);
+  recordRefusal(result.statusCode ?? 500);
+  return result;
+}
+
+function failure(error: unknown): Result {
   if (error instanceof ValidationError) {
     return json(400, { error: { type: 'ValidationError', message: error.message, issues: error.issues } });
   }
@@ -115,10 +134,11 @@ function problem(type: string, message: string) {
   return { error: { type, message } };
 }
 
+/** A JSON response; `body` as it is when it is JSON text already. */
 function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): Result {
   return {
     statusCode,
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   };
 }

@@ -32,3 +32,12 @@ export function recordAdvisoryMetrics(outcome: AdvisoryOutcome): void {
   );
   metrics.addMetric('AdvisoryUnknownHosts', MetricUnit.Count, outcome.answer.unknown.length);
 }
+
+/**
+ * A request answered without a decision (4xx, 5xx), by status class. Every invocation then
+ * publishes a metric, so Powertools never warns "No application metrics to publish" on stderr once
+ * per rejected request.
+ */
+export function recordRefusal(status: number): void {
+  metrics.addMetric(status >= 500 ? 'RequestsFailed' : 'RequestsRefused', MetricUnit.Count, 1);
+}

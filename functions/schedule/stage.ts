@@ -10,6 +10,7 @@ import type { MessageQueue } from '../../lib/queue/port.js';
 import { SqsQueue } from '../../lib/queue/sqs.js';
 import { withPlacidFilters } from '../../lib/rebalance/filters/index.js';
 import type { ScheduleDeps } from '../../lib/schedule/core.js';
+import { releaseSchedulers } from '../../lib/schedule/releases.js';
 import { FleetSnapshot } from '../../lib/schedule/snapshot.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
@@ -29,7 +30,8 @@ export async function scheduleDeps(settings: ScheduleEnv, baseDir: string): Prom
   const configFile = settings.schedulerConfigFile && resolve(baseDir, settings.schedulerConfigFile);
   const config = await schedulerConfig(settings, configFile);
   const pluginDir = configFile ? dirname(configFile) : baseDir;
-  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, pluginDir)));
+  const plugins = withPlacidFilters(await loadPluginModules(config, pluginDir));
+  const scheduler = createScheduler(config, plugins);
   const store = new FleetStore({
     doc: createDocumentClient({ endpoint: settings.dynamoEndpoint }),
     tables: settings.tables,
@@ -39,7 +41,7 @@ export async function scheduleDeps(settings: ScheduleEnv, baseDir: string): Prom
     fullRefreshMs: settings.fullRefreshMs,
     maxAgeMs: settings.maxAgeMs,
   });
-  return { store, snapshot, scheduler };
+  return { store, snapshot, scheduler, forRelease: releaseSchedulers(config, plugins) };
 }
 
 /** The URL handler's deps, from the environment (see SCHEDULE_ENV). */

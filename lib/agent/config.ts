@@ -12,6 +12,7 @@ import { parseDuration } from '../collect/duration.js';
 import { parseConfigMapping, readConfigFile } from '../config/configFile.js';
 import { parseWith } from '../model/schema.js';
 import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';
+import { type TrustPolicy, trustPolicySchema } from '../workflow/trust.js';
 
 const ACTIVITY_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):\d{12}:activity:[A-Za-z0-9_-]{1,80}$/;
 const QUEUE_URL = /^https:\/\/sqs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/\d{12}\/[A-Za-z0-9_-]{1,80}(\.fifo)?$/;
@@ -52,6 +53,8 @@ export const agentConfigSchema = z.strictObject({
       consul: 'placid/consul',
     }),
   workflow_settings: z.record(z.string(), z.unknown()).default({}),
+  /** Where a VM's Kubernetes node and Consul agent may be found (docs/trust-model.md). */
+  trust: trustPolicySchema.default(trustPolicySchema.parse({})),
   collect: z
     .strictObject({
       /** The collector's own config (docs/collect.md). */
@@ -77,6 +80,7 @@ export interface AgentConfig {
     | { source: 'secrets-manager'; nova: string; kubernetes: string; consul: string }
     | { source: 'file'; path: string };
   settings: WorkflowSettings;
+  trust: TrustPolicy;
   collect?: { config: string; intervalMs: number; queueUrl: string };
 }
 
@@ -100,6 +104,7 @@ export function parseAgentConfig(text: string, source: string): AgentConfig {
         ? { ...c.credentials, path: anchored(c.credentials.path) }
         : c.credentials,
     settings: parseWorkflowSettings(c.workflow_settings, `${source}: workflow_settings`),
+    trust: c.trust,
     collect: c.collect && {
       config: anchored(c.collect.config),
       intervalMs: parseDuration(c.collect.interval) as number,

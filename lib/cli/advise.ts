@@ -54,15 +54,15 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
   const byKey = new Map<string, HostState>();
   for (const h of await readHosts(args.hosts)) byKey.set(`${h.host}\u0000${h.nodename}`, h);
   const lookup = (host: string, nodename: string) => byKey.get(`${host}\u0000${nodename}`);
-  const { answer, engine } = await adviseAmong(
+  const { answer } = await adviseAmong(
     lookup,
     request.spec,
     request.candidates!,
     scheduler,
     new Date(),
     true,
+    request.refused,
   );
-  engine.release?.();
   return answer;
 }
 
@@ -77,7 +77,8 @@ async function adviseFromStore(request: DecisionRequest, args: AdviseArgs): Prom
   });
   try {
     const deps = { store: pipeline.store, snapshot: new FleetSnapshot(pipeline.store), scheduler };
-    return (await adviseRequest(request.spec, request.candidates!, deps, true)).answer;
+    return (await adviseRequest(request.spec, request.candidates!, deps, { ...request, explain: true }))
+      .answer;
   } finally {
     await pipeline.close();
   }

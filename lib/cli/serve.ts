@@ -5,9 +5,11 @@
  * Stops gracefully on SIGINT/SIGTERM.
  */
 import type { Command } from '@commander-js/extra-typings';
+import { parseDuration } from '../collect/durationText.js';
+import { novaMajor } from '../config/novaRelease.js';
 import type { LocalDynamo } from '../local/dynalite.js';
 import type { FunctionUrlServer } from '../local/functionUrlServer.js';
-import type { LocalPipeline } from '../local/pipeline.js';
+import type { FleetSnapshot } from '../schedule/snapshot.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { InputError } from './errors.js';
 import { EXIT } from './exitCodes.js';
@@ -15,6 +17,7 @@ import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { parseDetectEvery, serveDetector } from './serveDetector.js';
+import type { ReplicaOptions } from './serveReplica.js';
 import { stopOnSignals } from './stopSignals.js';
 import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
@@ -38,6 +41,12 @@ export interface ServeOptions {
   port?: number;
   /** nova.conf / JSON scheduler config; Nova's defaults when absent. */
   config?: string;
+  /** Read the deployed tables, read-only (serveReplica.ts); excludes dataDir and dynamodbEndpoint. */
+  replica?: ReplicaOptions;
+  /** Answers and /health say the snapshot is stale once its store has not answered for this long. */
+  staleAfterMs?: number;
+  /** Pins the Nova release decided as (over [placid] nova_release and the requests'). */
+  novaRelease?: string;
   extensions?: readonly ServeExtension[];
   io: CliIO;
 }
@@ -63,6 +72,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     { FleetSnapshot },
     { readConfig },
     { withPlacidFilters },
+    { releaseSchedulers },
+    { openReplicaStore },
   ] = await Promise.all([
     import('../engine/registry.js'),
     import('../local/dynalite.js'),
@@ -71,9 +82,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     import('../schedule/snapshot.js'),
     import('./inputs.js'),
     import('../rebalance/filters/index.js'),
+    import('../schedule/releases.js'),
+    import('./serveReplica.js'),
   ]);
   const { config, baseDir } = await readConfig(options.config);
-  const scheduler = createScheduler(config, withPlacidFilters(await loadPluginModules(config, baseDir)));
+  if (options.novaRelease !== undefined) config.placid.nova_release = checkedRelease(options.novaRelease);
+  const plugins = withPlacidFilters(await loadPluginModules(config, baseDir));
+  const scheduler = createScheduler(config, plugins);
   // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const [{ createUrlHandler }, { withApprovalRoute }] = await Promise.all([
@@ -85,21 +100,32 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       '--data-dir and --dynamodb-endpoint exclude each other: one store, local or running',
     );
   }
+  if (options.replica && (options.dataDir || options.dynamodbEndpoint)) {
+    throw new InputError('--replica reads the deployed tables: drop --data-dir and --dynamodb-endpoint');
+  }
   const endpoint = options.dynamodbEndpoint;
-  const dataDir = endpoint ?? options.dataDir ?? defaultDataDir();
   // dynalite answers from the store server's process (in memory: a worker thread), so its work and
   // its heap's collections stay off the thread that answers Nova (each decision is a store write).
-  const store = { serviceDownTimeSeconds: config.DEFAULT.service_down_time };
-  const pipeline = await LocalPipeline.start(
-    endpoint ? { endpoint, stages: [], store } : { dataDir, stages: [], dynaliteThread: true, store },
-  );
+  const storeOptions = { serviceDownTimeSeconds: config.DEFAULT.service_down_time };
+  const replica = options.replica && openReplicaStore(options.replica, config.DEFAULT.service_down_time);
+  const dataDir = replica?.label ?? endpoint ?? options.dataDir ?? defaultDataDir();
+  const pipeline = replica
+    ? undefined
+    : await LocalPipeline.start(
+        endpoint
+          ? { endpoint, stages: [], store: storeOptions }
+          : { dataDir, stages: [], dynaliteThread: true, store: storeOptions },
+      );
+  const store = replica?.store ?? pipeline!.store;
+  const closeStore = async () => (replica ? replica.close() : pipeline!.close());
   const writes = pendingWrites(options.io);
   // Requests never wait for the store's change feed: claims are conditional writes, so a snapshot
   // a second old costs at most a lost claim race, and the latency stays the engine's.
-  const snapshot = new FleetSnapshot(pipeline.store, {
+  const snapshot = new FleetSnapshot(store, {
     maxAgeMs: SNAPSHOT_MAX_AGE_MS,
     revalidateInBackground: true,
     quickOverlapMs: SNAPSHOT_MAX_AGE_MS,
+    staleAfterMs: options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
   });
   // Stopped last (stops run in reverse): nothing may touch dynalite once it closes.
   const stops: { stop(): Promise<void> }[] = [{ stop: () => snapshot.settled() }, stopWhenWritten(writes)];
@@ -107,16 +133,30 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   try {
     // Read the fleet now, so the first request is answered warm.
     await snapshot.refresh();
-    const deps = { store: pipeline.store, snapshot, scheduler, deferWrite: writes.add };
-    server = await startFunctionUrlServer(withApprovalRoute(createUrlHandler(deps), pipeline.store), {
+    stops.push(keepFresh(snapshot));
+    const deps = {
+      store,
+      snapshot,
+      scheduler,
+      forRelease: releaseSchedulers(config, plugins),
+      deferWrite: writes.add,
+      readOnly: replica !== undefined,
+    };
+    const handler = createUrlHandler(deps);
+    // A replica approves nothing: its tables belong to the deployed stack.
+    server = await startFunctionUrlServer(replica ? handler : withApprovalRoute(handler, store), {
       host: options.host ?? DEFAULT_SERVE_HOST,
       port: options.port ?? DEFAULT_SERVE_PORT,
       functionName: 'placid-serve',
+      routes: { '/health': () => health(snapshot, replica !== undefined) },
     });
-    for (const ext of options.extensions ?? [])
-      stops.push(await ext.start({ store: pipeline.store, dynamo: pipeline.dynamo, io: options.io }));
+    const dynamo = pipeline?.dynamo;
+    // A replica runs no extension (the detector acts on a fleet it does not own).
+    if (dynamo)
+      for (const ext of options.extensions ?? [])
+        stops.push(await ext.start({ store, dynamo, io: options.io }));
   } catch (error) {
-    await shutDown(server, stops, pipeline);
+    await shutDown(server, stops, closeStore);
     throw error;
   }
   const listening = server;
@@ -124,12 +164,37 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     url: listening.url,
     dataDir,
     hosts: snapshot.size,
-    close: () => shutDown(listening, stops, pipeline),
+    close: () => shutDown(listening, stops, closeStore),
   };
 }
 
-/** How stale the fleet may get before a request starts a background read of the change feed. */
+function checkedRelease(text: string): string {
+  if (novaMajor(text) === undefined)
+    throw new InputError(`--nova-release ${text}: must be a Nova version, e.g. 26.2.2`);
+  return text;
+}
+
+/** How stale the fleet may get before a background read of the change feed starts. */
 const SNAPSHOT_MAX_AGE_MS = 1000;
+/** Answers and /health call the snapshot stale after its store has not answered for this long. */
+const DEFAULT_STALE_AFTER_MS = 120_000;
+
+/**
+ * Reads the change feed every SNAPSHOT_MAX_AGE_MS whether requests come or not, so a request after
+ * a quiet minute is decided on a fleet a second old, not a minute (every host would look stale).
+ */
+function keepFresh(snapshot: FleetSnapshot) {
+  const timer = setInterval(() => void snapshot.refresh(), SNAPSHOT_MAX_AGE_MS);
+  timer.unref();
+  return { stop: async () => clearInterval(timer) };
+}
+
+/** GET /health: 200 whether fresh or stale (a load balancer must not drop every replica at once). */
+function health(snapshot: FleetSnapshot, replica: boolean) {
+  const stale = snapshot.staleness();
+  const body = { status: stale ? 'stale' : 'ok', replica, hosts: snapshot.size, ...(stale && { stale }) };
+  return { status: 200, body };
+}
 
 /**
  * Advisory records written after their answer went out; stopping waits for them. Each write starts
@@ -165,13 +230,13 @@ function stopWhenWritten(writes: ReturnType<typeof pendingWrites>) {
 async function shutDown(
   server: FunctionUrlServer | undefined,
   stops: readonly { stop(): Promise<void> }[],
-  pipeline: LocalPipeline,
+  closeStore: () => Promise<void>,
 ): Promise<void> {
   try {
     await server?.close();
     for (const s of [...stops].reverse()) await s.stop();
   } finally {
-    await pipeline.close();
+    await closeStore();
   }
 }
 
@@ -184,6 +249,12 @@ export interface ServeArgs {
   /** False with `--no-detect`. Default true. */
   detect?: boolean;
   detectEvery?: string;
+  /** Read the deployed tables read-only (with --dynamodb-endpoint: that DynamoDB's). */
+  replica?: boolean;
+  tablePrefix?: string;
+  staleAfter?: string;
+  /** Pins the Nova release decided as (over [placid] nova_release and the requests'). */
+  novaRelease?: string;
   endpoints?: string;
   settings?: string;
   template?: string;
@@ -192,21 +263,25 @@ export interface ServeArgs {
 /** Runs until `signal` aborts (SIGINT/SIGTERM from the command line). */
 export async function runServe(args: ServeArgs, io: CliIO, signal: AbortSignal): Promise<number> {
   const everyMs = parseDetectEvery(args.detectEvery);
-  const extensions =
-    args.detect === false
-      ? []
-      : [
-          serveDetector({
-            everyMs,
-            config: args.config,
-            endpoints: args.endpoints,
-            settings: args.settings,
-            template: args.template,
-          }),
-        ];
+  const detect = args.detect !== false && !args.replica;
+  const extensions = !detect
+    ? []
+    : [
+        serveDetector({
+          everyMs,
+          config: args.config,
+          endpoints: args.endpoints,
+          settings: args.settings,
+          template: args.template,
+        }),
+      ];
   const running = await startServe({
     dataDir: args.dataDir,
-    dynamodbEndpoint: args.dynamodbEndpoint,
+    ...(args.replica
+      ? { replica: { endpoint: args.dynamodbEndpoint, tablePrefix: args.tablePrefix } }
+      : { dynamodbEndpoint: args.dynamodbEndpoint }),
+    staleAfterMs: parseStaleAfter(args.staleAfter),
+    novaRelease: args.novaRelease,
     host: args.host,
     config: args.config,
     port: parsePort(args.port),
@@ -217,7 +292,7 @@ export async function runServe(args: ServeArgs, io: CliIO, signal: AbortSignal):
     terminalSafe(
       `placid serve: listening on ${running.url} (store ${running.dataDir}, ${running.hosts} hosts); ` +
         'POST a request spec, or one with advisory: true and candidates' +
-        (args.detect === false ? '; detector off\n' : `; detector every ${everyMs / 1000}s\n`),
+        (detect ? `; detector every ${everyMs / 1000}s\n` : '; detector off\n'),
     ),
   );
   await new Promise<void>((resolve) => {
@@ -227,6 +302,14 @@ export async function runServe(args: ServeArgs, io: CliIO, signal: AbortSignal):
   await running.close();
   io.stdout.write('placid serve: stopped\n');
   return EXIT.placed;
+}
+
+function parseStaleAfter(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms < 1000)
+    throw new InputError(`--stale-after ${text}: must be a duration of at least 1s, e.g. 2m`);
+  return ms;
 }
 
 function parsePort(text: string | undefined): number {
@@ -253,6 +336,20 @@ export function addServeCommand(program: Command, io: CliIO, done: (status: numb
     .option(
       '--config <file>',
       "nova.conf-style INI, or .json (with [rebalance] for the detector); Nova's defaults when omitted",
+    )
+    .option(
+      '--replica',
+      'read the deployed tables, read-only (AWS credential chain and region; PLACID_TABLE_<NAME> or --table-prefix); advisory requests only, no detector',
+    )
+    .option('--table-prefix <prefix>', 'with --replica: tables named <prefix><name> (default placid-)')
+    .option(
+      '--stale-after <duration>',
+      'say the fleet is stale once the store has not answered this long',
+      '2m',
+    )
+    .option(
+      '--nova-release <version>',
+      'decide as this Nova release (e.g. 26.2.2), whatever the requests say',
     )
     .option('--detect-every <duration>', 'run the detector this often (e.g. 30s, 5m)', '60s')
     .option('--no-detect', 'do not run the detector (the decision API only)')

@@ -1,5 +1,6 @@
 export { IniValues, parseIni } from './ini.js';
 export { type ConfigDocument, loadConfig, parseJsonConfig, resolveConfig } from './load.js';
+export { chooseRelease, novaMajor, type ReleaseChoice, weigherInRelease } from './novaRelease.js';
 export {
   DEFAULT_ENABLED_FILTERS,
   defaultConfig,

@@ -179,6 +179,11 @@ export const OPTIONS = {
       help: 'Run the Placement-equivalent pre-filter (resources, traits, aggregates, request filters)',
     },
     seed: { type: 'int', default: null, help: 'Seed for host_subset_size random choice (reproducible runs)' },
+    nova_release: {
+      type: 'string',
+      default: null,
+      help: "Decide as this Nova release (e.g. 26.2.2): its all_weighers; unset, the request's nova_release",
+    },
   },
 } as const satisfies Record<string, Record<string, OptionSpec>>;
 

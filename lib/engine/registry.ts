@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { weigherInRelease } from '../config/novaRelease.js';
 import type { SchedulerConfig } from '../config/options.js';
 import { didYouMean } from '../config/suggest.js';
 import { ConfigError } from '../model/errors.js';
@@ -188,8 +189,11 @@ export function resolveWeighers(config: SchedulerConfig, plugins: Plugins = {}):
     if (!out.includes(w)) out.push(w);
   };
   for (const entry of config.filter_scheduler.weight_classes) {
-    if (entry === ALL_WEIGHERS) Object.values(NOVA_WEIGHERS).forEach(add);
-    else if (isModulePath(entry)) moduleWeighers(entry, plugins).forEach(add);
+    if (entry === ALL_WEIGHERS) {
+      // The weighers of the Nova release decided as ([placid] nova_release); every one when unset.
+      const release = config.placid.nova_release;
+      for (const w of Object.values(NOVA_WEIGHERS)) if (weigherInRelease(w.name, release)) add(w);
+    } else if (isModulePath(entry)) moduleWeighers(entry, plugins).forEach(add);
     else {
       const name = entry.split('.').pop() ?? entry;
       const w = byName.get(entry) ?? byName.get(name);

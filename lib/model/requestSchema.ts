@@ -97,7 +97,11 @@ export const requestSpecInput = z.object({
   force_nodes: z.array(name).nullish(),
   requested_destination: requestedDestination.nullish(),
   numa_topology: z.object({ cells: z.array(numaCell).min(1) }).nullish(),
-  pci_requests: z.array(pciRequest).default([]),
+  // Nova's own shapes: None, a list, or an InstancePCIRequests object ({"requests": [...]}).
+  pci_requests: z
+    .union([z.array(pciRequest), z.object({ requests: z.array(pciRequest) }).transform((o) => o.requests)])
+    .nullish()
+    .transform((r) => r ?? []),
   is_bfv: z.boolean().default(false),
   instance_metadata: z.record(z.string(), novaString).default({}),
 });

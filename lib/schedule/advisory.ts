@@ -10,6 +10,7 @@ import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { ScheduleDeps } from './core.js';
 import { DECISION_MAX_BYTES, recordedDecisionJson, requestHash, type StageDecisionJson } from './record.js';
+import type { Staleness } from './snapshot.js';
 
 export interface CandidateRef {
   host: string;
@@ -20,6 +21,14 @@ export interface CandidateRef {
 export interface PassingVerdict extends CandidateRef {
   passes: true;
   weight: number;
+  /**
+   * The host's last report is older than `service_down_time` allows: Placid cannot judge it, and
+   * Nova (which sent it) holds it up, so it passes with a neutral weight: the lowest weight of the
+   * candidates judged (0 when none is), as an unknown host ranks.
+   */
+  stale?: true;
+  /** With `stale`: seconds since the host was last reported (or seen) up. */
+  report_age_seconds?: number;
 }
 
 /**
@@ -32,7 +41,12 @@ export interface FailingVerdict extends CandidateRef {
   reason?: string;
 }
 
-export type Verdict = PassingVerdict | FailingVerdict;
+export type CandidateVerdict = PassingVerdict | FailingVerdict;
+
+/** A candidate whose host or node name Placid cannot take as a name (see identifierProblem). */
+export interface RefusedCandidate extends CandidateRef {
+  reason: string;
+}
 
 /** The answer to an advisory request (the body of the Function URL's and `placid serve`'s 200). */
 export interface AdvisoryAnswer {
@@ -40,13 +54,23 @@ export interface AdvisoryAnswer {
   advisory: true;
   decided_at: string;
   /** One verdict per known candidate, in the order the candidates were sent. */
-  candidates: Verdict[];
+  candidates: CandidateVerdict[];
   /** Candidates Placid has no host state for: it cannot judge them (the caller decides what they get). */
   unknown: CandidateRef[];
+  /** Candidates whose names Placid refuses (empty, control characters, …), with the reason; not judged. */
+  refused: RefusedCandidate[];
   /** Placid's own pick among the candidates (what it would place, had it placed). */
   selected: CandidateRef[];
   /** Present when no candidate could take the request. */
   error?: { type: string; message: string };
+  /** Present when the request was decided as another Nova release than it named (and why). */
+  nova_release_note?: string;
+  /**
+   * Present when the fleet this was decided on is older than the server's bound (`placid serve
+   * --stale-after`): its store has not answered since. Candidates whose reports grew too old in
+   * the meantime are answered as stale.
+   */
+  stale_snapshot?: Staleness;
 }
 
 /** What an advisory request records under its request id (claims nothing, so `placements` stays empty). */
@@ -58,6 +82,16 @@ export interface AdvisoryRecord {
   unknown: number;
   placements: [];
   decision: StageDecisionJson;
+}
+
+/** What an advisory request asks beyond its spec and candidates (DecisionRequest's fields). */
+export interface AdviceOptions {
+  /** Each eliminated candidate's filter and reason (slower). */
+  explain?: boolean;
+  /** Candidates refused at parse time, answered as such. */
+  refused?: readonly RefusedCandidate[];
+  /** The caller's Nova release (ScheduleDeps.forRelease picks its scheduler). */
+  novaRelease?: string;
 }
 
 export interface AdvisoryOutcome {
@@ -78,6 +112,8 @@ const key = (host: string, nodename: string): string => `${host}\u0000${nodename
  * Decides among `candidates` only: the hosts `lookup` knows are scheduled as a fleet of their own
  * (in-memory consumption for a multi-create, no claims), the others are reported as unknown.
  * Verdicts are those of the first instance, which is what a per-request filter can act on.
+ * Liveness is the caller's (Nova sent the candidate, so it is up): a host whose last report is
+ * too old to judge it by passes as stale, and one reported down is judged as up.
  */
 export async function adviseAmong(
   lookup: (host: string, nodename: string) => HostState | undefined,
@@ -86,16 +122,26 @@ export async function adviseAmong(
   scheduler: Scheduler,
   now: Date,
   explain = false,
+  refused: readonly RefusedCandidate[] = [],
 ): Promise<{ answer: AdvisoryAnswer; engine: ScheduleDecision }> {
+  const downTimeMs = scheduler.config.DEFAULT.service_down_time * 1000;
+  const judged: (HostState | StaleHost)[] = [];
   const hosts: HostState[] = [];
   const unknown: CandidateRef[] = [];
-  const known = new Set<HostState>();
+  const seen = new Set<HostState>();
   const unknownKeys = new Set<string>();
   for (const c of candidates) {
     const state = lookup(c.host, c.nodename);
     if (state) {
-      if (!known.has(state)) hosts.push(state);
-      known.add(state);
+      if (seen.has(state)) continue;
+      seen.add(state);
+      const age = staleAgeMs(state, now.getTime(), downTimeMs);
+      if (age !== undefined) judged.push({ host: state.host, nodename: state.nodename, ageMs: age });
+      else {
+        const up = upAsSent(state);
+        hosts.push(up);
+        judged.push(up);
+      }
     } else if (!unknownKeys.has(key(c.host, c.nodename))) {
       unknownKeys.add(key(c.host, c.nodename));
       unknown.push({ host: c.host, nodename: c.nodename });
@@ -109,16 +155,58 @@ export async function adviseAmong(
     request_id: spec.request_id,
     advisory: true,
     decided_at: now.toISOString(),
-    candidates: verdictsOf(fleet.hosts, engine, explain),
+    candidates: verdictsOf(judged, fleet.hosts, engine, explain),
     unknown,
+    refused: [...refused],
     selected: engine.placements.map((p) => ({ host: p.host.host, nodename: p.host.nodename })),
   };
-  if (engine.error) answer.error = { type: engine.error.type, message: engine.error.message };
+  if (engine.error && hosts.length === judged.length) {
+    answer.error = { type: engine.error.type, message: engine.error.message };
+  }
   return { answer, engine };
 }
 
-/** Each host's verdict for the first instance: weighed → passes; else (explained) its first elimination. */
-function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, explain: boolean): Verdict[] {
+/** A known candidate answered as stale, not judged. */
+interface StaleHost extends CandidateRef {
+  ageMs: number;
+}
+
+/**
+ * How long the host has been silent, when that is longer than `service_down_time` after its next
+ * report was due (what ComputeFilter would call down); undefined while its report is fresh enough.
+ */
+function staleAgeMs(host: HostState, nowMs: number, downTimeMs: number): number | undefined {
+  const { service } = host;
+  if (!service.last_seen_up) return undefined;
+  let seenMs = heartbeats.get(service);
+  if (seenMs === undefined) {
+    seenMs = Date.parse(service.last_seen_up);
+    heartbeats.set(service, seenMs);
+  }
+  const silentMs = nowMs - seenMs;
+  return silentMs - (service.report_interval_seconds ?? 0) * 1000 > downTimeMs ? silentMs : undefined;
+}
+
+/** Parsed heartbeats: a snapshot's hosts keep their service records from one request to the next. */
+const heartbeats = new WeakMap<HostState['service'], number>();
+
+/** The host as Nova sees it when it sends it: up (a report saying down or forced down is older). */
+function upAsSent(host: HostState): HostState {
+  const { service } = host;
+  if (service.up && !service.forced_down) return host;
+  return { ...host, service: { ...service, up: true, forced_down: false, last_seen_up: undefined } };
+}
+
+/**
+ * Each candidate's verdict for the first instance, in the order sent: weighed → passes; stale →
+ * passes with the lowest weight judged; else (explained) its first elimination.
+ */
+function verdictsOf(
+  judged: readonly (HostState | StaleHost)[],
+  interned: readonly HostState[],
+  engine: ScheduleDecision,
+  explain: boolean,
+): CandidateVerdict[] {
   // The first instance is weighed before anything is consumed: its hosts are the very input objects.
   const weights = engine.weightsByHost?.() ?? weightsOf(engine.weighed);
   const removals = new Map<string, { filter: string; reason: string }>();
@@ -128,7 +216,24 @@ function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, expla
       if (e.instance_index === 0 && !removals.has(k)) removals.set(k, { filter: e.filter, reason: e.reason });
     }
   }
-  return hosts.map((h): Verdict => {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const w of weights.values()) lowest = Math.min(lowest, w);
+  const neutral = Number.isFinite(lowest) ? lowest : 0;
+  let next = 0;
+  return judged.map((j): CandidateVerdict => {
+    if ('ageMs' in j) {
+      const age = Math.round(j.ageMs / 100) / 10;
+      return {
+        host: j.host,
+        nodename: j.nodename,
+        passes: true,
+        weight: neutral,
+        stale: true,
+        report_age_seconds: age,
+      };
+    }
+    // Fleet.from keeps the order and (interned) identity of its input, one host per input host.
+    const h = interned[next++];
     const weight = weights.get(h);
     if (weight !== undefined) return { host: h.host, nodename: h.nodename, passes: true, weight };
     if (!explain) return { host: h.host, nodename: h.nodename, passes: false };
@@ -195,19 +300,25 @@ export async function adviseRequest(
   spec: RequestSpec,
   candidates: readonly CandidateRef[],
   deps: ScheduleDeps,
-  explain = false,
+  options: AdviceOptions = {},
 ): Promise<AdvisoryOutcome> {
   await deps.snapshot.refresh();
   const now = deps.store.now();
+  const { scheduler, note } = deps.forRelease?.(options.novaRelease) ?? { scheduler: deps.scheduler };
   const { answer, engine } = await adviseAmong(
     // The fleet's own (interned) host objects, so the candidates' fleet copies nothing.
     fleetLookup(deps.snapshot.fleet),
     spec,
     candidates,
-    deps.scheduler,
+    scheduler,
     now,
-    explain,
+    options.explain,
+    options.refused,
   );
+  if (note) answer.nova_release_note = note;
+  const stale = deps.snapshot.staleness();
+  if (stale) answer.stale_snapshot = stale;
+  if (deps.readOnly) return { answer, recorded: false };
   const record: AdvisoryRecord = {
     request_hash: advisoryHash(spec),
     decided_at: answer.decided_at,
@@ -222,8 +333,6 @@ export async function adviseRequest(
       ADVISORY_LIST_LIMIT,
     ),
   };
-  // The answer and the record are all that is read from the decision: its arrays can serve the next.
-  engine.release?.();
   const write = () => deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
     deps.deferWrite(write);

@@ -8,7 +8,7 @@ import type { Scheduler } from '../engine/scheduler.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { type ClaimedHost, storeClaim } from './claims.js';
-import { RequestIdConflictError } from './errors.js';
+import { ReadOnlyReplicaError, RequestIdConflictError } from './errors.js';
 import {
   DECISION_MAX_BYTES,
   type RecordedDecision,
@@ -16,6 +16,7 @@ import {
   requestHash,
   type StageDecisionJson,
 } from './record.js';
+import type { ReleaseSchedulers } from './releases.js';
 import type { FleetSnapshot, RefreshStats } from './snapshot.js';
 
 /**
@@ -32,6 +33,16 @@ export interface ScheduleDeps {
   /** Module-scope in a Lambda, so it stays warm between invocations. */
   snapshot: FleetSnapshot;
   scheduler: Scheduler;
+  /**
+   * Advisory decisions: the scheduler of the Nova release a request names (`nova_release`);
+   * `scheduler` for every request when unset.
+   */
+  forRelease?: ReleaseSchedulers;
+  /**
+   * A replica over tables another deployment writes (`placid serve --replica`): advisory decisions
+   * are answered and not recorded, and a request to place is refused (it would claim).
+   */
+  readOnly?: boolean;
   /** Cap on the recorded decision's JSON (it must fit a DynamoDB item and an SQS reply). */
   maxDecisionBytes?: number;
   /**
@@ -41,10 +52,7 @@ export interface ScheduleDeps {
    * stops). A Lambda leaves it unset: it may be frozen as soon as it has answered.
    */
   deferWrite?: (write: () => Promise<unknown>) => void;
-  /**
-   * Hand the engine's decision to the caller (ScheduleOutcome.engine), who releases it after reading
-   * it (`placid schedule --store --claim` prints it). Otherwise it is released once recorded.
-   */
+  /** Hand the engine's decision to the caller (ScheduleOutcome.engine): `placid schedule --store --claim` prints it. */
   keepEngine?: boolean;
 }
 
@@ -79,6 +87,7 @@ export interface ScheduleOutcome {
  * if (outcome.decision.error) console.log('NoValidHost', outcome.decision.error.message);
  */
 export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Promise<ScheduleOutcome> {
+  if (deps.readOnly) throw new ReadOnlyReplicaError();
   const hash = requestHash(spec);
   const earlier = await deps.store.getDecision<RecordedDecision>(spec.request_id);
   if (earlier) return replayed(spec.request_id, earlier.decision, hash);
@@ -126,8 +135,6 @@ async function decide(spec: RequestSpec, deps: ScheduleDeps, hash: string) {
     })),
     decision: recordedDecisionJson(engine, spec.num_instances, deps.maxDecisionBytes ?? DECISION_MAX_BYTES),
   };
-  // The record holds plain values: unless the caller reads the decision, its recording can go back.
-  if (!deps.keepEngine) engine.release?.();
   return { record, engine, made: tracked.made, conflicts: tracked.conflicts(), refresh };
 }
 

@@ -1,17 +1,19 @@
 /** The schedule stage's public API: snapshot, core, request parsing and the recorded decision. */
 
 export {
+  type AdviceOptions,
   type AdvisoryAnswer,
   type AdvisoryOutcome,
   type AdvisoryRecord,
   adviseAmong,
   adviseRequest,
   type CandidateRef,
-  type Verdict,
+  type CandidateVerdict,
+  type RefusedCandidate,
 } from './advisory.js';
 export { type ClaimedHost, claimRequestFor, storeClaim, type TrackedClaim } from './claims.js';
 export { type ScheduleDeps, type ScheduleOutcome, type ScheduleStore, scheduleRequest } from './core.js';
-export { RequestIdConflictError } from './errors.js';
+export { ReadOnlyReplicaError, RequestIdConflictError } from './errors.js';
 export {
   DECISION_LIST_LIMIT,
   DECISION_MAX_BYTES,
@@ -20,6 +22,7 @@ export {
   requestHash,
   type StageDecisionJson,
 } from './record.js';
+export { type ReleaseSchedulers, releaseSchedulers } from './releases.js';
 export {
   type DecisionRequest,
   MAX_CANDIDATES,

@@ -4,7 +4,7 @@ import { identifierProblem, MAX_IDENTIFIER_LENGTH } from '../model/identifiers.j
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
-import type { CandidateRef } from './advisory.js';
+import type { CandidateRef, RefusedCandidate } from './advisory.js';
 
 /**
  * DynamoDB keys may be longer; a longer id is almost certainly not an id. The id schema
@@ -58,7 +58,14 @@ export interface DecisionRequest {
   candidates?: CandidateRef[];
   /** An advisory request that wants each eliminated candidate's filter and reason (slower). */
   explain?: boolean;
+  /** Candidates whose names Placid refuses: answered as refused, the others decided as usual. */
+  refused?: RefusedCandidate[];
+  /** The caller's Nova release (`nova_release`, e.g. "26.2.2"): its weighers and defaults are used. */
+  novaRelease?: string;
 }
+
+/** Longest `nova_release` taken (Nova's are like "26.2.2" or "31.1.0.dev12"). */
+const MAX_RELEASE_LENGTH = 64;
 
 /**
  * Validates a decision request: the schedule request's fields plus `advisory` and `candidates`.
@@ -77,11 +84,24 @@ export function parseDecisionRequest(doc: unknown, source = 'schedule request'):
   }
   if (issues.length > 0) throw new ValidationError(source, issues);
   if (fields.advisory !== true) return { spec };
-  const candidates = (fields.candidates as { host: string; nodename?: string }[]).map((c) => ({
-    host: c.host,
-    nodename: c.nodename ?? c.host,
-  }));
-  return { spec, candidates, explain: fields.explain === true };
+  const candidates: CandidateRef[] = [];
+  const refused: RefusedCandidate[] = [];
+  for (const c of fields.candidates as { host: string; nodename?: string }[]) {
+    const ref = { host: c.host, nodename: c.nodename ?? c.host };
+    const reason = nameRefusal(ref);
+    if (reason) refused.push({ ...ref, reason });
+    else candidates.push(ref);
+  }
+  const novaRelease = fields.nova_release as string | undefined;
+  return { spec, candidates, refused, explain: fields.explain === true, novaRelease };
+}
+
+/** Why a candidate's host or node name cannot be taken as a name, or undefined. */
+function nameRefusal(ref: CandidateRef): string | undefined {
+  const host = identifierProblem(ref.host);
+  if (host) return `host ${host}`;
+  const node = ref.nodename === ref.host ? undefined : identifierProblem(ref.nodename);
+  return node && `nodename ${node}`;
 }
 
 /** A message or HTTP body holding one decision request. */
@@ -90,7 +110,7 @@ export function parseDecisionBody(body: string, source = 'schedule request'): De
 }
 
 function advisoryIssues(fields: Record<string, unknown>): Issue[] {
-  const { advisory, candidates, explain } = fields;
+  const { advisory, candidates, explain, nova_release: release } = fields;
   if (advisory !== undefined && typeof advisory !== 'boolean') {
     return [{ path: 'advisory', message: 'must be true or false' }];
   }
@@ -109,6 +129,11 @@ function advisoryIssues(fields: Record<string, unknown>): Issue[] {
       });
     }
     return misplaced;
+  }
+  if (release !== undefined && (typeof release !== 'string' || release.length > MAX_RELEASE_LENGTH)) {
+    return [
+      { path: 'nova_release', message: `must be a string of at most ${MAX_RELEASE_LENGTH} characters` },
+    ];
   }
   if (explain !== undefined && typeof explain !== 'boolean') {
     return [{ path: 'explain', message: 'must be true or false' }];
@@ -131,18 +156,12 @@ function advisoryIssues(fields: Record<string, unknown>): Issue[] {
       typeof c === 'object' && c !== null && !Array.isArray(c) ? (c as Record<string, unknown>) : null;
     if (!entry) issues.push({ path: `candidates[${i}]`, message: 'must be an object {host, nodename}' });
     else {
-      const host = nameProblem(entry.host, false);
-      if (host) issues.push({ path: `candidates[${i}].host`, message: host });
-      const nodename = nameProblem(entry.nodename, true);
-      if (nodename) issues.push({ path: `candidates[${i}].nodename`, message: nodename });
+      // A string Placid refuses as a name is answered as refused (nameRefusal), not a bad request.
+      if (typeof entry.host !== 'string')
+        issues.push({ path: `candidates[${i}].host`, message: 'must be a string' });
+      if (entry.nodename !== undefined && typeof entry.nodename !== 'string')
+        issues.push({ path: `candidates[${i}].nodename`, message: 'must be a string when given' });
     }
   });
   return issues;
-}
-
-/** A host or node name as every stored name is checked (lib/model/identifiers.ts). */
-function nameProblem(value: unknown, optional: boolean): string | undefined {
-  if (value === undefined && optional) return undefined;
-  if (typeof value !== 'string') return optional ? 'must be a string when given' : 'must be a string';
-  return identifierProblem(value);
 }

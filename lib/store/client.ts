@@ -8,10 +8,22 @@ export interface ClientOptions {
   region?: string;
   /** SDK-level attempts per call (its standard retry strategy, which also retries throttling). */
   maxAttempts?: number;
+  /**
+   * The SDK's own credential chain and region resolution (environment, profile, instance role),
+   * even with an `endpoint`: a replica reading the deployed tables (`placid serve --replica`).
+   */
+  credentialChain?: boolean;
 }
 
 /** A low-level client; dummy credentials when pointed at a local endpoint so no AWS profile is needed. */
 export function createDynamoClient(options: ClientOptions = {}): DynamoDBClient {
+  if (options.credentialChain) {
+    return new DynamoDBClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      maxAttempts: options.maxAttempts,
+    });
+  }
   const config: DynamoDBClientConfig = {
     region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
     maxAttempts: options.maxAttempts,

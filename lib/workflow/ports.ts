@@ -9,6 +9,7 @@ import type { NovaClient } from '../drivers/openstack/nova.js';
 import type { Clock } from '../model/clock.js';
 import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
 import type { WorkflowSettings } from './settings.js';
+import type { TrustPolicy } from './trust.js';
 
 /** The Nova calls a live migration makes (NovaClient has exactly these). */
 export type ComputeApi = Pick<
@@ -88,7 +89,10 @@ export type CloudStepDeps = Pick<
   StepDeps,
   'settings' | 'clock' | 'leases' | 'records' | 'placement' | 'steal'
 >;
-export type AgentStepDeps = Pick<StepDeps, 'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance'>;
+export type AgentStepDeps = Pick<
+  StepDeps,
+  'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance' | 'trust'
+>;
 
 export interface StepDeps {
   settings: WorkflowSettings;
@@ -101,4 +105,6 @@ export interface StepDeps {
   /** The drainer of `cluster` (a report's `kubernetes_cluster`; null or absent: the default one). */
   drainer(cluster?: string | null): Promise<NodeDrainer>;
   maintenance(): Promise<MaintenanceSwitch>;
+  /** What the agent believes about a VM's node and agent (trust.ts); default DEFAULT_TRUST. */
+  trust?: TrustPolicy;
 }

@@ -7,7 +7,6 @@ describe("the stack's outputs", () => {
     for (const name of [
       'AgentActivityArn',
       'AgentPolicyArn',
-      'AgentRoleArn',
       'PlanQueueUrl',
       'StateMachineArn',
       'IngestQueueUrl',

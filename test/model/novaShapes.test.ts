@@ -31,6 +31,25 @@ describe('request shapes Nova sends', () => {
   it('takes scheduler_hints: null as no hints', () => {
     expect(parseRequestSpec({ flavor: FLAVOR, scheduler_hints: null }).scheduler_hints).toEqual({});
   });
+
+  it("takes pci_requests as Nova's None, a list, or an InstancePCIRequests object", () => {
+    // Prepare
+    const request = { count: 2, spec: [{ vendor_id: '8086', product_id: '1520' }], alias_name: 'nic' };
+    // Act
+    const none = parseRequestSpec({ flavor: FLAVOR, pci_requests: null });
+    const list = parseRequestSpec({ flavor: FLAVOR, pci_requests: [request] });
+    const wrapped = parseRequestSpec({ flavor: FLAVOR, pci_requests: { requests: [request] } });
+    // Assess
+    expect(none.pci_requests).toEqual([]);
+    expect(wrapped.pci_requests).toEqual(list.pci_requests);
+    expect(wrapped.pci_requests).toEqual([expect.objectContaining({ count: 2, alias_name: 'nic' })]);
+  });
+
+  it('names the field when an InstancePCIRequests object holds a bad request', () => {
+    expect(() => parseRequestSpec({ flavor: FLAVOR, pci_requests: { requests: [{ count: 1 }] } })).toThrow(
+      /pci_requests/,
+    );
+  });
 });
 
 describe('host shapes Nova holds', () => {

@@ -172,7 +172,7 @@ def pci_requests_of(raw):
     return objects.InstancePCIRequests(requests=[objects.InstancePCIRequest(
         count=r.get('count', 1), spec=r['spec'], alias_name=r.get('alias_name'),
         numa_policy=r.get('numa_policy'), request_id=str(uuid.UUID(int=i + 1)))
-        for i, r in enumerate(raw or [])])
+        for i, r in enumerate((raw.get('requests') if isinstance(raw, dict) else raw) or [])])
 
 
 def destination_of(raw):

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOVA_FILTERS } from '../../lib/engine/filters/index.js';
+import { resolveWeighers } from '../../lib/engine/registry.js';
 import { NOVA_WEIGHERS } from '../../lib/engine/weighers/index.js';
+import { makeConfig } from '../helpers/factories.js';
 import { generalCase, numaPciCase } from './arbitraries.js';
 import type { OracleCase } from './case.js';
 import { differences, Tally } from './compare.js';
@@ -118,6 +120,44 @@ async function bothAgree(c: Omit<OracleCase, 'id'>) {
   expect(differences(full, nova, placid)).toEqual([]);
   return nova;
 }
+
+describe('deciding as the Nova release that asks (issue 28)', () => {
+  it("runs Nova 26's all_weighers when the request names Nova 26, and ranks four hypervisor versions as it does", async () => {
+    // Prepare: HypervisorVersionWeigher (newer Nova, multiplier 1.0) would rank the newest first
+    const weighers = resolveWeighers(makeConfig({ placid: { nova_release: oracle.hello.nova } })).map(
+      (w) => w.name,
+    );
+    const versions = [6_002_000, 7_000_000, 8_000_000, 9_001_000];
+    const hosts = [0, 1, 2, 3].map((i) => ({
+      host: `host${i}`,
+      free_ram_mb: 4096 - i * 512,
+      vcpus_total: 8,
+      cpu_allocation_ratio: 1,
+      ram_allocation_ratio: 1,
+      disk_allocation_ratio: 1,
+      hypervisor_version: versions[i],
+      service: { disabled: false, up: true },
+    }));
+    // Act
+    const nova = await bothAgree({ hosts, request: REQUEST, config: {}, filters: [], weighers });
+    // Assess
+    expect([...weighers].sort()).toEqual([...oracle.hello.weighers].sort());
+    const total = nova.weighers?.['*'] as number[];
+    expect(total.indexOf(Math.max(...total))).toBe(0);
+  });
+
+  it("takes pci_requests as Nova's InstancePCIRequests object ({requests: [...]})", async () => {
+    const device = { vendor_id: '8086', product_id: '1520', count: 1, numa_node: 0 };
+    const nova = await bothAgree({
+      hosts: twoHosts([{ pci_stats: { pools: [{ ...device, dev_type: 'type-PCI' }] } }, {}]),
+      request: { ...REQUEST, pci_requests: { requests: [{ count: 1, spec: [{ vendor_id: '8086' }] }] } },
+      config: {},
+      filters: ['PciPassthroughFilter'],
+      weighers: [],
+    });
+    expect(nova.filters?.PciPassthroughFilter).toEqual([true, false]);
+  });
+});
 
 describe('the misses issue 15 measured, each answered as Nova 26 does', () => {
   it("takes requested_destination.cell as Nova's CellMapping ({uuid, name})", async () => {

@@ -27,7 +27,7 @@ describe('adviseRequest', () => {
       request('adv-1'),
       refs('a', 'b', 'c', 'tiny', 'ghost'),
       depsFor(db.store),
-      true,
+      { explain: true },
     );
     // Assess
     expect(recorded).toBe(true);
@@ -164,14 +164,14 @@ describe('parseDecisionRequest', () => {
       'candidates[0]: must be an object',
     ],
     [
-      'an empty nodename',
-      { advisory: true, candidates: [{ host: 'x', nodename: '' }] },
-      'candidates[0].nodename',
+      'a nodename that is not a string',
+      { advisory: true, candidates: [{ host: 'x', nodename: 3 }] },
+      'candidates[0].nodename: must be a string when given',
     ],
     [
-      'a host name with a line break',
-      { advisory: true, candidates: [{ host: 'x\r\ny' }] },
-      'candidates[0].host: contains a control character',
+      'a nova_release that is not a string',
+      { advisory: true, candidates: [], nova_release: 26 },
+      'nova_release: must be a string',
     ],
   ])('refuses %s, naming the field', (_case, extra, message) => {
     // Act / Assess

@@ -11,13 +11,16 @@ import {
 import { evictUntilDeadline, type Pacing, waitUntilGone } from './evictions.js';
 import { KubernetesApi } from './KubernetesApi.js';
 import { podDisposition } from './podPolicy.js';
+import { nodesOfServer } from './serverNode.js';
 import {
   type CordonOutcome,
   type DrainOptions,
   type NodeDrainer,
   type NodeDrainResult,
+  type NodeMatch,
   type PodRef,
   podKey,
+  type ServerIdentity,
   type UncordonOutcome,
 } from './types.js';
 
@@ -49,6 +52,10 @@ export class KubernetesNodeDrainer implements NodeDrainer {
   /** Closes its keep-alive connections (a driver replaced after a rotation, lib/drivers/rotation.ts). */
   close(): void {
     this.api.close();
+  }
+
+  async nodesOfServer(server: ServerIdentity): Promise<NodeMatch[]> {
+    return nodesOfServer(await this.api.listNodes(), server);
   }
 
   async isCordoned(node: string): Promise<boolean> {

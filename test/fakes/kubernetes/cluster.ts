@@ -39,6 +39,10 @@ export interface FakeNode {
   name: string;
   uid: string;
   unschedulable: boolean;
+  /** `spec.providerID`, e.g. `openstack:///<server uuid>` as cloud-provider-openstack sets it. */
+  providerID?: string;
+  /** `status.addresses` of type InternalIP. */
+  addresses: string[];
 }
 
 export type EvictionResult =
@@ -57,8 +61,17 @@ export class FakeCluster {
     public terminationDelayMs = 0,
   ) {}
 
-  addNode(name: string, options: { unschedulable?: boolean } = {}): FakeNode {
-    const node = { name, uid: randomUUID(), unschedulable: options.unschedulable ?? false };
+  addNode(
+    name: string,
+    options: { unschedulable?: boolean; providerID?: string; addresses?: string[] } = {},
+  ): FakeNode {
+    const node: FakeNode = {
+      name,
+      uid: randomUUID(),
+      unschedulable: options.unschedulable ?? false,
+      ...(options.providerID ? { providerID: options.providerID } : {}),
+      addresses: [...(options.addresses ?? [])],
+    };
     this.nodeMap.set(name, node);
     return node;
   }
@@ -79,6 +92,10 @@ export class FakeCluster {
     };
     this.podMap.set(`${namespace}/${input.name}`, pod);
     return pod;
+  }
+
+  nodes(): FakeNode[] {
+    return [...this.nodeMap.values()];
   }
 
   node(name: string): FakeNode | undefined {

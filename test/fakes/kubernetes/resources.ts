@@ -7,7 +7,11 @@ export function nodeJson(node: FakeNode) {
     kind: 'Node',
     metadata: { name: node.name, uid: node.uid },
     // The real server omits `unschedulable` when false.
-    spec: node.unschedulable ? { unschedulable: true } : {},
+    spec: {
+      ...(node.unschedulable ? { unschedulable: true } : {}),
+      ...(node.providerID ? { providerID: node.providerID } : {}),
+    },
+    status: { addresses: node.addresses.map((address) => ({ type: 'InternalIP', address })) },
   };
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createUrlHandler } from '../../../functions/schedule/endpoint.js';
 import type { FleetStore } from '../../../lib/store/fleetStore.js';
 import { depsFor, putHosts, useStoreFixture } from '../../schedule/fixtures.js';
@@ -154,6 +154,57 @@ describe('the schedule Function URL', () => {
     // Assess
     expect(answer.status).toBe(400);
     expect(answer.body.error?.message).toContain('candidates[0].host');
+  });
+});
+
+describe('the schedule Function URL under hostile requests (issue 28)', () => {
+  it('percent-encodes a request id a header cannot hold, on the decision and on its replay', async () => {
+    // Act
+    const first = await call(body('req-€1'));
+    const replay = await call(body('req-€1'));
+    // Assess: a header value is Latin-1 at most; the id decodes back
+    for (const answer of [first, replay]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers['x-placid-request-id']).toBe('req-%E2%82%AC1');
+    }
+    expect(replay.headers['x-placid-replayed']).toBe('true');
+    expect(decodeURIComponent(String(first.headers['x-placid-request-id']))).toBe('req-€1');
+  });
+
+  it('keeps a plain ASCII request id as it is in the header', async () => {
+    const answer = await call(body('req-plain_1.2'));
+    expect(answer.headers['x-placid-request-id']).toBe('req-plain_1.2');
+  });
+
+  it('writes nothing to stderr for rejected requests (no Powertools "No application metrics" line)', async () => {
+    // Prepare
+    const stderr = vi.spyOn(process.stderr, 'write');
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      // Act
+      const refused = await call('{"not": "a request"}');
+      const notPost = await call(undefined, { method: 'GET' });
+      // Assess
+      expect([refused.status, notPost.status]).toEqual([400, 405]);
+      const lines = [...stderr.mock.calls, ...warn.mock.calls].map((c) => String(c[0]));
+      expect(lines.filter((l) => l.includes('No application metrics'))).toEqual([]);
+    } finally {
+      stderr.mockRestore();
+      warn.mockRestore();
+    }
+  });
+
+  it('caps the unknown list of a 100,000-candidate advisory request and says how many were cut', async () => {
+    // Prepare
+    const candidates = Array.from({ length: 100_000 }, (_, i) => ({ host: `ghost-${i}` }));
+    // Act
+    const answer = await call(
+      JSON.stringify({ ...JSON.parse(body('u-adv-huge')), advisory: true, candidates }),
+    );
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(answer.body.unknown).toHaveLength(1000);
+    expect(answer.body.omitted).toEqual({ candidates: 0, unknown: 99_000, refused: 0 });
   });
 });
 
