@@ -88,7 +88,10 @@ export type CloudStepDeps = Pick<
   StepDeps,
   'settings' | 'clock' | 'leases' | 'records' | 'placement' | 'steal'
 >;
-export type AgentStepDeps = Pick<StepDeps, 'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance'>;
+export type AgentStepDeps = Pick<
+  StepDeps,
+  'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance' | 'signal'
+>;
 
 export interface StepDeps {
   settings: WorkflowSettings;
@@ -101,4 +104,6 @@ export interface StepDeps {
   /** The drainer of `cluster` (a report's `kubernetes_cluster`; null or absent: the default one). */
   drainer(cluster?: string | null): Promise<NodeDrainer>;
   maintenance(): Promise<MaintenanceSwitch>;
+  /** Aborted when the step's task is no longer this agent's (lib/workflow/fence.ts). */
+  signal?: AbortSignal;
 }

@@ -74,9 +74,10 @@ export class KubernetesNodeDrainer implements NodeDrainer {
    * when the drain fails: undoing it is the caller's rollback, which must uncordon anyway.
    */
   async drain(node: string, options?: DrainOptions): Promise<NodeDrainResult> {
-    const opts = resolveDrainOptions(options);
+    const { signal, ...rest } = options ?? {};
+    const opts = resolveDrainOptions(rest);
     const started = this.clock.now();
-    const pacing: Pacing = { ...opts, clock: this.clock, deadline: started + opts.timeoutMs };
+    const pacing: Pacing = { ...opts, clock: this.clock, deadline: started + opts.timeoutMs, signal };
 
     await this.cordon(node);
     const plan = planDrain(await this.api.listPodsOnNode(node), opts.force);

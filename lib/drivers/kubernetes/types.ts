@@ -27,6 +27,8 @@ export interface DrainOptions {
   maxRetryDelayMs?: number;
   /** How often to check whether evicted pods are gone. Default 1000. */
   pollIntervalMs?: number;
+  /** Stops the drain between calls (its caller lost the right to act): the signal's reason is thrown. */
+  signal?: AbortSignal;
 }
 
 export interface NodeDrainResult {

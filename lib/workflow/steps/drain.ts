@@ -32,6 +32,7 @@ export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<
         force: settings.drain_force,
         timeoutMs: settings.drain_timeout_seconds * 1000,
         gracePeriodSeconds: settings.drain_grace_period_seconds,
+        signal: deps.signal,
       }),
     );
     result.kubernetes = {
