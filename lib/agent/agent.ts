@@ -49,8 +49,13 @@ export interface AgentOptions {
   reportGiveUpMs?: number;
   /** After a failed poll (no network, throttled). */
   pollRetryMs?: number;
-  /** Times the retry waits and the give-up deadline; the system clock by default. */
+  /** Times the retry waits, the give-up deadline and the fence; by default the steps' clock. */
   clock?: Clock;
+  /**
+   * Fence each task by the agent's own clock too (heartbeat and task timeouts, leases). Default
+   * true; off only for a runner whose activities never time a task out by themselves.
+   */
+  fenceByClock?: boolean;
   log?: (event: AgentEvent) => void;
 }
 
@@ -76,7 +81,7 @@ export class Agent {
   private readonly clock: Clock;
 
   constructor(private readonly options: AgentOptions) {
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock ?? options.deps.clock ?? systemClock;
   }
 
   /** Polls with `concurrency` loops until stop() or abandon(); resolves when they have ended. */
@@ -177,8 +182,10 @@ export class Agent {
   }
 
   /** The task's fence, with the deadlines the agent's own clock can tell. */
-  private fenceFor(request: Partial<StepRequest>, running: Running, ids: object): TaskFence {
+  private fenceFor(request: Partial<StepRequest>, running: Running, ids: { step: string }): TaskFence {
     const fence = new TaskFence(this.clock);
+    this.watchFence(fence, running, ids);
+    if (this.options.fenceByClock === false) return fence;
     const now = this.clock.now();
     const margin = this.options.fenceMarginMs ?? 15_000;
     fence.closeAt('no heartbeat confirmed within the heartbeat timeout', now + this.heartbeatWindow());
@@ -187,12 +194,15 @@ export class Agent {
     // The cleanup steps run on expired leases too: they only undo, and are idempotent.
     const leases = request.state?.renewal?.leases_until ?? request.state?.leases?.expires_at;
     if (leases && !CLEANUP_STEPS.has(running.step)) fence.closeAt('the leases', Date.parse(leases) - margin);
+    return fence;
+  }
+
+  private watchFence(fence: TaskFence, running: Running, ids: { step: string }): void {
     fence.signal.addEventListener('abort', () => {
       const reason = (fence.signal.reason as Error).message;
       running.dropped ??= `fenced: ${reason}`;
-      this.log({ event: 'task-fenced', ...(ids as { step: string }), reason });
+      this.log({ event: 'task-fenced', ...ids, reason });
     });
-    return fence;
   }
 
   private heartbeatWindow(): number {
