@@ -3,10 +3,10 @@
  * the process with "Database is closed" from inside a request, which nothing can catch, so Placid
  * takes its own lock file first and names the holder.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
-import { dirProblem } from './dirProblem.js';
+import { dirProblem, makeDirectory } from './dirProblem.js';
 
 const LOCK_FILE = 'placid.lock';
 
@@ -45,7 +45,7 @@ export function lockDataDir(dir: string): () => void {
 
 function makeDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'EEXIST' });
   } catch (error) {
     const problem = dirProblem(error);
