@@ -1,5 +1,12 @@
 import { dirname, resolve } from 'node:path';
-import { isRegularFile, readFileBytes, readFileInPieces, readTextFile } from '../config/files.js';
+import {
+  isRegularFile,
+  MAX_CONFIG_BYTES,
+  MAX_INPUT_BYTES,
+  readFileBytes,
+  readFileInPieces,
+  readTextFile,
+} from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
 import { fastHostStatesOfStream } from '../model/hostFastPath.js';
@@ -10,8 +17,8 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import { InputError } from './errors.js';
 
 /** A JSON file's content; the error names the file and what is wrong. */
-export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  return parseJsonText(await readTextFile(path, cannotRead(path, what)), path);
+export async function readJsonFile(path: string, what: string, cap = MAX_INPUT_BYTES): Promise<unknown> {
+  return parseJsonText(await readTextFile(path, cannotRead(path, what), cap), path);
 }
 
 function cannotRead(path: string, what: string): (reason: string, cause: unknown) => Error {
@@ -56,7 +63,7 @@ async function parsedHosts(text: string, path: string): Promise<HostState[]> {
  * file's JSON when the caller has it already (errors still name `path`).
  */
 export async function readRequest(path: string, doc?: unknown): Promise<RequestSpec> {
-  doc ??= await readJsonFile(path, 'request');
+  doc ??= await readJsonFile(path, 'request', MAX_CONFIG_BYTES);
   const fast = fastRequestSpec(doc, path);
   if (fast) return fast;
   const { parseRequestSpec } = await import('../model/requestSchema.js');
