@@ -89,20 +89,12 @@ async function sdkChannel(region: string): Promise<TaskChannel> {
 }
 
 async function drivers(config: AgentConfig) {
-  const [{ lazyDrivers, DEFAULT_SECRET_NAMES }, credentials] = await Promise.all([
+  const [{ lazyDrivers }, { secretsOf }] = await Promise.all([
     import('../workflow/drivers.js'),
-    import('../drivers/credentials.js'),
+    import('./secrets.js'),
   ]);
-  if (config.credentials.source === 'file') {
-    return lazyDrivers(credentials.fileSecrets(config.credentials.path), DEFAULT_SECRET_NAMES);
-  }
-  const [{ SecretsManagerClient }, { fromSecretsManagerClient }] = await Promise.all([
-    import('@aws-sdk/client-secrets-manager'),
-    import('../drivers/awsSecretsManager.js'),
-  ]);
-  const client = fromSecretsManagerClient(new SecretsManagerClient({ region: config.region }));
-  const { nova, kubernetes, consul } = config.credentials;
-  return lazyDrivers(credentials.secretsManagerSecrets(client), { nova, kubernetes, consul });
+  const { provider, names } = await secretsOf(config);
+  return lazyDrivers(provider, names);
 }
 
 /** What `placid collect --interval --queue` does, until stopped; a failed run is logged, not fatal. */

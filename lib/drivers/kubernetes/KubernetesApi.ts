@@ -60,6 +60,43 @@ export class KubernetesApi {
     return this.call<V1Node>(operation, request, { 404: () => nodeMissing(name) });
   }
 
+  /** Every node of the cluster, following `continue` tokens. */
+  async listNodes(): Promise<V1Node[]> {
+    const nodes: V1Node[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.call<{ items?: V1Node[]; metadata?: { continue?: string } }>('list nodes', {
+        method: 'GET',
+        path: '/api/v1/nodes',
+        query: { limit: PAGE_SIZE, continue: token },
+      });
+      nodes.push(...(page.items ?? []));
+      token = page.metadata?.continue || undefined;
+    } while (token);
+    return nodes;
+  }
+
+  /**
+   * One strategic merge patch of the node's `spec.unschedulable` and annotations (null removes
+   * one), so a cordon and the mark saying who made it land together or not at all.
+   */
+  async patchNode(
+    name: string,
+    patch: { unschedulable?: boolean; annotations?: Record<string, string | null> },
+  ): Promise<V1Node> {
+    const body = {
+      ...(patch.annotations ? { metadata: { annotations: patch.annotations } } : {}),
+      ...(patch.unschedulable === undefined ? {} : { spec: { unschedulable: patch.unschedulable } }),
+    };
+    const request: RestRequest = {
+      method: 'PATCH',
+      path: nodePath(name),
+      body,
+      contentType: 'application/strategic-merge-patch+json',
+    };
+    return this.call<V1Node>(`patch node ${name}`, request, { 404: () => nodeMissing(name) });
+  }
+
   /** Every pod bound to the node, in all namespaces, following `continue` tokens. */
   async listPodsOnNode(node: string): Promise<V1Pod[]> {
     const pods: V1Pod[] = [];

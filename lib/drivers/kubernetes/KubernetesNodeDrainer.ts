@@ -1,4 +1,4 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { type Clock, systemClock } from '../../model/clock.js';
 import { type KubernetesConnection, loadKubeConfig } from './connection.js';
 import { resolveDrainOptions } from './drainOptions.js';
@@ -49,6 +49,11 @@ export class KubernetesNodeDrainer implements NodeDrainer {
   /** Closes its keep-alive connections (a driver replaced after a rotation, lib/drivers/rotation.ts). */
   close(): void {
     this.api.close();
+  }
+
+  /** Every node of the cluster, as the API gives them. */
+  async nodes(): Promise<V1Node[]> {
+    return this.api.listNodes();
   }
 
   async isCordoned(node: string): Promise<boolean> {

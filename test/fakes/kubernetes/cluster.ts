@@ -63,6 +63,11 @@ export class FakeCluster {
     return node;
   }
 
+  /** Every node, in the order added. */
+  nodes(): FakeNode[] {
+    return [...this.nodeMap.values()];
+  }
+
   addPod(input: FakePodInput): FakePod {
     const namespace = input.namespace ?? 'default';
     const blocked = input.blockEvictions ?? 0;

@@ -24,6 +24,9 @@ export function route(cluster: FakeCluster, call: Call, pageSize: number): FakeR
   const node = path.match(NODE);
   if (node) return nodeRoute(cluster, call, decodeURIComponent(node[1]));
   if (path === '/api/v1/pods' && call.method === 'GET') return listPods(cluster, call.url, pageSize);
+  if (path === '/api/v1/nodes' && call.method === 'GET') {
+    return ok({ apiVersion: 'v1', kind: 'NodeList', metadata: {}, items: cluster.nodes().map(nodeJson) });
+  }
   const eviction = path.match(EVICTION);
   if (eviction && call.method === 'POST') {
     return evict(cluster, call, decodeURIComponent(eviction[1]), decodeURIComponent(eviction[2]));
