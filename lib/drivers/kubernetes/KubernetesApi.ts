@@ -48,18 +48,6 @@ export class KubernetesApi {
     );
   }
 
-  /** A strategic merge patch, as `kubectl cordon` sends; only `spec.unschedulable` changes. */
-  async setUnschedulable(name: string, unschedulable: boolean): Promise<V1Node> {
-    const operation = `${unschedulable ? 'cordon' : 'uncordon'} node ${name}`;
-    const request: RestRequest = {
-      method: 'PATCH',
-      path: nodePath(name),
-      body: { spec: { unschedulable } },
-      contentType: 'application/strategic-merge-patch+json',
-    };
-    return this.call<V1Node>(operation, request, { 404: () => nodeMissing(name) });
-  }
-
   /** Every node of the cluster, following `continue` tokens. */
   async listNodes(): Promise<V1Node[]> {
     const nodes: V1Node[] = [];

@@ -13,11 +13,13 @@ import { guarded } from '../translate.js';
 export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<DrainResult> {
   const { migration } = state;
   const result: DrainResult = { kubernetes: null, consul: null };
+  // The marks name the migration and the time, so the agent's cleanup can undo a leftover.
+  const at = new Date(deps.clock.now());
   if (migration.consul) {
     const agent = migration.consul;
     const maintenance = await deps.maintenance();
     const enabled = await guarded(`enable maintenance on Consul node ${agent.node}`, () =>
-      maintenance.enable(agent, maintenanceReason(migration)),
+      maintenance.enable(agent, maintenanceReason(migration, at)),
     );
     result.consul = { node: agent.node, outcome: enabled.outcome };
   }
@@ -33,6 +35,7 @@ export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<
         timeoutMs: settings.drain_timeout_seconds * 1000,
         gracePeriodSeconds: settings.drain_grace_period_seconds,
         signal: deps.signal,
+        mark: { migrationId: migration.migration_id, at },
       }),
     );
     result.kubernetes = {

@@ -39,6 +39,7 @@ export interface FakeNode {
   name: string;
   uid: string;
   unschedulable: boolean;
+  annotations: Record<string, string>;
 }
 
 export type EvictionResult =
@@ -58,7 +59,7 @@ export class FakeCluster {
   ) {}
 
   addNode(name: string, options: { unschedulable?: boolean } = {}): FakeNode {
-    const node = { name, uid: randomUUID(), unschedulable: options.unschedulable ?? false };
+    const node = { name, uid: randomUUID(), unschedulable: options.unschedulable ?? false, annotations: {} };
     this.nodeMap.set(name, node);
     return node;
   }
