@@ -116,6 +116,11 @@ export class Agent {
     }
   }
 
+  /** The migrations whose steps run here now: the cleanup leaves their marks alone. */
+  get runningMigrations(): ReadonlySet<string> {
+    return new Set([...this.running].flatMap((r) => (r.migrationId ? [r.migrationId] : [])));
+  }
+
   /** Steps in progress. */
   get busy(): number {
     return this.running.size;

@@ -52,6 +52,17 @@ export const agentConfigSchema = z.strictObject({
       consul: 'placid/consul',
     }),
   workflow_settings: z.record(z.string(), z.unknown()).default({}),
+  /** Undoing what Placid left drained (lib/agent/leftovers.ts). */
+  cleanup: z
+    .strictObject({
+      /** A node drained longer than this by a migration not running here is undrained. */
+      max_drained: duration.default('2h'),
+      /** How often the agent looks (it also does at start). */
+      interval: duration.default('5m'),
+      /** Consul agents whose maintenance Placid may have left on (host, host:port or URL). */
+      consul_agents: z.array(z.string().min(1)).default([]),
+    })
+    .default({ max_drained: '2h', interval: '5m', consul_agents: [] }),
   collect: z
     .strictObject({
       /** The collector's own config (docs/collect.md). */
@@ -77,6 +88,7 @@ export interface AgentConfig {
     | { source: 'secrets-manager'; nova: string; kubernetes: string; consul: string }
     | { source: 'file'; path: string };
   settings: WorkflowSettings;
+  cleanup: { maxDrainedMs: number; intervalMs: number; consulAgents: string[] };
   collect?: { config: string; intervalMs: number; queueUrl: string };
 }
 
@@ -100,6 +112,11 @@ export function parseAgentConfig(text: string, source: string): AgentConfig {
         ? { ...c.credentials, path: anchored(c.credentials.path) }
         : c.credentials,
     settings: parseWorkflowSettings(c.workflow_settings, `${source}: workflow_settings`),
+    cleanup: {
+      maxDrainedMs: parseDuration(c.cleanup.max_drained) as number,
+      intervalMs: parseDuration(c.cleanup.interval) as number,
+      consulAgents: c.cleanup.consul_agents,
+    },
     collect: c.collect && {
       config: anchored(c.collect.config),
       intervalMs: parseDuration(c.collect.interval) as number,

@@ -66,9 +66,10 @@ export async function startAgentService(
   const collector = config.collect
     ? collectLoop(config.collect, io, stopCollector.signal, parts.ingestQueue)
     : Promise.resolve();
+  const cleaner = cleanupLoop(config, deps, agent, io, stopCollector.signal);
   return {
     agent,
-    done: Promise.all([agent.run(), collector]).then(() => io.log({ event: 'agent-stopped' })),
+    done: Promise.all([agent.run(), collector, cleaner]).then(() => io.log({ event: 'agent-stopped' })),
     stop: () => {
       stopCollector.abort();
       agent.stop();
@@ -95,6 +96,30 @@ async function drivers(config: AgentConfig) {
   ]);
   const { provider, names } = await secretsOf(config);
   return lazyDrivers(provider, names);
+}
+
+/** At start and on its interval: undoes what Placid left drained (lib/agent/leftovers.ts). */
+async function cleanupLoop(
+  config: AgentConfig,
+  drivers: AgentStepDeps,
+  agent: Agent,
+  io: AgentServiceIO,
+  stop: AbortSignal,
+): Promise<void> {
+  const { cleanupPass } = await import('./cleanupRun.js');
+  while (!stop.aborted) {
+    try {
+      const pass = await cleanupPass(
+        config,
+        { apply: true, now: Date.now(), running: agent.runningMigrations },
+        drivers,
+      );
+      for (const undone of pass.undone) io.log({ event: 'cleanup', ...undone });
+    } catch (error) {
+      io.log({ event: 'cleanup-error', error: `${(error as Error).name}: ${(error as Error).message}` });
+    }
+    await systemClock.sleep(config.cleanup.intervalMs, stop);
+  }
 }
 
 /** What `placid collect --interval --queue` does, until stopped; a failed run is logged, not fatal. */

@@ -1,6 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { addAgentCommand } from './agent.js';
 import { addApproveCommand } from './approve.js';
+import { addCleanupCommand } from './cleanup.js';
 import { addCollectCommand } from './collect.js';
 import { addDemoCommand } from './demo.js';
 import { addDetectCommand } from './detect.js';
@@ -55,5 +56,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addSimulateCommand(program, io, done);
   addServeCommand(program, io, done);
   addAgentCommand(program, io, done);
+  addCleanupCommand(program, io, done);
   return program;
 }

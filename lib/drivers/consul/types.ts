@@ -30,4 +30,6 @@ export interface MaintenanceSwitch {
   enable(agent: ConsulAgentRef, reason: string): Promise<EnableOutcome>;
   disable(agent: ConsulAgentRef): Promise<DisableOutcome>;
   status(agent: ConsulAgentRef): Promise<MaintenanceStatus>;
+  /** The node of the agent at `address` (optional for test doubles). */
+  agentSelf?(address: string): Promise<{ node: string; datacenter: string }>;
 }

@@ -63,4 +63,11 @@ export interface NodeDrainer {
   /** Marks the node schedulable again, removing Placid's mark. */
   uncordon(node: string): Promise<UncordonOutcome>;
   isCordoned(node: string): Promise<boolean>;
+  /** Every node, for the cleanup of Placid's marks (optional for test doubles). */
+  nodes?(): Promise<
+    Array<{
+      metadata?: { name?: string; annotations?: Record<string, string> };
+      spec?: { unschedulable?: boolean };
+    }>
+  >;
 }
