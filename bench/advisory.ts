@@ -47,7 +47,7 @@ export async function askAdvisory(
 }
 
 /** `placid serve` as a process of its own; resolves once it says where it listens. */
-async function spawnServe(storeArgs: string[], config: string) {
+export async function spawnServe(storeArgs: string[], config: string) {
   const root = new URL('..', import.meta.url).pathname;
   const child = spawn(
     process.execPath,
@@ -91,6 +91,7 @@ async function spawnServe(storeArgs: string[], config: string) {
   };
   return {
     url,
+    pid: child.pid as number,
     cpuMs: () => ticks() * 10,
     gcPauses,
     close: () =>

@@ -4,16 +4,13 @@
  * Reports wall-clock and CPU-time percentiles per size, and the CPU time of each stage.
  */
 import { resolveConfig } from '../lib/config/load.js';
-import type { Candidates } from '../lib/engine/candidates.js';
 import type { EngineContext } from '../lib/engine/context.js';
+import { runFilters } from '../lib/engine/filterHandler.js';
 import { Fleet } from '../lib/engine/fleet.js';
-import { fleetIndex } from '../lib/engine/prefilter/fleetIndex.js';
-import { prefilterCheck, prefilterPositions } from '../lib/engine/prefilter/index.js';
+import { HostCheck } from '../lib/engine/prefilter/hostCheck.js';
 import { createScheduler } from '../lib/engine/registry.js';
 import type { Scheduler } from '../lib/engine/scheduler.js';
-import { sieveFilters } from '../lib/engine/sieve.js';
-import { weighCandidates } from '../lib/engine/weighCandidates.js';
-import { rankHosts } from '../lib/engine/weighing.js';
+import { rankHosts, weighHosts } from '../lib/engine/weighing.js';
 import { hostStateInput, toHostState } from '../lib/model/hostSchema.js';
 import type { HostState } from '../lib/model/hostState.js';
 import { parseRequestSpec } from '../lib/model/requestSchema.js';
@@ -26,8 +23,13 @@ const SIZES = [1_000, 10_000, 100_000];
 
 /** A fleet of `n` hosts in 3 AZs, 2 hardware classes (aggregate metadata), varied usage. */
 export function generateHosts(n: number): HostState[] {
+  return generateHostInputs(n).map((input) => toHostState(hostStateInput.parse(input)));
+}
+
+/** The generated hosts as input documents (what the Nova side of bench/novaPlugin.ts builds from). */
+export function generateHostInputs(n: number): Record<string, unknown>[] {
   const zones = ['az1', 'az2', 'az3'];
-  const hosts: HostState[] = [];
+  const hosts: Record<string, unknown>[] = [];
   let seed = 42;
   const rnd = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -39,36 +41,32 @@ export function generateHosts(n: number): HostState[] {
     const ram = 262144;
     const usedRam = Math.floor(rnd() * 200000);
     const vcpus = 64;
-    hosts.push(
-      toHostState(
-        hostStateInput.parse({
-          host: `cmp-${i}`,
-          nodename: `cmp-${i}`,
-          free_ram_mb: ram - usedRam - 512,
-          total_usable_ram_mb: ram,
-          total_usable_disk_gb: 2000,
-          free_disk_mb: Math.floor((2000 - rnd() * 1500) * 1024),
-          disk_mb_used: 0,
-          vcpus_total: vcpus,
-          vcpus_used: Math.floor(rnd() * 200),
-          cpu_allocation_ratio: 4,
-          num_instances: Math.floor(rnd() * 40),
-          num_io_ops: Math.floor(rnd() * 6),
-          hypervisor_type: 'QEMU',
-          hypervisor_version: 8002000,
-          supported_instances: [['x86_64', 'kvm', 'hvm']],
-          service: { disabled: i % 97 === 0, up: true },
-          aggregates: [
-            { name: `zone-${az}`, hosts: [], metadata: { availability_zone: az } },
-            {
-              name: ssd ? 'ssd' : 'hdd',
-              hosts: [],
-              metadata: { storage: ssd ? 'ssd' : 'hdd', cpu_gen: ssd ? '4' : '3' },
-            },
-          ],
-        }),
-      ),
-    );
+    hosts.push({
+      host: `cmp-${i}`,
+      nodename: `cmp-${i}`,
+      free_ram_mb: ram - usedRam - 512,
+      total_usable_ram_mb: ram,
+      total_usable_disk_gb: 2000,
+      free_disk_mb: Math.floor((2000 - rnd() * 1500) * 1024),
+      disk_mb_used: 0,
+      vcpus_total: vcpus,
+      vcpus_used: Math.floor(rnd() * 200),
+      cpu_allocation_ratio: 4,
+      num_instances: Math.floor(rnd() * 40),
+      num_io_ops: Math.floor(rnd() * 6),
+      hypervisor_type: 'QEMU',
+      hypervisor_version: 8002000,
+      supported_instances: [['x86_64', 'kvm', 'hvm']],
+      service: { disabled: i % 97 === 0, up: true },
+      aggregates: [
+        { name: `zone-${az}`, hosts: [], metadata: { availability_zone: az } },
+        {
+          name: ssd ? 'ssd' : 'hdd',
+          hosts: [],
+          metadata: { storage: ssd ? 'ssd' : 'hdd', cpu_gen: ssd ? '4' : '3' },
+        },
+      ],
+    });
   }
   return hosts;
 }
@@ -85,29 +83,32 @@ const FILTERS = [
 
 /** The bench's scheduler (its filters, every weigher) and request, shared with profilePlacement.ts. */
 export function placementSetup(): { scheduler: Scheduler; spec: RequestSpec } {
-  const config = resolveConfig(
-    {
-      filter_scheduler: { enabled_filters: FILTERS, weight_classes: ['nova.scheduler.weights.all_weighers'] },
-    },
-    'bench',
-  );
+  const config = resolveConfig(PLACEMENT_CONFIG, 'bench');
   const scheduler = createScheduler(config);
-  const spec = parseRequestSpec({
-    flavor: {
-      name: 'm1.large',
-      vcpus: 4,
-      memory_mb: 8192,
-      root_gb: 40,
-      extra_specs: {
-        'aggregate_instance_extra_specs:storage': 'ssd',
-        'capabilities:hypervisor_type': 'QEMU',
-      },
-    },
-    image: { id: 'img-1', properties: { hw_architecture: 'x86_64' } },
-    availability_zone: 'az2',
-  });
+  const spec = parseRequestSpec(PLACEMENT_REQUEST);
   return { scheduler, spec };
 }
+
+/** The bench's config document: its filters and every weigher. */
+export const PLACEMENT_CONFIG = {
+  filter_scheduler: { enabled_filters: FILTERS, weight_classes: ['nova.scheduler.weights.all_weighers'] },
+};
+
+/** The bench's request, as plain JSON (REQUEST.json's shape). */
+export const PLACEMENT_REQUEST = {
+  flavor: {
+    name: 'm1.large',
+    vcpus: 4,
+    memory_mb: 8192,
+    root_gb: 40,
+    extra_specs: {
+      'aggregate_instance_extra_specs:storage': 'ssd',
+      'capabilities:hypervisor_type': 'QEMU',
+    },
+  },
+  image: { id: 'img-1', properties: { hw_architecture: 'x86_64' } },
+  availability_zone: 'az2',
+};
 
 export async function benchPlacement(): Promise<Record<string, unknown>> {
   const cli = await benchCliStart();
@@ -187,81 +188,38 @@ async function timeDecisions(fn: () => Promise<void>, runs: number, after: () =>
 }
 
 /**
- * Median CPU µs of each stage of one decision, run on its own over the previous stage's output, as
- * an unexplained decision runs them (on candidate positions, see lib/engine/candidates.ts): the
- * Placement pre-filter, the filters, the weighers and the top-k ranking. The filters' figure
- * includes restoring the pre-filter's survivors before each run (a copy of 4 bytes per survivor).
- * What the decision's median costs beyond their sum ("other") is the scheduler's glue: copying
- * the request, preparing the plugins' per-request state, picking from the ranking and the
- * alternates.
+ * Median CPU µs of each stage of one decision, run on its own over the previous stage's output:
+ * the Placement pre-filter, the filters, the weighers and the top-k ranking. What the decision's
+ * median costs beyond their sum ("other") is the scheduler's glue: copying the request, preparing
+ * the plugins' per-request state, picking from the ranking and the alternates.
  */
 async function stageCpu(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, runs: number) {
   const ctx: EngineContext = { config: scheduler.config, now: new Date(), index: 0, fleet };
-  const n = fleet.hosts.length;
-  const index = fleetIndex(fleet.hosts);
-  const prefiltered = new Int32Array(n);
-  const check = prefilterCheck(fleet.hosts, spec, ctx);
-  const preCount = check.collect(prefiltered);
-  const positions = new Int32Array(n);
-  // As the scheduler hands them on: with the memberships the pre-filter left open and its blocked hosts.
-  const memberships = check.membershipVerdicts;
-  const blocked = () => check.blocked;
-  const candidates: Candidates = {
-    hosts: fleet.hosts,
-    index,
-    positions,
-    count: preCount,
-    memberships,
-    blocked,
-  };
-  const restore = () => {
-    positions.set(prefiltered.subarray(0, preCount));
-    candidates.count = preCount;
-  };
-  restore();
-  await sieveFilters(scheduler.filters, candidates, spec, ctx);
-  // Built as the scheduler builds its candidates (one object shape for the weighers' code to see).
-  const filtered: Candidates = {
-    hosts: fleet.hosts,
-    index,
-    positions: positions.slice(0, candidates.count),
-    count: candidates.count,
-    memberships,
-    blocked,
-  };
-  const weights = new Float64Array(n);
-  weighCandidates(scheduler.weighers, filtered, spec, ctx, weights);
-  const survivorWeights = weights.subarray(0, filtered.count);
+  const prefiltered = new HostCheck(spec, ctx, fleet).candidates();
+  const filtered = (await runFilters(scheduler.filters, prefiltered, spec, ctx)).hosts;
+  const weights = weighHosts(scheduler.weighers, filtered, spec, ctx);
   const s = scheduler.config.scheduler;
   // As the scheduler ranks one instance: the random subset, the alternates and 8 spare hosts.
   const limit = scheduler.config.filter_scheduler.host_subset_size + s.max_attempts - 1 + 8;
-  const out = new Int32Array(n);
   return {
-    prefilter: await medianCpu(() => prefilterPositions(fleet.hosts, spec, ctx, out), runs),
-    filters: await medianCpu(() => {
-      restore();
-      return sieveFilters(scheduler.filters, candidates, spec, ctx);
-    }, runs),
-    weighing: await medianCpu(() => weighCandidates(scheduler.weighers, filtered, spec, ctx, weights), runs),
-    ranking: await medianCpu(() => rankHosts(survivorWeights, limit), runs),
+    prefilter: await medianCpu(() => new HostCheck(spec, ctx, fleet).candidates(), runs),
+    filters: await medianCpu(() => runFilters(scheduler.filters, prefiltered, spec, ctx), runs),
+    weighing: await medianCpu(() => weighHosts(scheduler.weighers, filtered, spec, ctx), runs),
+    ranking: await medianCpu(() => rankHosts(weights, limit), runs),
   };
 }
 
 /**
  * An explained decision against an unexplained one, run alternately in one process (so a busy
- * machine slows both alike): median CPU µs of each and their ratio. Explained decisions are
- * released once used, as the service and the schedule stage do, so the next one reuses their
- * recording's arrays. `recorded` adds what the schedule stage does with an explained decision
- * (its capped decision JSON: the best 100 weighed hosts and every elimination, cut to 100).
+ * machine slows both alike): median CPU µs of each and their ratio. `recorded` adds what the
+ * schedule stage does with an explained decision (its capped decision JSON: the best 100 weighed
+ * hosts and every elimination, cut to 100).
  */
 async function explainedVsUnexplained(scheduler: Scheduler, fleet: Fleet, spec: RequestSpec, runs: number) {
   const plain = () => scheduler.schedule(fleet, spec);
-  const explained = async () => (await scheduler.schedule(fleet, spec, { explain: true })).release?.();
-  const recorded = async () => {
-    const decision = await scheduler.schedule(fleet, spec, { explain: true });
-    recordedDecisionJson(decision, 1);
-    decision.release?.();
-  };
+  const explained = () => scheduler.schedule(fleet, spec, { explain: true });
+  const recorded = async () =>
+    recordedDecisionJson(await scheduler.schedule(fleet, spec, { explain: true }), 1);
   await warmUp(async () => {
     await plain();
     await recorded();

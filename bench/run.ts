@@ -4,8 +4,10 @@ import { benchAdvisory } from './advisory.js';
 import { benchAdvisoryDetect } from './advisoryDetect.js';
 import { benchBundles } from './bundle.js';
 import { benchCliInPlacement } from './cliStart.js';
+import { benchEngine } from './engine.js';
 import { benchIngest } from './ingest.js';
 import { benchIngestRounds } from './ingestRounds.js';
+import { benchNovaPlugin } from './novaPlugin.js';
 import { benchPlacement } from './placement.js';
 import { benchPlan } from './plan.js';
 import { benchScale } from './scale.js';
@@ -17,12 +19,14 @@ const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
   bundles: benchBundles,
   placement: benchPlacement,
+  engine: benchEngine,
   ingest: benchIngest,
   ingest_rounds: benchIngestRounds,
   schedule: benchSchedule,
   plan: benchPlan,
   advisory: benchAdvisory,
   'advisory-detect': benchAdvisoryDetect,
+  'nova-plugin': benchNovaPlugin,
   scale: benchScale,
   simulation: benchSimulation,
   // Only when named (`npm run bench cli`): the placement section's `cli` part, without the rest.

@@ -133,7 +133,6 @@ async function warmDecisions(b: Bench) {
         now: REPORTS_FRESH,
       });
       recordedDecisionJson(placed(d), 1);
-      d.release?.(); // as the stage does once its record is built
     },
     10,
     2,

@@ -12,6 +12,7 @@ import { parseDuration } from '../collect/duration.js';
 import { parseConfigMapping, readConfigFile } from '../config/configFile.js';
 import { parseWith } from '../model/schema.js';
 import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';
+import { type TrustPolicy, trustPolicySchema } from '../workflow/trust.js';
 
 const ACTIVITY_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):\d{12}:activity:[A-Za-z0-9_-]{1,80}$/;
 const QUEUE_URL = /^https:\/\/sqs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/\d{12}\/[A-Za-z0-9_-]{1,80}(\.fifo)?$/;
@@ -63,6 +64,8 @@ export const agentConfigSchema = z.strictObject({
       consul_agents: z.array(z.string().min(1)).default([]),
     })
     .default({ max_drained: '2h', interval: '5m', consul_agents: [] }),
+  /** Where a VM's Kubernetes node and Consul agent may be found (docs/trust-model.md). */
+  trust: trustPolicySchema.default(trustPolicySchema.parse({})),
   collect: z
     .strictObject({
       /** The collector's own config (docs/collect.md). */
@@ -89,6 +92,7 @@ export interface AgentConfig {
     | { source: 'file'; path: string };
   settings: WorkflowSettings;
   cleanup: { maxDrainedMs: number; intervalMs: number; consulAgents: string[] };
+  trust: TrustPolicy;
   collect?: { config: string; intervalMs: number; queueUrl: string };
 }
 
@@ -117,6 +121,7 @@ export function parseAgentConfig(text: string, source: string): AgentConfig {
       intervalMs: parseDuration(c.cleanup.interval) as number,
       consulAgents: c.cleanup.consul_agents,
     },
+    trust: c.trust,
     collect: c.collect && {
       config: anchored(c.collect.config),
       intervalMs: parseDuration(c.collect.interval) as number,

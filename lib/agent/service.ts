@@ -43,6 +43,7 @@ export async function startAgentService(
     settings: config.settings,
     clock: systemClock,
     ...(await drivers(config)),
+    trust: config.trust,
   };
   const agent = new Agent({
     channel: parts.channel ?? (await sdkChannel(config.region)),

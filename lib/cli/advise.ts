@@ -54,7 +54,7 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
   const byKey = new Map<string, HostState>();
   for (const h of await readHosts(args.hosts)) byKey.set(`${h.host}\u0000${h.nodename}`, h);
   const lookup = (host: string, nodename: string) => byKey.get(`${host}\u0000${nodename}`);
-  const { answer, engine } = await adviseAmong(
+  const { answer } = await adviseAmong(
     lookup,
     request.spec,
     request.candidates!,
@@ -62,7 +62,6 @@ async function adviseFromHosts(request: DecisionRequest, args: AdviseArgs): Prom
     new Date(),
     true,
   );
-  engine.release?.();
   return answer;
 }
 

@@ -27,7 +27,6 @@ export async function runDemo(args: { json?: boolean }, io: CliIO): Promise<numb
     );
   }
   const status = printDecision(decided, args.json ?? false, io);
-  decided.decision.release?.();
   return status;
 }
 

@@ -32,8 +32,6 @@ export async function runSchedule(args: ScheduleArgs, io: CliIO): Promise<number
   const decided = await decide({ hosts: args.hosts, request: args.request, config: args.config }, doc);
   await warnAboutRatios(decided, io);
   const status = printDecision(decided, args.json ?? false, io);
-  // Written (synchronously, as copies): nothing reads the explanation again.
-  decided.decision.release?.();
   return status;
 }
 
@@ -53,14 +51,12 @@ async function runStoreSchedule(args: ScheduleArgs, io: CliIO): Promise<number> 
     );
   }
   if (outcome && (args.json || !decided)) {
-    decided?.decision.release?.();
     if (outcome.replayed && !args.json)
       io.stdout.write(terminalSafe(`Decided before, at ${outcome.decided_at}; nothing placed now.\n`));
     io.stdout.write(`${JSON.stringify(outcome.decision, null, 2)}\n`);
     return outcome.decision.error ? EXIT.noValidHost : EXIT.placed;
   }
   const status = printDecision(decided!, args.json ?? false, io);
-  decided!.decision.release?.();
   if (outcome)
     io.stdout.write(
       terminalSafe(`\nClaimed in the store; decision recorded as request ${outcome.request_id}.\n`),

@@ -5,6 +5,7 @@
  * and they come from the environment, a secrets file or AWS Secrets Manager (docs/collect.md).
  */
 import * as z from 'zod';
+import { regexText } from '../model/schema.js';
 import { durationField, formatDuration } from './duration.js';
 import { MAPPING_DEFAULTS, mappingRule } from './mappingConfig.js';
 import { QUERY_NAMES, QUERY_SPECS, type QueryName } from './queries.js';
@@ -65,6 +66,13 @@ const inventory = z.strictObject({
   /** Where an instance's role comes from: a metadata key, else a tag `<tag_prefix><role>`. */
   role_metadata_key: z.string().min(1).nullable().default('role'),
   role_tag_prefix: z.string().min(1).nullable().default('role='),
+  /**
+   * Read the Kubernetes node, its cluster and the Consul agent from the keys below. Off by default:
+   * any member of the VM's project can write server metadata, and so aim a drain at someone
+   * else's node. Agents find both for themselves (docs/trust-model.md); turn this on only where
+   * every project that can own a VM is trusted, and the agents' trust.server_metadata with it.
+   */
+  trust_server_metadata: z.boolean().default(false),
   kubernetes_node_metadata_key: z.string().min(1).nullable().default('kubernetes_node'),
   /**
    * The cluster of that node (a name in the kubernetes secret's `clusters`): from this server
@@ -74,6 +82,11 @@ const inventory = z.strictObject({
   kubernetes_cluster_aggregate_key: z.string().min(1).nullable().default(null),
   consul_node_metadata_key: z.string().min(1).nullable().default('consul_node'),
   consul_address_metadata_key: z.string().min(1).nullable().default('consul_address'),
+  /**
+   * Cell uuid → the names of its hosts (regular expressions, full match), as `nova-manage cell_v2
+   * list_hosts` lists them: Nova's API does not say (cells.ts). Empty: one cell, none named.
+   */
+  cells: z.record(z.string().min(1), z.array(regexText).min(1)).default({}),
   /** `boot_from_volume`: a server without an image has its disk on shared storage. */
   shared_storage: z.enum(['boot_from_volume', 'always', 'never']).default('boot_from_volume'),
 });

@@ -1,6 +1,7 @@
 /**
- * An instance report (schema version 1) from a Nova server: placement, flavor, zone, role and the
- * integration hints (Kubernetes node, Consul) from its metadata, its server group, and its samples.
+ * An instance report (schema version 1) from a Nova server: placement, flavor, zone, role, its
+ * server group and its samples; the integration hints (Kubernetes node, Consul) from its metadata
+ * only under `inventory.trust_server_metadata` (agents find both for themselves).
  */
 import type { CollectConfig } from './config.js';
 import type { InventoryServer, InventoryServerGroup } from './ports.js';
@@ -22,9 +23,11 @@ export interface InstanceReportInput {
 export function instanceReport(input: InstanceReportInput): Record<string, unknown> {
   const { server: s, config } = input;
   const inv = config.inventory;
-  const consulNode = metadata(s, inv.consul_node_metadata_key);
-  const consulAddress = metadata(s, inv.consul_address_metadata_key);
-  const kubernetesNode = metadata(s, inv.kubernetes_node_metadata_key);
+  // Tenant-writable: only where the operator trusts every project (config.ts).
+  const hint = (key: string | null) => (inv.trust_server_metadata ? metadata(s, key) : undefined);
+  const consulNode = hint(inv.consul_node_metadata_key);
+  const consulAddress = hint(inv.consul_address_metadata_key);
+  const kubernetesNode = hint(inv.kubernetes_node_metadata_key);
   return {
     uuid: s.id,
     name: s.name,

@@ -4,6 +4,7 @@
  * or the host's name / nodename / IP". The first rule that finds something wins.
  */
 import * as z from 'zod';
+import { regexText } from '../model/schema.js';
 import type { EntityKind } from './queries.js';
 
 export const VM_KEYS = ['uuid', 'name', 'address'] as const;
@@ -18,24 +19,12 @@ export interface MappingRule<K extends string = string> {
   regex?: string;
 }
 
-const regex = z.string().refine(
-  (text) => {
-    try {
-      new RegExp(text);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be a valid regular expression' },
-);
-
 export function mappingRule<K extends EntityKind>(kind: K) {
   const keys = kind === 'vm' ? VM_KEYS : HOST_KEYS;
   return z.strictObject({
     label: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be a Prometheus label name'),
     match: z.enum(keys as readonly string[] as [string, ...string[]]),
-    regex: regex.optional(),
+    regex: regexText.optional(),
   });
 }
 

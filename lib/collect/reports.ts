@@ -3,6 +3,8 @@
  * server placed on one of them, each with its samples and gaps, packed into messages. Servers not
  * on a listed node are counted, not reported (the ingest stage would reject them).
  */
+
+import { cellResolver } from './cells.js';
 import type { CollectConfig } from './config.js';
 import { availabilityZoneOf, hostReport } from './hostReport.js';
 import { instanceReport } from './instanceReport.js';
@@ -60,9 +62,12 @@ export function buildReports(inputs: ReportInputs): {
   const groupOf = new Map<string, InventoryServerGroup>();
   for (const g of inventory.serverGroups ?? []) for (const member of g.members) groupOf.set(member, g);
   const clusters = clusterResolver(inventory.aggregates, {
-    serverKey: config.inventory.kubernetes_cluster_metadata_key,
+    serverKey: config.inventory.trust_server_metadata
+      ? config.inventory.kubernetes_cluster_metadata_key
+      : null,
     aggregateKey: config.inventory.kubernetes_cluster_aggregate_key,
   });
+  const cells = cellResolver(config.inventory.cells);
   const groups: NodeGroup[] = [];
   for (const node of inventory.hosts) {
     const servers = serversByNode.get(nodeKey(node)) ?? [];
@@ -111,11 +116,13 @@ export function buildReports(inputs: ReportInputs): {
       config,
     });
     counts.usage_sources[usage] = (counts.usage_sources[usage] ?? 0) + 1;
-    groups.push({ host: report, instances });
+    const cell = cells.cellOf(node.host);
+    groups.push({ host: cell ? { ...report, cell_uuid: cell } : report, instances });
   }
   counts.hosts = groups.length;
   counts.vms = groups.reduce((n, g) => n + g.instances.length, 0);
-  return { messages: packMessages(groups), counts, problems: clusters.conflicts };
+  const cellProblems = cells.problems([...new Set(inventory.hosts.map((h) => h.host))]);
+  return { messages: packMessages(groups), counts, problems: [...clusters.conflicts, ...cellProblems] };
 }
 
 function placeServers(inventory: Inventory, counts: Counts): Map<string, PlacedServer[]> {

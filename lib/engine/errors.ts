@@ -13,13 +13,3 @@ export class PluginError extends PlacidError {
     super(`${plugin}: ${message}`, options);
   }
 }
-
-/**
- * An explained decision's recording was read after `release()` gave its memory back (to be reused
- * by later decisions, so it can no longer say anything true about this one).
- */
-export class DecisionReleasedError extends PlacidError {
-  constructor(readonly read: string) {
-    super(`the decision was released, so its explanation can no longer be read (read: ${read})`);
-  }
-}

@@ -80,14 +80,6 @@ export interface ScheduleDecision {
    * order, at a fraction of the cost. Absent on decisions built elsewhere.
    */
   rankedWeights?: () => RankedWeight[] | null;
-  /**
-   * Gives the explanation's memory back to the scheduler for its next decisions, once the caller
-   * has read all it needs (idempotent; nothing to give back when unexplained). Afterwards
-   * `weighed`, `eliminated` and the other reads of the explanation throw DecisionReleasedError;
-   * placements, counts and the error stay readable. Never released, it is garbage collected.
-   * Absent on decisions built elsewhere.
-   */
-  release?: () => void;
   error: { type: 'NoValidHost'; message: string } | null;
 }
 

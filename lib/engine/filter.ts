@@ -1,7 +1,6 @@
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
-import type { HostGrouping } from './hostGroups.js';
 
 /** Returned by `prepare` when, for this request, the filter would pass every host. */
 export const PASS_ALL: unique symbol = Symbol.for('placid.PASS_ALL');
@@ -56,18 +55,29 @@ export interface HostFilter<S = unknown> {
   /** Once per request (per instance); PASS_ALL skips the per-host loop. May be async (I/O). */
   prepare?(spec: RequestSpec, ctx: EngineContext): S | PassAll | Promise<S | PassAll>;
   /**
-   * PASS when the host can take the request, else the rejection saying why. Must be pure (no I/O,
-   * no shared mutation): an explained decision asks again, for the hosts it shows, to get the words.
+   * PASS when the host can take the request, else the rejection saying why (its words are rendered
+   * later, for the hosts an explanation shows). Must be pure: no I/O, no shared mutation.
    */
   check(host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): Verdict<S>;
   /**
-   * Optional, for speed: the host values this request's verdict depends on (see hostGroups.ts), or
-   * null when it depends on more. The engine then calls `check` once per distinct value among a
-   * fleet's hosts instead of once per host, possibly on a host of the group that is not a candidate.
-   * Every host field `check` reads to decide pass or fail must be covered.
+   * Ignored: accepted from plug-ins written for earlier releases, which ran a filter once per
+   * group of hosts sharing the values it named. Every filter now runs on every candidate.
+   * @deprecated
    */
-  groupedBy?(state: S): HostGrouping | null;
+  groupedBy?(state: S): unknown;
 }
+
+/**
+ * What `groupedBy` used to return; kept so plug-ins that import it still load.
+ * @deprecated `groupedBy` is ignored.
+ */
+export interface HostGrouping {
+  readonly id: string;
+  readonly keys: readonly ((host: HostState) => unknown)[];
+}
+
+/** @deprecated `groupedBy` is ignored. */
+export const BY_AGGREGATES: HostGrouping = { id: 'aggregates', keys: [(h) => h.aggregates] };
 
 /** Identity helper that keeps a filter's state type checked across prepare/check/rejections. */
 export function defineFilter<S = undefined>(filter: HostFilter<S>): HostFilter<S> {
@@ -76,7 +86,7 @@ export function defineFilter<S = undefined>(filter: HostFilter<S>): HostFilter<S
 
 /**
  * Why `filter` removes `host`, in words, or null when it passes: `check`, then the rejection's
- * words. For explanations and tests; the engine's loops only compare with PASS.
+ * words. For tests and callers that ask one filter about one host.
  */
 export function rejectionMessage<S>(
   filter: HostFilter<S>,

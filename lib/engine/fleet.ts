@@ -1,98 +1,83 @@
-import { isLaidOut } from '../model/hostFastPath.js';
 import type { Aggregate, HostState } from '../model/hostState.js';
-import { carryFleetIndex, fleetIndex } from './prefilter/fleetIndex.js';
+import {
+  type AggregateIndex,
+  indexAggregates,
+  indexNames,
+  indexTraits,
+  type NameIndex,
+  type TraitIndex,
+} from './fleetIndex.js';
 
 /**
- * Host states loaded once and shared by many scheduling requests. Hosts with the same aggregate
- * membership share one `aggregates` array, so aggregate-derived answers (AZ, metadata, multiplier
- * overrides) are computed once per distinct membership instead of once per host. Hosts are treated
- * as immutable: a changed host is a new object (consumption copies, see consume.ts).
+ * Host states loaded once and shared by many scheduling requests, with what the engine needs to
+ * know about them, built here once: hosts numbered by aggregate membership and trait set (the
+ * pre-filter decides its aggregate and trait rules once per group), host and node names, and the
+ * aggregate metadata keys in use. Hosts with the same aggregate membership share one `aggregates`
+ * array, so aggregate-derived answers (AZ, metadata, multiplier overrides) are computed once per
+ * distinct membership. Hosts are treated as immutable: a changed host is a new object
+ * (consumption copies, see consume.ts), and a changed fleet is a new Fleet.
  */
 export class Fleet {
-  private keys: ReadonlySet<string> | undefined;
-  private hostsByName: Map<string, HostState[]> | undefined;
+  readonly aggregates: AggregateIndex;
+  readonly traits: TraitIndex;
+  readonly names: NameIndex;
+  /** True when some host reports its own `availability_zone` (not only through aggregates). */
+  readonly hostsReportZones: boolean;
+  /** Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. */
+  readonly aggregateKeys: ReadonlySet<string>;
+  /** Hosts by name, exactly as reported (a host may have several nodes). */
+  readonly byName: ReadonlyMap<string, HostState[]>;
 
-  private constructor(readonly hosts: readonly HostState[]) {}
-
-  /**
-   * Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. Read
-   * from the fleet index's distinct memberships (hosts share their aggregate lists), which the
-   * pre-filter builds anyway: no pass over the hosts of its own.
-   */
-  get aggregateKeys(): ReadonlySet<string> {
-    if (this.keys) return this.keys;
+  private constructor(readonly hosts: readonly HostState[]) {
+    this.aggregates = indexAggregates(hosts);
+    this.traits = indexTraits(hosts);
+    this.names = indexNames(hosts);
+    this.hostsReportZones = hosts.some((h) => h.availability_zone != null);
     const keys = new Set<string>();
-    for (const aggs of fleetIndex(this.hosts).aggregates.groups)
-      for (const a of aggs) for (const k of Object.keys(a.metadata)) keys.add(k);
-    this.keys = keys;
-    return keys;
-  }
-
-  /** Hosts by name (a host may have several nodes), built when first asked for. */
-  get byName(): ReadonlyMap<string, HostState[]> {
-    if (this.hostsByName) return this.hostsByName;
+    for (const a of this.aggregates.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
+    this.aggregateKeys = keys;
     const byName = new Map<string, HostState[]>();
-    for (const h of this.hosts) {
+    for (const h of hosts) {
       const list = byName.get(h.host);
       if (list) list.push(h);
       else byName.set(h.host, [h]);
     }
-    this.hostsByName = byName;
-    return byName;
+    this.byName = byName;
   }
 
   /**
-   * This fleet with the hosts at some positions replaced, everything else in place: the Fleet that
-   * `Fleet.from` makes of such an array, whose engine index starts from this fleet's (a refresh
-   * that changed a few hosts then costs the next decision only those hosts, not a re-index).
+   * The fleet of `hosts`, each copied into one layout; hosts of `previous` (a snapshot refresh's
+   * unchanged hosts) are taken as they are, so one copy of each host lives on.
    */
-  withReplaced(replacements: ReadonlyMap<number, HostState>): Fleet {
-    // Every host this fleet holds is laid out already (by internHosts or by the fast host-file
-    // path): only the replacements need it, and the others stay the very objects the index knows.
-    const hosts = this.hosts.slice();
-    const laidOut = internHosts([...replacements.values()]);
-    let k = 0;
-    for (const i of replacements.keys()) hosts[i] = laidOut[k++];
-    const fleet = new Fleet(hosts);
-    carryFleetIndex(this.hosts, fleet.hosts);
-    return fleet;
-  }
-
-  static from(hosts: readonly HostState[] | Fleet): Fleet {
+  static from(hosts: readonly HostState[] | Fleet, previous?: Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
-    // The fast host-file path lays hosts out this way already; copying 20k of them is not free.
-    if (isLaidOut(hosts)) return new Fleet(hosts.slice());
-    return new Fleet(internHosts(hosts));
+    return new Fleet(internHosts(hosts, new Set(previous?.hosts)));
   }
 }
 
-/** Hosts already laid out by `internHosts` (safe to reuse as they are). */
-const interned = new WeakSet<HostState>();
-
 /**
- * Shared copies of the small values many hosts repeat (aggregate sets, service records, supported
- * instance tuples, trait lists). Bounded: cleared when it grows past MAX_POOL distinct values.
+ * Copies every host into one object shape, in fleet order, with repeated sub-values shared (one
+ * pool per fleet). Hosts with the same aggregate membership then share one `aggregates` array
+ * (aggregate-derived answers are cached by that identity), and a scan over the fleet touches far
+ * less memory.
  */
-const pool = new Map<string, unknown>();
-const MAX_POOL = 50_000;
-
-function shared<T>(kind: string, value: T, key: string = JSON.stringify(value)): T {
-  const k = `${kind}\u0000${key}`;
-  const hit = pool.get(k);
-  if (hit !== undefined) return hit as T;
-  if (pool.size >= MAX_POOL) pool.clear();
-  pool.set(k, value);
-  return value;
-}
-
-/**
- * Copies every host into one object shape, in fleet order, with repeated sub-values shared. Hosts
- * with the same aggregate membership then share one `aggregates` array (aggregate-derived answers
- * are cached by that identity), and a scan over the fleet touches far less memory.
- */
-function internHosts(hosts: readonly HostState[]): HostState[] {
+function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState>): HostState[] {
+  const pool = new Map<string, unknown>();
+  const shared = <T>(kind: string, value: T, key: string = JSON.stringify(value)): T => {
+    const k = `${kind}\u0000${key}`;
+    const hit = pool.get(k);
+    if (hit !== undefined) return hit as T;
+    pool.set(k, value);
+    return value;
+  };
+  const sharedAggregates = (aggregates: Aggregate[]): Aggregate[] => {
+    if (aggregates.length === 0) return EMPTY;
+    const keys = aggregates.map(aggregateKey);
+    const parts = aggregates.map((a, i) => shared('aggregate', a, keys[i]));
+    return shared('aggregates', parts, keys.join('\u0001'));
+  };
   return hosts.map((h) => {
-    if (interned.has(h)) return h;
+    if (laidOut.has(h)) return h;
     const copy: HostState = {
       host: h.host,
       nodename: h.nodename,
@@ -130,16 +115,8 @@ function internHosts(hosts: readonly HostState[]): HostState[] {
       extra: h.extra,
       limits: h.limits,
     };
-    interned.add(copy);
     return copy;
   });
-}
-
-function sharedAggregates(aggregates: Aggregate[]): Aggregate[] {
-  if (aggregates.length === 0) return EMPTY;
-  const keys = aggregates.map(aggregateKey);
-  const parts = aggregates.map((a, i) => shared('aggregate', a, keys[i]));
-  return shared('aggregates', parts, keys.join('\u0001'));
 }
 
 const EMPTY: Aggregate[] = [];

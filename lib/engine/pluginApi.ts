@@ -13,8 +13,10 @@ export type { EngineContext } from './context.js';
 export type { DecisionJson } from './decisionJson.js';
 export { PluginError } from './errors.js';
 export {
+  BY_AGGREGATES,
   defineFilter,
   type HostFilter,
+  type HostGrouping,
   PASS,
   PASS_ALL,
   type Pass,
@@ -25,7 +27,5 @@ export {
   rejectionMessage,
   type Verdict,
 } from './filter.js';
-export { BY_AGGREGATES, type HostGrouping } from './hostGroups.js';
-export { type GroupingCheck, verifyGrouping } from './verifyGrouping.js';
 export { ALL_ZERO, type AllZero, defineWeigher, type HostWeigher } from './weigher.js';
 export { configMultiplier } from './weighers/multiplier.js';

@@ -78,3 +78,26 @@ export function aggregateRatioOrigin(host: HostState, kind: ResourceKind, config
 export function roundForDisplay(n: number): number {
   return Math.round(n * 100) / 100;
 }
+
+/**
+ * Where a capacity filter takes a host's allocation ratio from, and how it says so: the host's own
+ * (Ram, Core and Disk filters) or its aggregates' (their Aggregate variants, with a per-request memo).
+ */
+export interface RatioSource<S> {
+  ratio(host: HostState, state: S, config: SchedulerConfig): number;
+  origin(host: HostState, config: SchedulerConfig): string;
+}
+
+export function hostRatios(kind: ResourceKind): RatioSource<unknown> {
+  return {
+    ratio: (host, _state, config) => allocationRatio(host, kind, config),
+    origin: (host, config) => ratioOrigin(host, kind, config),
+  };
+}
+
+export function aggregateRatios(kind: ResourceKind): RatioSource<AggregateMemo<number>> {
+  return {
+    ratio: (host, memo, config) => aggregateRatio(host, memo, kind, config),
+    origin: (host, config) => aggregateRatioOrigin(host, kind, config),
+  };
+}

@@ -81,7 +81,7 @@ export async function loadPluginModules(config: SchedulerConfig, baseDir: string
     const old = exported.find(isOldFilter);
     if (old)
       throw new ConfigError(
-        `plugin module ${path}: filter ${old.name} has hostPasses/explain, which Placid replaced by one check(host, spec, state, ctx) returning PASS or a rejection (see "Writing a custom filter" in the README)`,
+        `plugin module ${path}: filter ${old.name} has hostPasses/explain, which Placid replaced by one check(host, spec, state, ctx) returning PASS or a rejection (see docs/plugins.md)`,
       );
     if (modFilters.length + modWeighers.length === 0) {
       throw new ConfigError(

@@ -1,28 +1,19 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import { isRebuild, type RequestSpec } from '../model/requestSpec.js';
-import { BufferPool } from './bufferPool.js';
-import {
-  acquireBuffers,
-  type Candidates,
-  type DecisionBuffers,
-  listCandidates,
-  releaseBuffers,
-} from './candidates.js';
 import { consumeFromRequest } from './consume.js';
 import type { EngineContext } from './context.js';
-import { DecisionReleasedError, NoValidHostError } from './errors.js';
+import { NoValidHostError } from './errors.js';
 import type { Elimination, ScheduleDecision } from './explain.js';
 import type { HostFilter } from './filter.js';
 import type { FilterCount } from './filterHandler.js';
 import { Fleet } from './fleet.js';
 import { resolvedDestination } from './narrow.js';
 import { PlacementClaims } from './placementClaim.js';
-import { fleetIndex } from './prefilter/fleetIndex.js';
-import { prefilterCheck } from './prefilter/index.js';
+import { HostCheck } from './prefilter/hostCheck.js';
 import { seededRandom } from './random.js';
-import { DecisionRecord } from './recording.js';
 import { type Plugins, type SortedHosts, sortHosts } from './sortHosts.js';
+import { DecisionTrace } from './trace.js';
 import type { HostWeigher } from './weigher.js';
 
 /**
@@ -60,8 +51,6 @@ const SPARE_HOSTS = 8;
  */
 export class Scheduler {
   private readonly random: () => number;
-  /** Explained decisions' recordings borrow from here; a released decision gives back (recording.ts). */
-  private readonly recordings = new BufferPool();
 
   constructor(
     readonly config: SchedulerConfig,
@@ -72,31 +61,16 @@ export class Scheduler {
     this.random = seed === null ? Math.random : seededRandom(seed);
   }
 
+  /**
+   * One decision, explained or not: the same steps over the same hosts; an explanation only
+   * records what each step removed (trace.ts) and builds its words when they are read.
+   */
   async schedule(
     hostsOrFleet: readonly HostState[] | Fleet,
     input: RequestSpec,
     options: ScheduleOptions = {},
   ): Promise<ScheduleDecision> {
     const fleet = Fleet.from(hostsOrFleet);
-    // A decision works on positions into the fleet (candidates.ts) in reused buffers.
-    const buffers = acquireBuffers(fleet.hosts.length);
-    try {
-      return await this.decide(fleet, input, options, buffers);
-    } finally {
-      releaseBuffers(buffers);
-    }
-  }
-
-  /**
-   * One decision, explained or not: the same stages over the same positions; an explanation only
-   * records what each stage removed (recording.ts) and builds its words when they are read.
-   */
-  private async decide(
-    fleet: Fleet,
-    input: RequestSpec,
-    options: ScheduleOptions,
-    buffers: DecisionBuffers,
-  ): Promise<ScheduleDecision> {
     const uuids = instanceUuids(input);
     const spec = requestCopy(input, uuids);
     const run: Run = {
@@ -104,21 +78,17 @@ export class Scheduler {
       uuids,
       random: options.random ?? this.random,
       counts: [],
-      record:
-        options.explain || options.weights
-          ? new DecisionRecord(this.recordings, options.explain ?? false)
-          : null,
-      buffers,
+      trace: options.explain || options.weights ? new DecisionTrace(options.explain ?? false) : null,
       ctx: { config: this.config, now: options.now ?? new Date(), index: 0, fleet },
     };
     // A rebuild only re-checks the current host: no Placement query and no claim (Nova's legacy path).
     const rebuild = isRebuild(spec);
     const placement = !rebuild && this.config.placid.placement_prefilter;
-    // The pre-filter writes its own candidates; without it every host is one.
-    const candidates = fleetCandidates(fleet, buffers, !placement);
+    let candidates = fleet.hosts;
     if (placement) {
-      const error = prefilter(run, candidates);
-      if (error) return decisionOf(run, { error });
+      const prefiltered = prefilter(run, fleet);
+      if ('error' in prefiltered) return decisionOf(run, prefiltered);
+      candidates = prefiltered.hosts;
     }
     const claim = rebuild ? undefined : (options.claim ?? this.memoryClaim(placement, uuids, spec));
     // Nova's conductor asks for no alternates on a rebuild (it re-checks the instance's own host).
@@ -140,7 +110,7 @@ export class Scheduler {
    */
   private async placeEach(
     run: Run,
-    candidates: Candidates,
+    candidates: readonly HostState[],
     claim: Claim | undefined,
     numAlts: number,
   ): Promise<Placed> {
@@ -154,17 +124,8 @@ export class Scheduler {
       spec.instance_uuid = uuids[index];
       const ctx: EngineContext = { ...run.ctx, index };
       const sort = { random: run.random, spares: numAlts + SPARE_HOSTS, full: uuids.length > 1 };
-      const c = index === 0 ? candidates : listCandidates(hosts, run.buffers.positions);
-      const sorted: SortedHosts = await sortHosts(
-        plugins,
-        c,
-        spec,
-        ctx,
-        sort,
-        run.buffers.weights,
-        run.counts,
-        run.record,
-      );
+      const c = index === 0 ? candidates : hosts;
+      const sorted: SortedHosts = await sortHosts(plugins, c, spec, ctx, sort, run.counts, run.trace);
       hosts = sorted.hosts;
       rest = sorted.remaining;
       if (hosts.length === 0) break;
@@ -190,11 +151,8 @@ export class Scheduler {
     if (run.uuids.length <= 1 || numAlts === 0) return placed.hosts;
     const ctx: EngineContext = { ...run.ctx, index: run.uuids.length - 1 };
     const sort = { random: run.random, spares: numAlts, full: true };
-    // Buffers of its own: `placed.rest` may still read the decision's.
-    const n = placed.hosts.length;
-    const c = listCandidates(placed.hosts, new Int32Array(n));
     const plugins: Plugins = { filters: this.filters, weighers: this.weighers };
-    return (await sortHosts(plugins, c, run.spec, ctx, sort, new Float64Array(n), null)).hosts;
+    return (await sortHosts(plugins, placed.hosts, run.spec, ctx, sort, null)).hosts;
   }
 
   /** Placement's claims in memory: only a multi-create can be refused (its earlier instances count). */
@@ -209,8 +167,7 @@ interface Run {
   uuids: readonly string[];
   random: () => number;
   counts: FilterCount[];
-  record: DecisionRecord | null;
-  buffers: DecisionBuffers;
+  trace: DecisionTrace | null;
   ctx: EngineContext;
 }
 
@@ -222,26 +179,25 @@ interface Placed {
 }
 
 /**
- * Placement's allocation candidates (Nova's request filters and the resource query): compacts
- * `c` to the hosts that pass, or returns why none can.
+ * Placement's allocation candidates (Nova's request filters and the resource query): the hosts that
+ * pass, or why none can.
  */
-function prefilter(run: Run, c: Candidates): ScheduleDecision['error'] {
+function prefilter(run: Run, fleet: Fleet): { hosts: HostState[] } | Pick<ScheduleDecision, 'error'> {
   const { spec, ctx } = run;
+  let hosts: HostState[];
   try {
-    const check = prefilterCheck(c.hosts, spec, ctx);
-    c.count = check.collect(c.positions);
-    c.memberships = check.membershipVerdicts;
-    c.blocked = () => check.blocked;
-    run.record?.prefiltered(c.hosts, c.positions, c.count, check);
+    const check = new HostCheck(spec, ctx, fleet);
+    hosts = check.candidates();
+    run.trace?.prefiltered(fleet.hosts, check);
   } catch (err) {
-    if (err instanceof NoValidHostError) return noValidHost(err.message);
+    if (err instanceof NoValidHostError) return { error: noValidHost(err.message) };
     throw err;
   }
-  run.counts.push({ filter: 'Placement', start: c.hosts.length, end: c.count, instance_index: 0 });
-  if (c.count === 0)
-    return noValidHost('No valid host was found. Placement returned no allocation candidates.');
-  spec.requested_destination = resolvedDestination(spec, c.hosts);
-  return null;
+  run.counts.push({ filter: 'Placement', start: fleet.hosts.length, end: hosts.length, instance_index: 0 });
+  if (hosts.length === 0)
+    return { error: noValidHost('No valid host was found. Placement returned no allocation candidates.') };
+  spec.requested_destination = resolvedDestination(spec, fleet);
+  return { hosts };
 }
 
 /** Each instance's placement with its alternates from the final ranking. */
@@ -255,45 +211,23 @@ function alternates(run: Run, placed: Placed, ranked: HostState[], numAlts: numb
   });
 }
 
-/**
- * The decision; its weighed list and eliminations are read from the recording when asked for.
- * After `release()` every such read throws (unexplained too, so a caller's misuse shows in tests
- * whatever they asked for), even of a weighed list built before.
- */
+/** The decision; its weighed list and eliminations are built from its trace when read. */
 function decisionOf(run: Run, partial: Partial<ScheduleDecision>): ScheduleDecision {
-  let record = run.record;
-  let released = false;
-  const recording = (read: string) => {
-    if (released) throw new DecisionReleasedError(read);
-    return record;
-  };
+  const trace = run.trace;
   let weighed: ScheduleDecision['weighed'] | undefined;
   return {
     request_id: run.spec.request_id,
     placements: [],
     get weighed() {
-      const r = recording('weighed');
-      weighed ??= r ? r.weighedHosts() : null;
+      weighed ??= trace ? trace.weighedHosts() : null;
       return weighed;
     },
     filter_counts: run.counts,
-    eliminated: (limit?: number) => recording('eliminated()')?.eliminations(limit) ?? [],
-    eachElimination: (visit) => recording('eachElimination()')?.eachElimination(visit),
+    eliminated: (limit?: number) => trace?.eliminations(limit) ?? [],
     explainedTop: (limit: number) =>
-      recording('explainedTop()')?.top(limit) ?? {
-        weighed: [],
-        weighedTotal: 0,
-        eliminated: [],
-        eliminatedTotal: 0,
-      },
-    weightsByHost: () => recording('weightsByHost()')?.weightsByHost() ?? null,
-    rankedWeights: () => recording('rankedWeights()')?.rankedWeights() ?? null,
-    release: () => {
-      released = true;
-      weighed = undefined;
-      record?.release();
-      record = null;
-    },
+      trace?.top(limit) ?? { weighed: [], weighedTotal: 0, eliminated: [], eliminatedTotal: 0 },
+    weightsByHost: () => trace?.weightsByHost() ?? null,
+    rankedWeights: () => trace?.rankedWeights() ?? null,
     error: null,
     ...partial,
   };
@@ -328,20 +262,6 @@ async function claimFirst(
   if (!claim) return hosts.length > from ? from : -1;
   for (let i = from; i < hosts.length; i++) if (await claim(hosts[i], spec, uuid)) return i;
   return -1;
-}
-
-/** The fleet's candidates in the decision's buffers: every host when `all`, else none yet. */
-function fleetCandidates(fleet: Fleet, buffers: DecisionBuffers, all: boolean): Candidates {
-  const n = all ? fleet.hosts.length : 0;
-  for (let i = 0; i < n; i++) buffers.positions[i] = i;
-  return {
-    hosts: fleet.hosts,
-    index: fleetIndex(fleet.hosts),
-    positions: buffers.positions,
-    count: n,
-    memberships: null,
-    blocked: null,
-  };
 }
 
 function instanceUuids(spec: RequestSpec): string[] {

@@ -69,10 +69,7 @@ export function createScheduler(config: unknown = {}, plugins: Plugins = {}): Em
         explain: options.explain ?? true,
         now: options.now,
       });
-      const json = decisionJson(decision, spec.num_instances);
-      // The JSON holds plain values only: the recording's arrays can serve the next decision.
-      decision.release?.();
-      return json;
+      return decisionJson(decision, spec.num_instances);
     },
   };
 }

@@ -1,16 +1,13 @@
 import type { SchedulerConfig } from '../config/options.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
-import type { Candidates } from './candidates.js';
 import type { EngineContext } from './context.js';
 import type { HostFilter } from './filter.js';
-import type { FilterCount } from './filterHandler.js';
-import { narrowCandidates, narrows } from './narrow.js';
-import type { DecisionRecord } from './recording.js';
-import { sieve } from './sieve.js';
-import { type WeighingRecord, weighCandidates } from './weighCandidates.js';
+import { type FilterCount, runFilters } from './filterHandler.js';
+import { narrowHosts, narrows } from './narrow.js';
+import type { DecisionTrace } from './trace.js';
 import type { HostWeigher } from './weigher.js';
-import { rankHosts } from './weighing.js';
+import { rankHosts, type WeigherPart, weighHosts } from './weighing.js';
 
 export interface SortOptions {
   random: () => number;
@@ -33,49 +30,48 @@ export interface Plugins {
 }
 
 /**
- * Nova's `_get_sorted_hosts` over candidate positions: narrow (requested_destination,
- * ignore/force), filter, weigh, optionally shuffle the best tie, then move a random pick among the
- * best `host_subset_size` to the front. Host objects are read only where a filter or weigher needs
- * them. Unless `sort.full`, the ranking stops after the best few; `remaining` gives the rest, in
- * exactly the order a full stable sort would. `weights` is the decision's buffer (at least the
- * hosts' size); `remaining` reads it and `c`, so it must be called before they are reused.
+ * Nova's `_get_sorted_hosts`: narrow (requested_destination, ignore/force), filter, weigh,
+ * optionally shuffle the best tie, then move a random pick among the best `host_subset_size` to
+ * the front. Unless `sort.full`, the ranking stops after the best few; `remaining` gives the rest,
+ * in exactly the order a full stable sort would.
  *
- * `counts` gets the per-filter counts; `record`, when given, notes what each stage removed and the
+ * `counts` gets the per-filter counts; `trace`, when given, notes what each step removed and the
  * weighing, for an explanation (the same run, recorded, not another one).
  */
 export async function sortHosts(
   plugins: Plugins,
-  c: Candidates,
+  candidates: readonly HostState[],
   spec: RequestSpec,
   ctx: EngineContext,
   sort: SortOptions,
-  weights: Float64Array,
   counts: FilterCount[] | null,
-  record: DecisionRecord | null = null,
+  trace: DecisionTrace | null = null,
 ): Promise<SortedHosts> {
-  const skipFilters =
-    narrows(spec) && narrowCandidates(c, spec, record?.narrowing(c.hosts, spec, ctx) ?? null);
-  if (!skipFilters) {
-    const removedBy = record?.explains ? record.filterRemovals(c.hosts.length) : null;
-    const run = await sieve(plugins.filters, c, spec, ctx, removedBy);
-    counts?.push(...run.counts);
-    if (record && removedBy) record.filtered(c.hosts, removedBy, run.stages, spec, ctx);
+  let hosts = candidates;
+  let skipFilters = false;
+  if (narrows(spec)) {
+    const narrowed = narrowHosts(hosts, spec, trace?.explains ?? false);
+    trace?.narrowedBy(narrowed.removals, ctx);
+    hosts = narrowed.hosts;
+    skipFilters = narrowed.skipFilters;
   }
-  const n = c.count;
-  const weighing: WeighingRecord | null = record?.explains ? { weighers: [], record } : null;
-  if (n > 0) weighCandidates(plugins.weighers, c, spec, ctx, weights, weighing);
-  record?.weighed(c.hosts, c.positions, weights, n, weighing?.weighers ?? [], ctx);
-  if (n === 0) return { hosts: [], remaining: null };
+  if (!skipFilters) {
+    const filtered = await runFilters(plugins.filters, hosts, spec, ctx, trace?.removals ?? null);
+    counts?.push(...filtered.counts);
+    hosts = filtered.hosts;
+  }
+  const parts: WeigherPart[] | null = trace?.explains ? [] : null;
+  const weights = weighHosts(plugins.weighers, hosts, spec, ctx, parts);
+  trace?.weighed(hosts, weights, parts ?? [], ctx);
+  if (hosts.length === 0) return { hosts: [], remaining: null };
 
-  const survivorWeights = weights.subarray(0, n);
-  const order = selectionOrder(survivorWeights, ctx.config.filter_scheduler, sort);
-  const { hosts: all, positions } = c;
-  const hosts = order.map((j) => all[positions[j]]);
+  const order = selectionOrder(weights, ctx.config.filter_scheduler, sort);
+  const sorted = order.map((j) => hosts[j]);
   const remaining =
-    order.length < n
-      ? () => [...hosts, ...remainingOrder(survivorWeights, order).map((j) => all[positions[j]])]
+    order.length < hosts.length
+      ? () => [...sorted, ...remainingOrder(weights, order).map((j) => hosts[j])]
       : null;
-  return { hosts, remaining };
+  return { hosts: sorted, remaining };
 }
 
 /**

@@ -1,50 +1,76 @@
-import { PlacidError } from '../model/errors.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { EngineContext } from './context.js';
-import { PluginError } from './errors.js';
+import { wrap } from './filterHandler.js';
 import { ALL_ZERO, type HostWeigher } from './weigher.js';
 
 /**
- * One weigher's part in a recorded weighing (see weighCandidates): enough to give any survivor's
- * raw weight, normalised weight and multiplier later, for the hosts an explanation shows.
+ * One weigher's part in an explained weighing: enough to give any weighed host's raw weight,
+ * normalised weight and multiplier when the explanation is read.
  */
-export interface WeigherRecord {
+export interface WeigherPart {
   weigher: HostWeigher<unknown>;
   span: Span;
   /** The multiplier of every host, or null when it is per host (asked again when shown). */
   multiplier: number | null;
-  /** The survivors' clamped raw weights, when they are not read from fact rows. */
-  raw: Float64Array | null;
-  /** The fleet's fact rows and this weigher's slot in them, when its raw weight is a host fact. */
-  rows: Float64Array | null;
-  slot: number;
+  /** The hosts' clamped raw weights, in the weighed list's order. */
+  raw: Float64Array;
 }
 
-let buffer = new Float64Array(1024);
-export function scratch(n: number): Float64Array {
-  if (buffer.length < n) buffer = new Float64Array(Math.max(n, buffer.length * 2));
-  return buffer;
+/**
+ * Nova's `get_weighed_objects`: the final weight of each host, in list order. For each weigher, raw
+ * weights clamped to [minval, maxval], normalised over all hosts (a collapsed range gives 0),
+ * multiplied by the per-host multiplier, and summed. With one host (or none) nothing is weighed and
+ * every weight is 0. `parts`, when given, gets each weigher's part (for an explanation).
+ */
+export function weighHosts(
+  weighers: readonly HostWeigher<unknown>[],
+  hosts: readonly HostState[],
+  spec: RequestSpec,
+  ctx: EngineContext,
+  parts: WeigherPart[] | null = null,
+): Float64Array {
+  const n = hosts.length;
+  const weights = new Float64Array(n);
+  if (n <= 1) return weights;
+  let raw = new Float64Array(n);
+  for (const { weigher, state } of prepareWeighers(weighers, spec, ctx, hosts[0])) {
+    let j = 0;
+    try {
+      for (; j < n; j++) raw[j] = weigher.weigh(hosts[j], spec, state, ctx);
+    } catch (err) {
+      throw wrap(weigher.name, `failed on host ${hosts[j].host}`, err);
+    }
+    const span = clampedRange(weigher, raw, n);
+    const uniform = weigher.uniformMultiplier?.(ctx) ? weigher.multiplier(hosts[0], ctx) : null;
+    for (j = 0; j < n; j++)
+      weights[j] += (uniform ?? weigher.multiplier(hosts[j], ctx)) * normalized(raw[j], span);
+    if (parts) {
+      parts.push({ weigher, span, multiplier: uniform, raw });
+      raw = new Float64Array(n);
+    }
+  }
+  return weights;
 }
 
-export interface ActiveWeigher {
+interface ActiveWeigher {
   weigher: HostWeigher<unknown>;
   state: unknown;
 }
 
-export function prepareWeighers(
+function prepareWeighers(
   weighers: readonly HostWeigher<unknown>[],
   spec: RequestSpec,
   ctx: EngineContext,
   anyHost: HostState,
-) {
+): ActiveWeigher[] {
   const active: ActiveWeigher[] = [];
   for (const weigher of weighers) {
     let state: unknown;
     try {
       state = weigher.prepare ? weigher.prepare(spec, ctx) : undefined;
     } catch (err) {
-      throw asPluginError(weigher.name, 'could not prepare the request', err);
+      throw wrap(weigher.name, 'could not prepare the request', err);
     }
     if (state === ALL_ZERO) continue;
     // A multiplier of 0 on every host adds nothing; only a weigher that can raise (MetricsWeigher
@@ -86,12 +112,6 @@ export function clampedRange(w: HostWeigher<unknown>, raw: Float64Array, n: numb
 
 export function normalized(x: number, s: Span): number {
   return s.collapsed ? 0 : (x - s.lo) / s.span;
-}
-
-export function asPluginError(plugin: string, what: string, err: unknown): Error {
-  if (err instanceof PlacidError) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return new PluginError(plugin, `${what}: ${message}`, { cause: err });
 }
 
 /**

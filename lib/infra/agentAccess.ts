@@ -2,14 +2,15 @@
  * What `placid agent` may do in AWS, as one managed policy and a role carrying it: take and answer
  * the tasks of its one activity (GetActivityTask, SendTask*), send the collector's reports to the
  * ingest queue, and read the three driver secrets. No table, no other queue, no Lambda: the state
- * machine hands each step everything it needs. The role trusts IAM Roles Anywhere (certificate
- * based credentials for hosts outside AWS), limited to the configured trust anchor when there is
- * one, else to this account's anchors; attach the policy to any other identity (a user, an EKS service account role) instead.
+ * machine hands each step everything it needs. With a trust anchor and certificate subjects
+ * configured, a role for IAM Roles Anywhere carries it (rolesAnywhereRole.ts); else attach the
+ * policy to another identity (a user, an EKS service account role).
  */
 import { ArnFormat, Stack } from 'aws-cdk-lib';
-import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import type { IActivity } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { RolesAnywhereRole } from './rolesAnywhereRole.js';
 import type { ServiceSecrets } from './secrets.js';
 import type { ServiceQueue } from './serviceQueue.js';
 
@@ -24,13 +25,13 @@ export interface AgentAccessProps {
   readonly activity: IActivity;
   readonly ingestQueue: ServiceQueue;
   readonly secrets: ServiceSecrets;
-  /** Only certificates of this IAM Roles Anywhere trust anchor may assume the role. */
-  readonly trustAnchorArn?: string;
+  /** The trust anchor and certificate CNs of the agents' role; without them, no role (attach the policy). */
+  readonly rolesAnywhere?: { trustAnchorArn: string; subjects: readonly string[] };
 }
 
 export class AgentAccess extends Construct {
   readonly policy: ManagedPolicy;
-  readonly role: Role;
+  readonly role?: Role;
 
   constructor(scope: Construct, id: string, props: AgentAccessProps) {
     super(scope, id);
@@ -58,22 +59,12 @@ export class AgentAccess extends Construct {
         }),
       ],
     });
-    // Without a named trust anchor, any trust anchor of this account (never another account's).
-    const principal = new ServicePrincipal('rolesanywhere.amazonaws.com').withConditions(
-      props.trustAnchorArn
-        ? { ArnEquals: { 'aws:SourceArn': props.trustAnchorArn } }
-        : { StringEquals: { 'aws:SourceAccount': stack.account } },
-    );
-    this.role = new Role(this, 'Role', {
-      description: 'placid agent (IAM Roles Anywhere)',
-      assumedBy: principal,
-      managedPolicies: [this.policy],
-    });
-    this.role.assumeRolePolicy?.addStatements(
-      new PolicyStatement({
-        actions: ['sts:TagSession', 'sts:SetSourceIdentity'],
-        principals: [principal],
-      }),
-    );
+    if (props.rolesAnywhere) {
+      this.role = new RolesAnywhereRole(this, 'RolesAnywhere', {
+        ...props.rolesAnywhere,
+        policy: this.policy,
+        purpose: 'Agent',
+      }).role;
+    }
   }
 }

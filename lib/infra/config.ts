@@ -16,6 +16,23 @@ const numeric = (schema: z.ZodNumber) =>
   z.preprocess((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v), schema);
 const int = (min: number, max: number) => numeric(z.number().int().min(min).max(max));
 
+const trustAnchorArn = z
+  .string()
+  .regex(/^arn:aws[a-z-]*:rolesanywhere:[a-z0-9-]+:\d{12}:trust-anchor\/[0-9a-f-]{36}$/, {
+    message: 'must be an IAM Roles Anywhere trust anchor ARN',
+  })
+  .optional();
+
+// A CN is one line of printable text; `-c key=a,b` arrives as one string.
+const certificateSubjects = z
+  .preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()) : v),
+    z
+      .array(z.string().regex(/^[^\s,*][^,*\n]{0,63}$/, 'must be a certificate CN (no wildcard, no comma)'))
+      .min(1),
+  )
+  .optional();
+
 const RETENTION_DAYS = Object.values(RetentionDays).filter(
   (d): d is RetentionDays => typeof d === 'number' && d !== RetentionDays.INFINITE,
 );
@@ -69,6 +86,16 @@ export const SETTINGS = {
     default: 5,
     help: 'Alarm when no report has been stored for this many minutes',
   },
+  pluginTimeoutMs: {
+    schema: int(50, 60_000),
+    default: 2000,
+    help: "The nova-scheduler plug-in's [placid] timeout in ms: alarm when the Function URL's p99 latency is over it",
+  },
+  pluginFailOpenAlarmPercent: {
+    schema: numeric(z.number().min(0).max(100)),
+    default: 1,
+    help: 'Alarm when more than this percent of Function URL requests got a 4xx/5xx (the plug-in failed open for them)',
+  },
   schedulerConfig: {
     schema: schedulerConfigSetting,
     default: undefined,
@@ -121,14 +148,24 @@ export const SETTINGS = {
     help: 'Secrets Manager name of the Consul credentials',
   },
   agentTrustAnchorArn: {
-    schema: z
-      .string()
-      .regex(/^arn:aws[a-z-]*:rolesanywhere:[a-z0-9-]+:\d{12}:trust-anchor\/[0-9a-f-]{36}$/, {
-        message: 'must be an IAM Roles Anywhere trust anchor ARN',
-      })
-      .optional(),
+    schema: trustAnchorArn,
     default: undefined,
-    help: 'IAM Roles Anywhere trust anchor whose certificates may assume the agent role (else no one until you add a trust)',
+    help: "IAM Roles Anywhere trust anchor of the agents' certificates; with agentCertificateSubjects, makes the agent role",
+  },
+  agentCertificateSubjects: {
+    schema: certificateSubjects,
+    default: undefined,
+    help: "Subject CNs of the agents' certificates (a list, or comma-separated); no other certificate of the CA may assume the role",
+  },
+  schedulerTrustAnchorArn: {
+    schema: trustAnchorArn,
+    default: undefined,
+    help: 'IAM Roles Anywhere trust anchor of the nova-scheduler hosts that call the Function URL; with schedulerCertificateSubjects, makes their role',
+  },
+  schedulerCertificateSubjects: {
+    schema: certificateSubjects,
+    default: undefined,
+    help: "Subject CNs of the nova-scheduler hosts' certificates",
   },
 } as const satisfies Record<string, { schema: z.ZodType; default: unknown; help: string }>;
 
@@ -157,14 +194,39 @@ export function parseConfig(raw: Partial<Record<string, unknown>>): PlacidConfig
   return config as PlacidConfig;
 }
 
-// Rules that involve two settings (Lambda's own limits on SQS event sources).
+// Rules that involve two settings (Lambda's own limits on SQS event sources; a role's trust).
 function crossChecks(config: PlacidConfig): string[] {
+  const problems: string[] = [];
   if (config.ingestBatchSize > 10 && config.ingestBatchingWindowSeconds < 1) {
-    return [
+    problems.push(
       `${CONTEXT_PREFIX}ingestBatchingWindowSeconds: must be at least 1 when ${CONTEXT_PREFIX}ingestBatchSize is above 10`,
-    ];
+    );
   }
-  return [];
+  for (const who of ['agent', 'scheduler'] as const) {
+    const anchor = `${who}TrustAnchorArn` as const;
+    const subjects = `${who}CertificateSubjects` as const;
+    if (config[subjects] && !config[anchor]) {
+      problems.push(
+        `${CONTEXT_PREFIX}${anchor}: required for a ${who} role (${CONTEXT_PREFIX}${subjects} is set): without one, no certificate could be checked`,
+      );
+    }
+    if (config[anchor] && !config[subjects]) {
+      problems.push(
+        `${CONTEXT_PREFIX}${subjects}: required with ${CONTEXT_PREFIX}${anchor}: else any certificate of that CA could assume the ${who} role`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** The Roles Anywhere trust of `who`'s role; undefined: no role (crossChecks made both or neither). */
+export function rolesAnywhereOf(
+  config: PlacidConfig,
+  who: 'agent' | 'scheduler',
+): { trustAnchorArn: string; subjects: readonly string[] } | undefined {
+  const trustAnchorArn = config[`${who}TrustAnchorArn`];
+  const subjects = config[`${who}CertificateSubjects`];
+  return trustAnchorArn && subjects ? { trustAnchorArn, subjects } : undefined;
 }
 
 /** Reads every `placid:*` key from the construct tree's context and validates it. */

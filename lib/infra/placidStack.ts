@@ -5,11 +5,13 @@
  */
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { configFromContext, type PlacidConfig } from './config.js';
+import { configFromContext, type PlacidConfig, rolesAnywhereOf } from './config.js';
 import { DetectStage } from './detectStage.js';
+import { watchFunctionUrl } from './edgeAlarms.js';
 import { IngestStage } from './ingestStage.js';
 import { Observability } from './observability.js';
 import { Queues } from './queues.js';
+import { RolesAnywhereRole } from './rolesAnywhereRole.js';
 import { METRICS, SERVICE_NAMES } from './runtimeEnv.js';
 import { ScheduleStage } from './scheduleStage.js';
 import { ServiceSecrets } from './secrets.js';
@@ -43,6 +45,16 @@ export class PlacidStack extends Stack {
       replies: this.queues.scheduleReplies,
     });
 
+    const schedulerHosts = rolesAnywhereOf(config, 'scheduler');
+    if (schedulerHosts) {
+      // nova-scheduler hosts that sign requests to the Function URL, with the schedule client policy.
+      new RolesAnywhereRole(this, 'SchedulerHosts', {
+        ...schedulerHosts,
+        policy: this.schedule.clientPolicy,
+        purpose: 'Scheduler',
+      });
+    }
+
     this.observability = new Observability(this, 'Observability', { config, key: this.queues.key });
     const { ingest, scheduleQueue, scheduleHttp } = SERVICE_NAMES;
     this.observability.alarmWhenSilent(
@@ -58,12 +70,18 @@ export class PlacidStack extends Stack {
       ...METRICS.schedule,
     ]);
     this.observability.watchCounters('Schedule (URL)', scheduleHttp, METRICS.schedule);
+    this.observability.watchCounters('Advisory decisions (the plug-in)', scheduleHttp, METRICS.advisory);
     this.observability.watchQueue('Ingest', this.queues.ingest);
     this.observability.watchQueue('ScheduleRequests', this.queues.scheduleRequests);
     this.observability.watchQueue('ScheduleReplies', this.queues.scheduleReplies);
     this.observability.watchFunction('Ingest', this.ingest.function);
     this.observability.watchFunction('ScheduleQueue', this.schedule.queueFunction);
     this.observability.watchFunction('ScheduleHttp', this.schedule.httpFunction);
+    watchFunctionUrl(this.observability, {
+      fn: this.schedule.httpFunction,
+      pluginTimeoutMs: config.pluginTimeoutMs,
+      failOpenPercent: config.pluginFailOpenAlarmPercent,
+    });
     // The migration workflow (state machine, steps Lambda, plan queue and starter) registers itself.
     this.workflow = new MigrationWorkflow(this, 'Workflow', {
       config,

@@ -34,6 +34,8 @@ export const METRICS = {
   reportsStored: 'ReportsStored',
   /** Per decision (functions/schedule/metrics.ts). */
   schedule: ['DecisionsPlaced', 'DecisionsNoValidHost', 'ClaimConflicts'],
+  /** Per advisory decision: the nova-scheduler plug-in's calls (functions/schedule/metrics.ts). */
+  advisory: ['DecisionsAdvised', 'AdvisoryCandidates', 'AdvisoryUnknownHosts'],
   /** One per completed detector run (functions/detect/metrics.ts): none for minutes means the loop stopped. */
   detectorRuns: 'DetectorRuns',
   /** Per detector run: plans made, migrations sent to the plan queue, VMs found suffering, plans expired. */

@@ -26,8 +26,9 @@ import {
   type WorkflowSettingsInput,
 } from '../workflow/settings.js';
 import { AgentAccess } from './agentAccess.js';
-import type { PlacidConfig } from './config.js';
+import { type PlacidConfig, rolesAnywhereOf } from './config.js';
 import { planTtlMinutesOf } from './contextJson.js';
+import { watchAgents } from './edgeAlarms.js';
 import type { Observability } from './observability.js';
 import { type Queues, visibilityFor } from './queues.js';
 import { RUNTIME_ENV } from './runtimeEnv.js';
@@ -112,7 +113,7 @@ export class MigrationWorkflow extends Construct {
       activity: this.agentActivity,
       ingestQueue: props.ingestQueue,
       secrets,
-      trustAnchorArn: config.agentTrustAnchorArn,
+      rolesAnywhere: rolesAnywhereOf(config, 'agent'),
     });
 
     const executionLogs = new LogGroup(this, 'ExecutionLogs', { retention: logRetention });
@@ -146,6 +147,7 @@ export class MigrationWorkflow extends Construct {
     // Step errors are how the state machine learns to retry, defer or roll back: alarming on
     // each would be noise; the execution alarms above report what the errors led to.
     observability.watchFunction('WorkflowSteps', this.stepsFunction, { alarmOnErrors: false });
+    watchAgents(observability, this.agentActivity);
     observability.watchFunction('PlanStarter', this.starterFunction);
     if (!props.planQueue) observability.watchQueue('Plans', this.planQueue);
     acknowledgeWorkflowFindings(this);
@@ -160,10 +162,6 @@ export class MigrationWorkflow extends Construct {
     new CfnOutput(this, 'AgentPolicyArn', {
       value: this.agents.policy.managedPolicyArn,
       description: 'Attach to the identity placid agent runs as (activity, ingest queue, driver secrets)',
-    });
-    new CfnOutput(this, 'AgentRoleArn', {
-      value: this.agents.role.roleArn,
-      description: 'A role with the agent policy, for IAM Roles Anywhere or another trusted principal',
     });
     new CfnOutput(this, 'StateMachineArn', {
       value: this.stateMachine.stateMachineArn,

@@ -1,6 +1,6 @@
 /**
  * Realistic ranges for every number Placid accepts from a report or a request, in one table so the
- * schemas, the fast host-file path, the README's "Reliability" list and the tests agree. The largest
+ * schemas, the fast host-file path, docs/reliability.md and the tests agree. The largest
  * products the engine and the claims compute (a capacity × an allocation ratio, a flavor × a
  * request's instance count) stay far below Number.MAX_SAFE_INTEGER, so arithmetic on stored values
  * can never lose precision and DynamoDB can always marshal the result.
@@ -13,7 +13,7 @@ export interface Bound {
   max: number;
   /** Whole numbers only. */
   integer: boolean;
-  /** What the value counts, for the README and error messages. */
+  /** What the value counts, for docs/reliability.md and error messages. */
   unit: string;
 }
 
@@ -76,7 +76,7 @@ export const BOUNDS = {
 
 export type BoundName = keyof typeof BOUNDS;
 
-/** `[min, max] unit`, e.g. `0 to 65536 vCPUs`, as shown in errors and the README. */
+/** `[min, max] unit`, e.g. `0 to 65536 vCPUs`, as shown in errors and docs/reliability.md. */
 export function describeBound(b: Bound): string {
   return `${b.min} to ${b.max}${b.integer ? ' (whole numbers)' : ''} ${b.unit}`;
 }

@@ -15,3 +15,16 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source
 
 /** Values that Nova keeps as strings; numbers and booleans are accepted and stringified like Python's str(). */
 export const novaString = z.union([z.string(), z.number(), z.boolean()]).transform((v) => pyStr(v));
+
+/** A regular expression's source text; refused when it does not compile. */
+export const regexText = z.string().refine(
+  (text) => {
+    try {
+      new RegExp(text);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a valid regular expression' },
+);

@@ -23,7 +23,7 @@ export {
   type BatchLogger,
   type BatchOutcome,
   processSqsBatch,
-  type Rejection,
+  type RejectedRecord,
   type SqsBatchOptions,
 } from './processBatch.js';
 export { SqsQueue, type SqsQueueOptions } from './sqs.js';

@@ -29,7 +29,7 @@ export interface BatchCounts {
   retried: number;
 }
 
-export interface Rejection {
+export interface RejectedRecord {
   messageId: string;
   reason: string;
 }
@@ -38,7 +38,7 @@ export interface BatchOutcome {
   /** What the Lambda returns to its event source mapping (ReportBatchItemFailures). */
   response: SQSBatchResponse;
   counts: BatchCounts;
-  rejections: Rejection[];
+  rejections: RejectedRecord[];
 }
 
 /**
@@ -60,7 +60,7 @@ export async function processSqsBatch<T>(
   options: SqsBatchOptions<T>,
 ): Promise<BatchOutcome> {
   const isPoison = options.isPoison ?? isPermanentFailure;
-  const rejections: Rejection[] = [];
+  const rejections: RejectedRecord[] = [];
   const counts: BatchCounts = { stored: 0, rejected: 0, retried: 0 };
 
   const handleRecord = async (record: SQSRecord): Promise<void> => {

@@ -89,6 +89,10 @@ export async function findDestinations(
   now: Date,
 ): Promise<Destinations> {
   const cell = state.host(q.source)?.cell_uuid ?? null;
+  if (cell === null && state.hasCells()) {
+    // Nova refuses a move across cells, but only after the drain: not knowing the cell, stay put.
+    return { ok: false, reason: `the cell of ${q.source} is unknown while other hosts name theirs` };
+  }
   let fleet = state.fleetOfCell(cell);
   let spec = moveSpec(q, state, state.staleHosts(cell));
   let decision = await scheduler.schedule(fleet, spec, { now, alternates: true });
@@ -103,7 +107,6 @@ export async function findDestinations(
   }
   const explained = await scheduler.schedule(fleet, spec, { now, alternates: false, explain: true });
   const eliminated = explained.eliminated();
-  explained.release?.();
   const message = decision.error?.message ?? 'the engine placed nothing';
   return { ok: false, reason: noDestinationReason(eliminated, state, q, scheduler, message) };
 }

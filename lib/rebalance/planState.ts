@@ -108,6 +108,11 @@ export class PlanState implements PlannedFleetView {
    * The hosts of one cell (a move never leaves its cell), as a Fleet the engine can index; rebuilt
    * when `fresh` or when STALE_LIMIT hosts have changed.
    */
+  /** True when some host names its cell: a host that names none could then be in any. */
+  hasCells(): boolean {
+    return [...this.cellHosts.keys()].some((key) => key !== '');
+  }
+
   fleetOfCell(cell: string | null, fresh = false): Fleet {
     const key = cell ?? '';
     let fleet = this.fleets.get(key);

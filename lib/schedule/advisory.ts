@@ -32,7 +32,7 @@ export interface FailingVerdict extends CandidateRef {
   reason?: string;
 }
 
-export type Verdict = PassingVerdict | FailingVerdict;
+export type CandidateVerdict = PassingVerdict | FailingVerdict;
 
 /** The answer to an advisory request (the body of the Function URL's and `placid serve`'s 200). */
 export interface AdvisoryAnswer {
@@ -40,7 +40,7 @@ export interface AdvisoryAnswer {
   advisory: true;
   decided_at: string;
   /** One verdict per known candidate, in the order the candidates were sent. */
-  candidates: Verdict[];
+  candidates: CandidateVerdict[];
   /** Candidates Placid has no host state for: it cannot judge them (the caller decides what they get). */
   unknown: CandidateRef[];
   /** Placid's own pick among the candidates (what it would place, had it placed). */
@@ -118,7 +118,11 @@ export async function adviseAmong(
 }
 
 /** Each host's verdict for the first instance: weighed → passes; else (explained) its first elimination. */
-function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, explain: boolean): Verdict[] {
+function verdictsOf(
+  hosts: readonly HostState[],
+  engine: ScheduleDecision,
+  explain: boolean,
+): CandidateVerdict[] {
   // The first instance is weighed before anything is consumed: its hosts are the very input objects.
   const weights = engine.weightsByHost?.() ?? weightsOf(engine.weighed);
   const removals = new Map<string, { filter: string; reason: string }>();
@@ -128,7 +132,7 @@ function verdictsOf(hosts: readonly HostState[], engine: ScheduleDecision, expla
       if (e.instance_index === 0 && !removals.has(k)) removals.set(k, { filter: e.filter, reason: e.reason });
     }
   }
-  return hosts.map((h): Verdict => {
+  return hosts.map((h): CandidateVerdict => {
     const weight = weights.get(h);
     if (weight !== undefined) return { host: h.host, nodename: h.nodename, passes: true, weight };
     if (!explain) return { host: h.host, nodename: h.nodename, passes: false };
@@ -222,8 +226,6 @@ export async function adviseRequest(
       ADVISORY_LIST_LIMIT,
     ),
   };
-  // The answer and the record are all that is read from the decision: its arrays can serve the next.
-  engine.release?.();
   const write = () => deps.store.putDecision(spec.request_id, record);
   if (deps.deferWrite) {
     deps.deferWrite(write);

@@ -41,10 +41,7 @@ export interface ScheduleDeps {
    * stops). A Lambda leaves it unset: it may be frozen as soon as it has answered.
    */
   deferWrite?: (write: () => Promise<unknown>) => void;
-  /**
-   * Hand the engine's decision to the caller (ScheduleOutcome.engine), who releases it after reading
-   * it (`placid schedule --store --claim` prints it). Otherwise it is released once recorded.
-   */
+  /** Hand the engine's decision to the caller (ScheduleOutcome.engine): `placid schedule --store --claim` prints it. */
   keepEngine?: boolean;
 }
 
@@ -126,8 +123,6 @@ async function decide(spec: RequestSpec, deps: ScheduleDeps, hash: string) {
     })),
     decision: recordedDecisionJson(engine, spec.num_instances, deps.maxDecisionBytes ?? DECISION_MAX_BYTES),
   };
-  // The record holds plain values: unless the caller reads the decision, its recording can go back.
-  if (!deps.keepEngine) engine.release?.();
   return { record, engine, made: tracked.made, conflicts: tracked.conflicts(), refresh };
 }
 

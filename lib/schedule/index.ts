@@ -7,7 +7,7 @@ export {
   adviseAmong,
   adviseRequest,
   type CandidateRef,
-  type Verdict,
+  type CandidateVerdict,
 } from './advisory.js';
 export { type ClaimedHost, claimRequestFor, storeClaim, type TrackedClaim } from './claims.js';
 export { type ScheduleDeps, type ScheduleOutcome, type ScheduleStore, scheduleRequest } from './core.js';

@@ -44,10 +44,7 @@ export interface RefreshStats {
   /** Hosts new to the snapshot or with a higher version than held. */
   changed: number;
   removed: number;
-  /**
-   * True when a new Fleet was built (anything changed); the engine's per-fleet index is carried
-   * over when no host was added or removed, else rebuilt lazily.
-   */
+  /** True when a new Fleet was built (anything changed), with its own index. */
   rebuilt: boolean;
   hosts: number;
   readMs: number;
@@ -255,11 +252,10 @@ export class FleetSnapshot {
   }
 
   /**
-   * A new Fleet. Unchanged hosts are passed as the very objects of the current Fleet, which
-   * Fleet.from has interned already and reuses as they are, so only changed hosts are copied. When
-   * no host was added or removed, the engine's index of the current Fleet is carried over to the
-   * new one (Fleet.withReplaced), so the next decision re-derives only the changed hosts; otherwise
-   * the pre-filter indexes the new array lazily on the next decision (bench/schedule.ts).
+   * A new Fleet, which indexes its hosts as it is built. Unchanged hosts are passed as the very
+   * objects of the current Fleet, which the new one takes as they are, so only changed hosts are
+   * copied. Hosts keep their positions unless some were added or the caller asks for a new order
+   * (sorted by key, so every build is in the same order).
    */
   private rebuild(changed: readonly string[], reorder: boolean): void {
     const fresh = new Set(changed);
@@ -270,12 +266,12 @@ export class FleetSnapshot {
     };
     if (reorder || changed.some((k) => !this.positions.has(k))) {
       const keys = [...this.entries.keys()].sort();
-      this.current = Fleet.from(keys.map(reuse));
+      this.current = Fleet.from(keys.map(reuse), this.current);
       this.positions = new Map(keys.map((k, i) => [k, i]));
     } else {
-      // Same hosts in the same order: the engine's index of the previous Fleet is carried over.
-      const replaced = new Map(changed.map((k) => [this.positions.get(k)!, this.entries.get(k)!.state]));
-      this.current = this.current.withReplaced(replaced);
+      const hosts = previous.slice();
+      for (const k of changed) hosts[this.positions.get(k)!] = this.entries.get(k)!.state;
+      this.current = Fleet.from(hosts, this.current);
     }
     // The stored entries keep the Fleet's interned copies, so the parsed originals can be collected:
     // one copy of each host lives on, and a long-running server's heap (and each full GC) is smaller.

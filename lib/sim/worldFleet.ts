@@ -65,13 +65,17 @@ export class WorldFleet extends SimulatedFleet {
         shared_storage: !vm.localDisk,
       });
       if (vm.kubernetesNode) {
-        this.addNode(vm.kubernetesNode, [
-          { name: `${vm.name}-app-0` },
-          { name: `${vm.name}-app-1` },
-          { name: `${vm.name}-node-exporter`, daemonSet: true },
-        ]);
+        this.addNode(
+          vm.kubernetesNode,
+          [
+            { name: `${vm.name}-app-0` },
+            { name: `${vm.name}-app-1` },
+            { name: `${vm.name}-node-exporter`, daemonSet: true },
+          ],
+          vm.uuid,
+        );
       }
-      if (vm.consul) this.addConsulAgent(vm.consul.node);
+      if (vm.consul) this.addConsulAgent(vm.consul.node, vm.uuid);
     }
   }
 

@@ -122,6 +122,13 @@ export class DrainRefusedError extends PermanentError {
 export class UnknownClusterError extends PermanentError {
   override name = 'UnknownClusterError';
 }
+/**
+ * The VM's Kubernetes node or Consul node is ambiguous or outside the agent's allowlists
+ * (lib/workflow/targets.ts): nothing was touched, and the VM is not moved.
+ */
+export class DrainTargetRefusedError extends PermanentError {
+  override name = 'DrainTargetRefusedError';
+}
 /** A Consul agent refused the change for good (TLS, ACL, wrong node). */
 export class ConsulRefusedError extends PermanentError {
   override name = 'ConsulRefusedError';

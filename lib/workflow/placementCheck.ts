@@ -47,7 +47,6 @@ export function enginePlacementChecker(deps: EngineCheckDeps): PlacementChecker 
             .eliminated()
             .filter((e) => e.host === migration.dest_host)
             .map((e) => `${e.filter}: ${e.reason}`);
-      decision.release?.();
       if (passes) return { passes: true, reason: `${migration.dest_host} passes every enabled filter` };
       return { passes: false, reason: why.join('; ') || decision.error?.message || 'no placement' };
     },

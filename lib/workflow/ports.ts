@@ -9,6 +9,7 @@ import type { NovaClient } from '../drivers/openstack/nova.js';
 import type { Clock } from '../model/clock.js';
 import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
 import type { WorkflowSettings } from './settings.js';
+import type { TrustPolicy } from './trust.js';
 
 /** The Nova calls a live migration makes (NovaClient has exactly these). */
 export type ComputeApi = Pick<
@@ -90,7 +91,7 @@ export type CloudStepDeps = Pick<
 >;
 export type AgentStepDeps = Pick<
   StepDeps,
-  'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance' | 'signal'
+  'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance' | 'signal' | 'trust'
 >;
 
 export interface StepDeps {
@@ -106,4 +107,6 @@ export interface StepDeps {
   maintenance(): Promise<MaintenanceSwitch>;
   /** Aborted when the step's task is no longer this agent's (lib/workflow/fence.ts). */
   signal?: AbortSignal;
+  /** What the agent believes about a VM's node and agent (trust.ts); default DEFAULT_TRUST. */
+  trust?: TrustPolicy;
 }

@@ -21,8 +21,16 @@ export interface PlanCheckResult {
   steal_before_percent: number | null;
 }
 
+/** What the drain may touch, as the agent found it (targets.ts); null: nothing of that kind. */
+export interface DrainTargets {
+  kubernetes: { cluster: string | null; node: string } | null;
+  consul: { node: string; address: string } | null;
+}
+
 export interface RecheckResult {
   checked_at: string;
+  /** The only node and agent the drain, undrain and rollback act on. */
+  targets: DrainTargets;
   /** What the node looked like before Placid touched it, so undrain restores exactly that. */
   pre: {
     /** Null when the VM is no Kubernetes node. */

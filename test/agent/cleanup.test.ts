@@ -46,7 +46,7 @@ async function world() {
   files.write('endpoints.json', {
     openstack: {},
     kubernetes: { clusters: { 'prod-a': k8s.connection() } },
-    consul: { timeoutMs: 2_000 },
+    consul: { timeoutMs: 2_000, scheme: 'http', insecure: true },
   });
   const config = files.write('agent.json', {
     activity_arn: ARN,

@@ -73,6 +73,24 @@ describe('the agent config', () => {
     expect(config.settings.drain_timeout_seconds).toBe(120);
   });
 
+  it('trusts no server metadata and searches the default cluster unless told otherwise', () => {
+    const config = parseAgentConfig(JSON.stringify({ activity_arn: ARN }), 'agent.json');
+    expect(config.trust).toEqual({
+      kubernetes: { clusters: [], node_names: [] },
+      consul: { datacenters: [] },
+      server_metadata: false,
+    });
+  });
+
+  it('refuses a node name pattern that is no regular expression, naming it', () => {
+    expect(() =>
+      parseAgentConfig(
+        JSON.stringify({ activity_arn: ARN, trust: { kubernetes: { node_names: ['k8s-('] } } }),
+        'agent.json',
+      ),
+    ).toThrow(/trust\.kubernetes\.node_names/);
+  });
+
   it('refuses a heartbeat interval the state machine would not tolerate', () => {
     expect(() =>
       parseAgentConfig(JSON.stringify({ activity_arn: ARN, heartbeat_interval_seconds: 60 }), 'agent.json'),

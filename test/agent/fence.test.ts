@@ -173,7 +173,13 @@ describe('an agent that lost its task', () => {
     w.deps.drainer = async () => drainer;
     const { result, done } = w.run(
       'drain',
-      { migration: w.h.migration({ consul: undefined }), recheck: { pre: { cordoned: false } } },
+      {
+        migration: w.h.migration({ consul: undefined }),
+        recheck: {
+          pre: { cordoned: false },
+          targets: { kubernetes: { cluster: null, node: K8S_NODE }, consul: null },
+        },
+      },
       30,
     );
     await eventually(

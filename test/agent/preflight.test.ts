@@ -82,7 +82,7 @@ describe('placid agent --preflight', () => {
             },
           },
           kubernetes: { clusters: { 'prod-a': k8s.connection() }, default: 'prod-a' },
-          consul: { timeoutMs: 2_000 },
+          consul: { timeoutMs: 2_000, scheme: 'http', insecure: true },
         }),
       );
     endpoints(FAKE_ADMIN.password);

@@ -38,7 +38,11 @@ function clusterAggregate(cloud: FakeOpenStack, cluster: string) {
   });
 }
 
-const BY_AGGREGATE = { inventory: { kubernetes_cluster_aggregate_key: 'placid_k8s_cluster' } };
+/** Server metadata read as the Kubernetes hints, which takes trusting every project. */
+const TRUSTED = { inventory: { trust_server_metadata: true } };
+const BY_AGGREGATE = {
+  inventory: { trust_server_metadata: true, kubernetes_cluster_aggregate_key: 'placid_k8s_cluster' },
+};
 
 function parsed(bodies: string[]): ReportMessage[] {
   return bodies.map((b) => parseReportMessage(b, NOW));
@@ -82,6 +86,32 @@ describe('collectOnce against the fake cloud', () => {
     expect(run.summary.usage_sources).toEqual({ nova: 2 });
   });
 
+  it("puts each host's cell from inventory.cells in its report", async () => {
+    // Prepare
+    cloud = await startCloud();
+    const cells = { 'cell-a-uuid': ['cmp-1'], 'cell-b-uuid': ['cmp-[2-9]'] };
+    // Act
+    const run = await collectFrom(cloud, configOf({ inventory: { cells } }));
+    // Assess
+    const { hosts } = all(parsed(run.messages));
+    const cellOf = (host: string) => hosts.find((h) => h.host === host)?.state.cell_uuid;
+    expect([cellOf('cmp-1'), cellOf('cmp-2')]).toEqual(['cell-a-uuid', 'cell-b-uuid']);
+    expect(run.summary.complete).toBe(true);
+  });
+
+  it('gives no cell to a host in none or two of the configured cells, and calls the run incomplete', async () => {
+    cloud = await startCloud();
+    const cells = { 'cell-a-uuid': ['cmp-1'], 'cell-b-uuid': ['cmp-1'] };
+    const run = await collectFrom(cloud, configOf({ inventory: { cells } }));
+    const { hosts } = all(parsed(run.messages));
+    expect(hosts.map((h) => h.state.cell_uuid)).toEqual([null, null]);
+    expect(run.summary.complete).toBe(false);
+    expect(run.summary.problems).toEqual([
+      'host cmp-1 is in cells cell-a-uuid, cell-b-uuid of inventory.cells: its VMs are not moved',
+      'host cmp-2 is in no cell of inventory.cells: its VMs are not moved',
+    ]);
+  });
+
   it('fills an instance report: flavor, role from metadata or tag, server group', async () => {
     cloud = await startCloud();
     const run = await collectFrom(cloud, configOf());
@@ -121,11 +151,27 @@ describe('collectOnce against the fake cloud', () => {
     expect(run.summary.complete).toBe(true);
   });
 
+  it('reads no Kubernetes or Consul hint from tenant-writable server metadata by default', async () => {
+    // Prepare: a tenant names someone else's node and an address of their choosing
+    cloud = await startCloud();
+    k8sVm(cloud, K8S_OWN, 'cmp-2', {
+      kubernetes_node: 'victim',
+      kubernetes_cluster: 'prod-a',
+      consul_node: 'victim',
+      consul_address: '203.0.113.9',
+    });
+    // Act
+    const run = await collectFrom(cloud, configOf());
+    // Assess
+    const r = all(parsed(run.messages)).instances.find((i) => i.uuid === K8S_OWN);
+    expect([r?.kubernetes_node, r?.kubernetes_cluster, r?.consul]).toEqual([null, undefined, null]);
+  });
+
   it('leaves the cluster out (the default one) when neither key names it, or the aggregate key is off', async () => {
     cloud = await startCloud();
     clusterAggregate(cloud, 'prod-b');
     k8sVm(cloud, K8S_HOST, 'cmp-2', { kubernetes_node: 'worker-7' });
-    const run = await collectFrom(cloud, configOf());
+    const run = await collectFrom(cloud, configOf(TRUSTED));
     const r = all(parsed(run.messages)).instances.find((i) => i.uuid === K8S_HOST);
     expect(r?.kubernetes_node).toBe('worker-7');
     expect(r?.kubernetes_cluster).toBeUndefined();

@@ -23,6 +23,8 @@ afterEach(async () => {
 });
 
 const names = { nova: 'openstack', kubernetes: 'kubernetes', consul: 'consul' };
+/** The fake Consul agents speak plain HTTP, which the switch allows only when told to. */
+const PLAIN = { scheme: 'http', insecure: true } as const;
 
 function cloudEntry(fake: FakeOpenStack, password: string) {
   return JSON.stringify({
@@ -75,12 +77,12 @@ describe('rotated credentials', () => {
     // Prepare: the agent now accepts only the new token.
     consul = new FakeConsul({ token: 'new-token' });
     await consul.addAgent('web-1');
-    const env: NodeJS.ProcessEnv = { PLACID_CONSUL_JSON: JSON.stringify({ token: 'old-token' }) };
+    const env: NodeJS.ProcessEnv = { PLACID_CONSUL_JSON: JSON.stringify({ token: 'old-token', ...PLAIN }) };
     const drivers = lazyDrivers(envSecrets(env), names);
     const switcher = await drivers.maintenance();
     await expect(switcher.status(consul.ref('web-1'))).rejects.toBeInstanceOf(ConsulPermissionError);
     // Act
-    env.PLACID_CONSUL_JSON = JSON.stringify({ token: 'new-token' });
+    env.PLACID_CONSUL_JSON = JSON.stringify({ token: 'new-token', ...PLAIN });
     const status = await (await drivers.maintenance()).status(consul.ref('web-1'));
     // Assess
     expect(status).toEqual({ enabled: false, reason: null });
@@ -115,12 +117,12 @@ describe('drivers replaced after a rotation', () => {
     consul = new FakeConsul();
     const agent = await consul.addAgent('web-1');
     let now = 0;
-    const env: NodeJS.ProcessEnv = { PLACID_CONSUL_JSON: JSON.stringify({ token: 'old-token' }) };
+    const env: NodeJS.ProcessEnv = { PLACID_CONSUL_JSON: JSON.stringify({ token: 'old-token', ...PLAIN }) };
     const drivers = lazyDrivers(envSecrets(env), names, { maxAgeMs: 60_000, clock: { now: () => now } });
     await (await drivers.maintenance()).status(consul.ref('web-1'));
     expect(await agent.openConnections()).toBe(1);
     // Act: the secret rotates; after the max age the next use builds a new switch
-    env.PLACID_CONSUL_JSON = JSON.stringify({ token: 'new-token' });
+    env.PLACID_CONSUL_JSON = JSON.stringify({ token: 'new-token', ...PLAIN });
     now = 61_000;
     const fresh = await drivers.maintenance();
     // Assess: the old switch's idle connection is gone; the new one opens its own

@@ -1,10 +1,8 @@
-import { listCandidates } from '../../lib/engine/candidates.js';
 import type { EngineContext } from '../../lib/engine/context.js';
 import type { HostFilter } from '../../lib/engine/filter.js';
-import type { FilterCount } from '../../lib/engine/filterHandler.js';
-import { sieveFilters } from '../../lib/engine/sieve.js';
-import { weighCandidates } from '../../lib/engine/weighCandidates.js';
+import { type FilterCount, runFilters } from '../../lib/engine/filterHandler.js';
 import type { HostWeigher } from '../../lib/engine/weigher.js';
+import { weighHosts } from '../../lib/engine/weighing.js';
 import type { HostState } from '../../lib/model/hostState.js';
 import type { RequestSpec } from '../../lib/model/requestSpec.js';
 
@@ -15,9 +13,7 @@ export async function filterList(
   spec: RequestSpec,
   ctx: EngineContext,
 ): Promise<{ hosts: HostState[]; counts: FilterCount[] }> {
-  const c = listCandidates(hosts, new Int32Array(hosts.length));
-  const counts = await sieveFilters(filters, c, spec, ctx);
-  return { hosts: Array.from(c.positions.subarray(0, c.count), (i) => hosts[i]), counts };
+  return runFilters(filters, hosts, spec, ctx);
 }
 
 /** The engine's weighing over a host list: each host's final weight, in list order. */
@@ -27,8 +23,5 @@ export function weighList(
   spec: RequestSpec,
   ctx: EngineContext,
 ): Float64Array {
-  const c = listCandidates(hosts, new Int32Array(hosts.length));
-  const weights = new Float64Array(hosts.length);
-  weighCandidates(weighers, c, spec, ctx, weights);
-  return weights;
+  return weighHosts(weighers, hosts, spec, ctx);
 }

@@ -4,11 +4,12 @@ import { DETECT_ENV, readDetectEnv } from '../../functions/detect/env.js';
 import { DETECT_METRICS, recordRun } from '../../functions/detect/metrics.js';
 import { INGEST_ENV, loadIngestConfig } from '../../functions/ingest/config.js';
 import { readScheduleEnv, SCHEDULE_ENV } from '../../functions/schedule/env.js';
-import { recordDecisionMetrics } from '../../functions/schedule/metrics.js';
+import { recordAdvisoryMetrics, recordDecisionMetrics } from '../../functions/schedule/metrics.js';
 import { metrics, recordBatchCounts } from '../../functions/shared/powertools.js';
 import { FAKE_REGION, functionsOf, type SynthFunction } from '../../lib/infra/functionsOf.js';
 import { METRICS, RUNTIME_ENV } from '../../lib/infra/runtimeEnv.js';
 import { makeLambdaContext } from '../../lib/local/lambdaContext.js';
+import type { AdvisoryOutcome } from '../../lib/schedule/advisory.js';
 import type { ScheduleOutcome } from '../../lib/schedule/core.js';
 import { synthTemplate } from './synth.js';
 
@@ -91,6 +92,12 @@ describe('metric contract', () => {
     recordDecisionMetrics(decided());
     recordDecisionMetrics(decided('NoValidHost'));
     expect(new Set(published())).toEqual(new Set(METRICS.schedule));
+  });
+
+  it('graphs the advisory counters the schedule stage publishes for the plug-in', () => {
+    vi.spyOn(metrics, 'addMetric');
+    recordAdvisoryMetrics({ answer: { candidates: [], unknown: [] } } as unknown as AdvisoryOutcome);
+    expect(published()).toEqual([...METRICS.advisory]);
   });
 
   it('graphs every counter the detector publishes', () => {

@@ -135,11 +135,11 @@ describe('scenario files', () => {
     await expect(loadScenario(path)).rejects.toThrow(/broken\.yaml: not valid YAML/);
   });
 
-  it('reads the README example and lays its fleet out', () => {
-    const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### `placid simulate`'));
+  it('reads the example in docs/commands.md and lays its fleet out', () => {
+    const doc = readFileSync(join(packageRoot(), 'docs', 'commands.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## `placid simulate`'));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
-    const setup = prepareSimulation(parseScenario(parseYaml(yaml ?? ''), 'README.md'));
+    const setup = prepareSimulation(parseScenario(parseYaml(yaml ?? ''), 'docs/commands.md'));
     expect([setup.layout.hosts.length, setup.layout.vms.length, setup.noisy.length]).toEqual([8, 80, 1]);
   });
 });

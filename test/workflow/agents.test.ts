@@ -70,6 +70,7 @@ function drainerThat(during: () => Promise<'hang' | 'finish'>): AgentStepDeps['d
       cordon: (node) => real.cordon(node),
       uncordon: (node) => real.uncordon(node),
       isCordoned: (node) => real.isCordoned(node),
+      nodesOfServer: (server) => real.nodesOfServer(server),
       drain: async (node, options) => {
         await real.cordon(node);
         if ((await during()) === 'hang') return new Promise(() => {});

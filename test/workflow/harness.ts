@@ -21,7 +21,7 @@ import { candidateLeases } from '../../lib/workflow/leaseNames.js';
 import type { PlacementVerdict, StepDeps } from '../../lib/workflow/ports.js';
 import { storeRecorder, storeStealReader } from '../../lib/workflow/records.js';
 import { parseWorkflowSettings, type WorkflowSettingsInput } from '../../lib/workflow/settings.js';
-import { FakeConsul, type FakeConsulAgent } from '../fakes/consul/server.js';
+import { FakeConsul, type FakeConsulAgent, FakeConsulCatalog } from '../fakes/consul/server.js';
 import { FakeKubernetesServer } from '../fakes/kubernetes/server.js';
 import { FAKE_ADMIN, FAKE_MEMBER, FakeOpenStack } from '../fakes/openstack/server.js';
 
@@ -29,7 +29,9 @@ export const VM = '6f1e0b2a-5c1d-4d8e-9a51-0c7a2f3b9e11';
 export const SOURCE = 'cmp-1';
 export const DEST = 'cmp-2';
 export const K8S_NODE = 'k8s-web-1';
-const CONSUL_NODE = 'web-1';
+export const CONSUL_NODE = 'web-1';
+/** The VM's Nova address, where its Consul agent listens (the fake agents listen on 127.0.0.1). */
+export const VM_ADDRESS = '127.0.0.1';
 export const START = Date.UTC(2026, 11, 1, 12);
 
 export interface HarnessOptions {
@@ -46,6 +48,7 @@ export interface Harness {
   k8s: FakeKubernetesServer;
   consul: FakeConsul;
   agent: FakeConsulAgent;
+  catalog: FakeConsulCatalog;
   dynamo: LocalDynamo;
   store: FleetStore;
   deps: StepDeps;
@@ -71,13 +74,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     migrationSteps: 3,
     users: [FAKE_ADMIN, FAKE_MEMBER],
   });
-  nova.addServer({ id: VM, host: SOURCE });
+  // The VM's node and Consul agent are found as an agent finds them: by providerID, and in the
+  // Consul catalog at the VM's Nova address (lib/workflow/targets.ts).
+  nova.addServer({ id: VM, host: SOURCE, addresses: [VM_ADDRESS] });
   const k8s = await FakeKubernetesServer.start({ clock });
-  k8s.cluster.addNode(K8S_NODE);
+  k8s.cluster.addNode(K8S_NODE, { providerID: `openstack:///${VM}` });
   k8s.cluster.addPod({ name: 'web-7d4f-1', node: K8S_NODE });
   k8s.cluster.addPod({ name: 'node-exporter-x1', node: K8S_NODE, controller: 'DaemonSet' });
   const consul = new FakeConsul();
   const agent = await consul.addAgent(CONSUL_NODE);
+  const catalog = await FakeConsulCatalog.start();
+  catalog.register(CONSUL_NODE, VM_ADDRESS);
   const dynamo = await startLocalDynamo();
   const store = new FleetStore({ doc: dynamo.client, tables: dynamo.tableNames, clock });
 
@@ -88,7 +95,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     retry: { sleep: async () => {}, random: () => 0.5 },
   });
   const drainer = await KubernetesNodeDrainer.connect(k8s.connection(), { clock });
-  const maintenance = await ConsulMaintenanceSwitch.create({ timeoutMs: 5_000 });
+  const maintenance = await ConsulMaintenanceSwitch.create({
+    timeoutMs: 5_000,
+    scheme: 'http',
+    insecure: true,
+    catalog: catalog.address,
+    // Every agent listens on the same port on its VM's address; the fake's is a free one.
+    port: Number(agent.address.split(':')[1]),
+  });
   const settings = parseWorkflowSettings({ drain_timeout_seconds: 60, ...options.settings });
 
   const h: Harness = {
@@ -97,6 +111,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     k8s,
     consul,
     agent,
+    catalog,
     dynamo,
     store,
     placement: { passes: true, reason: 'test: fits' },
@@ -140,7 +155,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }),
     close: async () => {
       maintenance.close();
-      await Promise.all([nova.close(), k8s.close(), consul.close(), dynamo.close()]);
+      await Promise.all([nova.close(), k8s.close(), consul.close(), catalog.close(), dynamo.close()]);
     },
   };
   return h;

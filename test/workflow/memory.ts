@@ -83,8 +83,9 @@ export function stepFixture(
     flavor: { memory_mb: 4096, root_gb: 20 },
     shared_storage: true,
   });
-  fleet.addNode('node-1', [{ name: 'app-0' }, { name: 'exporter', daemonSet: true }]);
-  fleet.addConsulAgent('vm-1');
+  // Both run on VM: the simulated cluster and catalog name it, as an agent's lookup needs.
+  fleet.addNode('node-1', [{ name: 'app-0' }, { name: 'exporter', daemonSet: true }], VM);
+  fleet.addConsulAgent('vm-1', VM);
   const leases = new MemoryLeases(clock);
   const recorder = new MemoryRecorder();
   const deps: StepDeps = {

@@ -1,15 +1,16 @@
-"""Placid as a Nova scheduler filter and weigher.
+"""Placid as a Nova scheduler filter and weigher (docs/nova-plugin.md).
 
-Enable in nova.conf::
+Enable in nova.conf, the weigher alone first (Placid reorders, never removes a host)::
 
     [filter_scheduler]
-    available_filters = nova.scheduler.filters.all_filters
-    available_filters = placid_nova.PlacidFilter
-    enabled_filters = ComputeFilter,...,PlacidFilter
     weight_classes = nova.scheduler.weights.all_weighers,placid_nova.PlacidWeigher
 
     [placid]
     endpoint = http://127.0.0.1:8780
+
+then the filter too (``available_filters = placid_nova.PlacidFilter`` beside Nova's all_filters,
+and PlacidFilter in ``enabled_filters``). Anything but a well-formed answer within ``timeout`` is
+no answer: ``fail_open`` decides, and ``placid_nova.stats`` counts it.
 """
 
 from placid_nova import conf  # noqa: F401  (registers [placid] at import)

@@ -31,7 +31,7 @@ class PlacidFilter(filters.BaseHostFilter):
         for h in hosts:
             key = (h.host, h.nodename)
             verdict = advice.verdicts.get(key)
-            # Hosts Placid does not know are Nova's call alone.
+            # Hosts Placid did not judge (unknown, refused, stale, unmentioned) are Nova's call.
             if verdict is None or verdict[0]:
                 kept.append(h)
         return kept
@@ -42,6 +42,9 @@ class PlacidFilter(filters.BaseHostFilter):
 
 def _is_rebuild(spec_obj):
     # Nova's helper reads scheduler_hints without allowing for None (a nullable field).
-    if 'scheduler_hints' in spec_obj and spec_obj.scheduler_hints is None:
+    try:
+        if 'scheduler_hints' in spec_obj and spec_obj.scheduler_hints is None:
+            return False
+        return utils.request_is_rebuild(spec_obj)
+    except Exception:  # an odd spec is Placid's question to judge, not a failed boot
         return False
-    return utils.request_is_rebuild(spec_obj)

@@ -150,3 +150,17 @@ def decision_request(spec_obj, host_states, request_id):
         'is_bfv': bool(_get(spec_obj, 'is_bfv', False)),
     }
     return {k: v for k, v in body.items() if v is not None}
+
+
+_release = []
+
+
+def nova_release():
+    """This nova-scheduler's version (``26.2.2``), read once; Placid decides as that release."""
+    if not _release:
+        try:
+            from nova import version
+            _release.append(version.version_string())
+        except Exception:  # a Nova without its version module still schedules
+            _release.append('unknown')
+    return _release[0]

@@ -12,11 +12,13 @@ import {
 } from './errors.js';
 import { type ConsulOptions, type ResolvedConsulOptions, resolveConsulOptions } from './options.js';
 import type {
+  CatalogNode,
   ConsulAgentRef,
   DisableOutcome,
   EnableOutcome,
   MaintenanceStatus,
   MaintenanceSwitch,
+  ServerIdentity,
 } from './types.js';
 
 /** The check Consul registers on an agent while its node is in maintenance. */
@@ -91,9 +93,42 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
     this.#agents.https.destroy();
   }
 
-  private async verifiedAgent(target: ConsulAgentRef, verify = true): Promise<AgentHandle> {
+  /**
+   * The Consul nodes the trusted catalog (options `catalog`) lists at one of the server's
+   * addresses, in `datacenter` (default: the catalog agent's own); null when no catalog is set.
+   */
+  async catalogNodesOf(server: ServerIdentity, datacenter?: string): Promise<CatalogNode[] | null> {
+    const catalog = this.#options.catalog;
+    if (catalog === undefined) return null;
+    const agent = this.handle(catalog, "the VMs' nodes");
+    const list = () => agent.client.catalog.node.list({ dc: datacenter });
+    const nodes = (await agent.run('list catalog nodes', list, { permission: 'node:read' })) as
+      | Array<{ Node?: string; Address?: string; Datacenter?: string }>
+      | undefined;
+    const addresses = new Set(server.addresses);
+    return (nodes ?? [])
+      .filter((n) => n.Node && n.Address && addresses.has(n.Address))
+      .map((n) => ({
+        node: n.Node as string,
+        address: n.Address as string,
+        datacenter: n.Datacenter ?? datacenter ?? null,
+      }));
+  }
+
+  /**
+   * A client for the agent at `address`, refusing plain http unless `insecure` allows it; `scope`
+   * names what its ACL permissions are checked on, for the errors.
+   */
+  private handle(address: string, scope: string): AgentHandle {
     const options = this.#options;
-    const endpoint = parseAgentAddress(target.address, options);
+    const endpoint = parseAgentAddress(address, options);
+    if (!endpoint.secure && !options.insecure) {
+      throw new ConsulTlsError(
+        'connect',
+        address,
+        'plain http sends the ACL token in clear; use https or set insecure: true',
+      );
+    }
     // papi, under the client, takes a total request timeout that the typings leave out.
     const clientOptions: ConsulClientOptions & { timeout: number } = {
       host: endpoint.host,
@@ -104,16 +139,17 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
       timeout: options.timeoutMs,
     };
     const client = new Consul(clientOptions);
-    const agent: AgentHandle = {
+    return {
       client,
       run: (operation, call, needs) =>
-        run(
-          operation,
-          target.address,
-          call,
-          needs && `${needs.permission} on node ${target.node}${needs.fix ?? ''}`,
-        ),
+        run(operation, address, call, needs && `${needs.permission} on ${scope}${needs.fix ?? ''}`),
     };
+  }
+
+  private async verifiedAgent(target: ConsulAgentRef, verify = true): Promise<AgentHandle> {
+    const options = this.#options;
+    const agent = this.handle(target.address, `node ${target.node}`);
+    const { client } = agent;
     if (verify && options.verifyNodeName) {
       // /v1/agent/self is the only endpoint that names the agent's node, and it needs agent:read.
       const self = (await agent.run('read agent identity', () => client.agent.self(), {

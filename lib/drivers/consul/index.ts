@@ -11,9 +11,11 @@ export {
 } from './errors.js';
 export { type ConsulOptions, consulOptionsSchema, resolveConsulOptions } from './options.js';
 export type {
+  CatalogNode,
   ConsulAgentRef,
   DisableOutcome,
   EnableOutcome,
   MaintenanceStatus,
   MaintenanceSwitch,
+  ServerIdentity,
 } from './types.js';

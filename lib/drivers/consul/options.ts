@@ -11,9 +11,19 @@ export const consulOptionsSchema = z
      * docs/deploy.md has the policy.
      */
     token: z.string().min(1).optional(),
-    /** Scheme and port used when an agent address gives none. Defaults: http, 8500. */
-    scheme: z.enum(['http', 'https']).default('http'),
-    port: z.number().int().min(1).max(65_535).default(8500),
+    /** Scheme and port used when an agent address gives none. Defaults: https, 8501 (Consul's TLS port). */
+    scheme: z.enum(['http', 'https']).default('https'),
+    port: z.number().int().min(1).max(65_535).default(8501),
+    /**
+     * Allow plain HTTP to agents: the ACL token then crosses the network in clear, and anyone on
+     * the path can answer as the agent. Never implied; a warning is printed when it is set.
+     */
+    insecure: z.boolean().default(false),
+    /**
+     * A Consul server (or agent) whose catalog says which Consul node each VM is: the node listed
+     * at one of the VM's Nova addresses. Without it Placid finds no Consul node for any VM.
+     */
+    catalog: z.string().min(1).optional(),
     /** PEM CA bundle for the agents' certificates, inline or as a file. */
     ca: z.string().min(1).optional(),
     caFile: z.string().min(1).optional(),
@@ -35,6 +45,10 @@ export const consulOptionsSchema = z
   .refine((o) => (o.cert === undefined) === (o.key === undefined), {
     path: ['key'],
     message: 'cert and key go together',
+  })
+  .refine((o) => o.scheme === 'https' || o.insecure, {
+    path: ['scheme'],
+    message: 'http sends the ACL token in clear: use https, or set insecure: true to allow it',
   });
 
 export type ConsulOptions = z.input<typeof consulOptionsSchema>;
@@ -43,6 +57,11 @@ export type ResolvedConsulOptions = Omit<z.output<typeof consulOptionsSchema>, '
 /** Validates the options and reads the CA file now, so a bad path fails at startup. */
 export async function resolveConsulOptions(input: unknown): Promise<ResolvedConsulOptions> {
   const { caFile, ...options } = parseWith(consulOptionsSchema, input ?? {}, 'consul options');
+  if (options.insecure) {
+    process.emitWarning('consul options: insecure is set: plain HTTP to Consul agents is allowed', {
+      code: 'PLACID_CONSUL_INSECURE',
+    });
+  }
   if (caFile === undefined) return options;
   try {
     return { ...options, ca: await readFile(caFile, 'utf8') };

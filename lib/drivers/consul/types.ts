@@ -22,6 +22,19 @@ export interface EnableOutcome {
 
 export type DisableOutcome = 'disabled' | 'already-disabled';
 
+/** A Nova server as the catalog lookup sees it: its uuid and the addresses Nova assigned it. */
+export interface ServerIdentity {
+  id: string;
+  addresses: readonly string[];
+}
+
+/** A node of the Consul catalog, at the address its agent listens on. */
+export interface CatalogNode {
+  node: string;
+  address: string;
+  datacenter: string | null;
+}
+
 /**
  * Takes a VM's Consul node out of service discovery and back, like `consul maint -enable -reason …`
  * and `consul maint -disable`. Every method is idempotent, so a workflow step may be retried.
@@ -32,4 +45,6 @@ export interface MaintenanceSwitch {
   status(agent: ConsulAgentRef): Promise<MaintenanceStatus>;
   /** The node of the agent at `address` (optional for test doubles). */
   agentSelf?(address: string): Promise<{ node: string; datacenter: string }>;
+  /** The catalog's nodes at the server's addresses; null when no catalog is configured. */
+  catalogNodesOf(server: ServerIdentity, datacenter?: string): Promise<CatalogNode[] | null>;
 }

@@ -13,6 +13,12 @@ export type EvictionResponse =
 
 const PAGE_SIZE = 500;
 
+/** A NodeList as the API sends it. */
+interface NodeList {
+  items?: V1Node[];
+  metadata?: { continue?: string };
+}
+
 /** A PodList as the API sends it (the generated types rename `continue`, which the wire keeps). */
 interface PodList {
   items?: V1Pod[];
@@ -48,22 +54,6 @@ export class KubernetesApi {
     );
   }
 
-  /** Every node of the cluster, following `continue` tokens. */
-  async listNodes(): Promise<V1Node[]> {
-    const nodes: V1Node[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.call<{ items?: V1Node[]; metadata?: { continue?: string } }>('list nodes', {
-        method: 'GET',
-        path: '/api/v1/nodes',
-        query: { limit: PAGE_SIZE, continue: token },
-      });
-      nodes.push(...(page.items ?? []));
-      token = page.metadata?.continue || undefined;
-    } while (token);
-    return nodes;
-  }
-
   /**
    * One strategic merge patch of the node's `spec.unschedulable` and annotations (null removes
    * one), so a cordon and the mark saying who made it land together or not at all.
@@ -83,6 +73,19 @@ export class KubernetesApi {
       contentType: 'application/strategic-merge-patch+json',
     };
     return this.call<V1Node>(`patch node ${name}`, request, { 404: () => nodeMissing(name) });
+  }
+
+  /** Every node of the cluster, following `continue` tokens (the drain's node lookup, serverNode.ts). */
+  async listNodes(): Promise<V1Node[]> {
+    const nodes: V1Node[] = [];
+    let token: string | undefined;
+    do {
+      const query = { limit: PAGE_SIZE, continue: token };
+      const page = await this.call<NodeList>('list nodes', { method: 'GET', path: '/api/v1/nodes', query });
+      nodes.push(...(page.items ?? []));
+      token = page.metadata?.continue || undefined;
+    } while (token);
+    return nodes;
   }
 
   /** Every pod bound to the node, in all namespaces, following `continue` tokens. */

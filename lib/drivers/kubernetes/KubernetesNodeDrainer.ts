@@ -11,6 +11,7 @@ import {
 import { evictUntilDeadline, type Pacing, waitUntilGone } from './evictions.js';
 import { KubernetesApi } from './KubernetesApi.js';
 import { podDisposition } from './podPolicy.js';
+import { nodesOfServer } from './serverNode.js';
 import {
   type CordonOutcome,
   DRAINED_AT_ANNOTATION,
@@ -18,8 +19,10 @@ import {
   type DrainOptions,
   type NodeDrainer,
   type NodeDrainResult,
+  type NodeMatch,
   type PodRef,
   podKey,
+  type ServerIdentity,
   type UncordonOutcome,
 } from './types.js';
 
@@ -56,6 +59,10 @@ export class KubernetesNodeDrainer implements NodeDrainer {
   /** Every node of the cluster, as the API gives them. */
   async nodes(): Promise<V1Node[]> {
     return this.api.listNodes();
+  }
+
+  async nodesOfServer(server: ServerIdentity): Promise<NodeMatch[]> {
+    return nodesOfServer(await this.api.listNodes(), server);
   }
 
   async isCordoned(node: string): Promise<boolean> {

@@ -12,12 +12,15 @@ export {
 } from './errors.js';
 export { type EvictionResponse, KubernetesApi } from './KubernetesApi.js';
 export { type DrainerDependencies, KubernetesNodeDrainer } from './KubernetesNodeDrainer.js';
+export { nodesOfServer } from './serverNode.js';
 export type {
   CordonOutcome,
   DrainOptions,
   NodeDrainer,
   NodeDrainResult,
+  NodeMatch,
   PodRef,
+  ServerIdentity,
   SkipReason,
   UncordonOutcome,
 } from './types.js';

@@ -50,6 +50,18 @@ export interface NodeDrainResult {
   durationMs: number;
 }
 
+/** A Nova server as the node lookup sees it: its uuid and the addresses Nova assigned it. */
+export interface ServerIdentity {
+  id: string;
+  addresses: readonly string[];
+}
+
+/** A node that is the server, and how that was found. */
+export interface NodeMatch {
+  name: string;
+  by: 'providerID' | 'address';
+}
+
 /**
  * Takes a Kubernetes node out of service and back, like `kubectl cordon`, `kubectl drain --force
  * --ignore-daemonsets --delete-emptydir-data` (force optional) and `kubectl uncordon`.
@@ -70,4 +82,6 @@ export interface NodeDrainer {
       spec?: { unschedulable?: boolean };
     }>
   >;
+  /** The nodes that are this server (serverNode.ts): by providerID, else by address. */
+  nodesOfServer(server: ServerIdentity): Promise<NodeMatch[]>;
 }

@@ -46,6 +46,7 @@ export const serverSchema = z
       'OS-EXT-STS:task_state': nullableString,
       'OS-EXT-STS:vm_state': nullableString,
       metadata: z.record(z.string(), z.string()).optional(),
+      addresses: z.record(z.string(), z.array(z.object({ addr: z.string() }))).optional(),
     }),
   })
   .transform(({ server: s }) => ({
@@ -60,6 +61,8 @@ export const serverSchema = z
     taskState: s['OS-EXT-STS:task_state'],
     vmState: s['OS-EXT-STS:vm_state'],
     metadata: s.metadata ?? {},
+    /** Every fixed and floating address on every network: what Nova (not the tenant) assigned. */
+    addresses: Object.values(s.addresses ?? {}).flatMap((list) => list.map((a) => a.addr)),
   }));
 
 export type NovaServer = z.output<typeof serverSchema>;

@@ -1,11 +1,13 @@
 /** A MaintenanceSwitch over the simulated fleet's Consul agents; agents may be briefly unreachable. */
 import { ConsulUnreachableError } from '../consul/errors.js';
 import type {
+  CatalogNode,
   ConsulAgentRef,
   DisableOutcome,
   EnableOutcome,
   MaintenanceStatus,
   MaintenanceSwitch,
+  ServerIdentity,
 } from '../consul/types.js';
 import type { SimulatedFleet } from './fleet.js';
 
@@ -29,6 +31,12 @@ export class SimulatedMaintenanceSwitch implements MaintenanceSwitch {
     if (this.reach(agent, 'disable maintenance') === null) return 'already-disabled';
     this.fleet.maintenance.set(agent.node, null);
     return 'disabled';
+  }
+
+  async catalogNodesOf(server: ServerIdentity): Promise<CatalogNode[]> {
+    return [...this.fleet.consulServers]
+      .filter(([, uuid]) => uuid === server.id)
+      .map(([node]) => ({ node, address: node, datacenter: null }));
   }
 
   private reach(agent: ConsulAgentRef, operation: string): string | null {

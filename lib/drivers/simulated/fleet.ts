@@ -53,6 +53,8 @@ export interface SimMigration {
 }
 
 export interface SimNode {
+  /** The VM this node runs on (its providerID names it); undefined: no VM claims it. */
+  server?: string;
   cordoned: boolean;
   pods: Array<{ namespace: string; name: string; daemonSet: boolean; blocked: boolean }>;
 }
@@ -68,6 +70,8 @@ export class SimulatedFleet {
   readonly nodes = new Map<string, SimNode>();
   /** Consul node name → maintenance reason (null when off). */
   readonly maintenance = new Map<string, string | null>();
+  /** Consul node name → the VM it runs on (the simulated catalog). */
+  readonly consulServers = new Map<string, string>();
   private nextId = 1;
 
   constructor(options: SimulatedFleetOptions) {
@@ -93,8 +97,10 @@ export class SimulatedFleet {
   addNode(
     name: string,
     pods: Array<{ name: string; namespace?: string; daemonSet?: boolean }> = [],
+    server?: string,
   ): SimNode {
     const node: SimNode = {
+      ...(server ? { server } : {}),
       cordoned: false,
       pods: pods.map((p) => ({
         namespace: p.namespace ?? 'default',
@@ -107,8 +113,10 @@ export class SimulatedFleet {
     return node;
   }
 
-  addConsulAgent(node: string): void {
+  /** `server`: the VM the agent runs on, which the simulated catalog lists it at. */
+  addConsulAgent(node: string, server?: string): void {
     this.maintenance.set(node, null);
+    if (server) this.consulServers.set(node, server);
   }
 
   /** True with probability `rate`, from the seeded source. */

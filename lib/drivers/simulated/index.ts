@@ -39,12 +39,16 @@ export function fleetAroundVm(
   const fleet = new SimulatedFleet(options);
   fleet.addServer({ uuid: vm.uuid, host: vm.host, flavor: vm.flavor, shared_storage: vm.shared_storage });
   if (vm.kubernetes_node) {
-    fleet.addNode(vm.kubernetes_node, [
-      { name: `${vm.kubernetes_node}-app-0` },
-      { name: `${vm.kubernetes_node}-app-1` },
-      { name: `${vm.kubernetes_node}-node-exporter`, daemonSet: true },
-    ]);
+    fleet.addNode(
+      vm.kubernetes_node,
+      [
+        { name: `${vm.kubernetes_node}-app-0` },
+        { name: `${vm.kubernetes_node}-app-1` },
+        { name: `${vm.kubernetes_node}-node-exporter`, daemonSet: true },
+      ],
+      vm.uuid,
+    );
   }
-  if (vm.consul) fleet.addConsulAgent(vm.consul.node);
+  if (vm.consul) fleet.addConsulAgent(vm.consul.node, vm.uuid);
   return fleet;
 }

@@ -5,12 +5,20 @@ import type {
   DrainOptions,
   NodeDrainer,
   NodeDrainResult,
+  NodeMatch,
+  ServerIdentity,
   UncordonOutcome,
 } from '../kubernetes/types.js';
 import type { SimNode, SimulatedFleet } from './fleet.js';
 
 export class SimulatedNodeDrainer implements NodeDrainer {
   constructor(private readonly fleet: SimulatedFleet) {}
+
+  async nodesOfServer(server: ServerIdentity): Promise<NodeMatch[]> {
+    return [...this.fleet.nodes]
+      .filter(([, n]) => n.server === server.id)
+      .map(([name]) => ({ name, by: 'providerID' as const }));
+  }
 
   async isCordoned(node: string): Promise<boolean> {
     return this.node(node).cordoned;

@@ -28,6 +28,7 @@ export class SimulatedNova {
       taskState: server.taskState,
       vmState: server.status.toLowerCase(),
       metadata: {},
+      addresses: [],
     };
   }
 

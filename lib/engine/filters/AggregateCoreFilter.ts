@@ -1,16 +1,7 @@
 import type { AggregateMemo } from '../aggregates.js';
-import { defineFilter, PASS, reject } from '../filter.js';
-import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
-import { coreShortfall, coresFit } from './CoreFilter.js';
-
-const TOO_FEW_CPUS = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
-  coreShortfall(
-    host,
-    spec.flavor.vcpus,
-    aggregateRatio(host, memo, 'cpu', ctx.config),
-    aggregateRatioOrigin(host, 'cpu', ctx.config),
-  ),
-);
+import { defineFilter } from '../filter.js';
+import { aggregateRatios } from '../ratios.js';
+import { coreRule } from './CoreFilter.js';
 
 /**
  * CoreFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
@@ -20,6 +11,5 @@ const TOO_FEW_CPUS = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
 export const AggregateCoreFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateCoreFilter',
   prepare: () => new Map(),
-  check: (host, spec, memo, ctx) =>
-    coresFit(host, spec.flavor.vcpus, aggregateRatio(host, memo, 'cpu', ctx.config)) ? PASS : TOO_FEW_CPUS,
+  check: coreRule(aggregateRatios('cpu')),
 });

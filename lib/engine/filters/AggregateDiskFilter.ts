@@ -1,16 +1,7 @@
 import type { AggregateMemo } from '../aggregates.js';
-import { defineFilter, PASS, reject } from '../filter.js';
-import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
-import { diskFits, diskShortfall } from './DiskFilter.js';
-
-const TOO_LITTLE_DISK = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
-  diskShortfall(
-    host,
-    spec.flavor,
-    aggregateRatio(host, memo, 'disk', ctx.config),
-    aggregateRatioOrigin(host, 'disk', ctx.config),
-  ),
-);
+import { defineFilter } from '../filter.js';
+import { aggregateRatios } from '../ratios.js';
+import { diskRule } from './DiskFilter.js';
 
 /**
  * DiskFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
@@ -20,6 +11,5 @@ const TOO_LITTLE_DISK = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
 export const AggregateDiskFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateDiskFilter',
   prepare: () => new Map(),
-  check: (host, spec, memo, ctx) =>
-    diskFits(host, spec.flavor, aggregateRatio(host, memo, 'disk', ctx.config)) ? PASS : TOO_LITTLE_DISK,
+  check: diskRule(aggregateRatios('disk')),
 });

@@ -2,7 +2,6 @@ import type { Aggregate, HostState } from '../../model/hostState.js';
 import { aggregateMetadata } from '../aggregates.js';
 import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
-import { BY_AGGREGATES } from '../hostGroups.js';
 
 const SCOPE = 'aggregate_instance_extra_specs';
 
@@ -55,7 +54,6 @@ export const AggregateInstanceExtraSpecsFilter = defineFilter<State>({
     }
     return answer ? PASS : EXTRA_SPEC_UNMET;
   },
-  groupedBy: () => BY_AGGREGATES,
 });
 
 function relevantSpecs(extraSpecs: Readonly<Record<string, string>>): Requirement[] {

@@ -1,16 +1,7 @@
 import type { AggregateMemo } from '../aggregates.js';
-import { defineFilter, PASS, reject } from '../filter.js';
-import { aggregateRatio, aggregateRatioOrigin } from '../ratios.js';
-import { ramFits, ramShortfall } from './RamFilter.js';
-
-const TOO_LITTLE_RAM = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
-  ramShortfall(
-    host,
-    spec.flavor.memory_mb,
-    aggregateRatio(host, memo, 'ram', ctx.config),
-    aggregateRatioOrigin(host, 'ram', ctx.config),
-  ),
-);
+import { defineFilter } from '../filter.js';
+import { aggregateRatios } from '../ratios.js';
+import { ramRule } from './RamFilter.js';
 
 /**
  * RamFilter (removed from Nova in Victoria) with the ratio taken from the host's aggregates: the
@@ -20,8 +11,5 @@ const TOO_LITTLE_RAM = reject<AggregateMemo<number>>((host, spec, memo, ctx) =>
 export const AggregateRamFilter = defineFilter<AggregateMemo<number>>({
   name: 'AggregateRamFilter',
   prepare: () => new Map(),
-  check: (host, spec, memo, ctx) =>
-    ramFits(host, spec.flavor.memory_mb, aggregateRatio(host, memo, 'ram', ctx.config))
-      ? PASS
-      : TOO_LITTLE_RAM,
+  check: ramRule(aggregateRatios('ram')),
 });

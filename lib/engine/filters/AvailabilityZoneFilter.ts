@@ -1,12 +1,5 @@
 import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
-import type { HostGrouping } from '../hostGroups.js';
-
-/** A host's zones come from its aggregates, else its own field (see inAvailabilityZone). */
-const BY_ZONE_SOURCES: HostGrouping = {
-  id: 'aggregates+availability_zone',
-  keys: [(h) => h.aggregates, (h) => h.availability_zone],
-};
 
 const OTHER_ZONE = reject<string>(
   (host, _spec, az, ctx) =>
@@ -24,5 +17,4 @@ export const AvailabilityZoneFilter = defineFilter<string>({
   prepare: (spec) => spec.availability_zone ?? PASS_ALL,
   check: (host, _spec, az, ctx) =>
     inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone) ? PASS : OTHER_ZONE,
-  groupedBy: () => BY_ZONE_SOURCES,
 });

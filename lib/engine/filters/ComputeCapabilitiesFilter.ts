@@ -1,8 +1,7 @@
 import { type HostState, hostAttribute } from '../../model/hostState.js';
 import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
-import type { HostGrouping } from '../hostGroups.js';
-import { parseJsonCached } from '../jsonCache.js';
+import { parseJson } from '../json.js';
 import { isPyDict, pythonStr } from '../pyValues.js';
 
 /** One flavor extra spec this filter checks: where to look on the host and what must match. */
@@ -51,36 +50,7 @@ export const ComputeCapabilitiesFilter = defineFilter<Capability[]>({
     }
     return PASS;
   },
-  groupedBy: (caps) => capabilityGrouping(caps),
 });
-
-const NO_STAT = Symbol('no stats entry');
-/** Per distinct list of names (bounded), and per request's capabilities. */
-const groupings = new Map<string, HostGrouping>();
-const byRequest = new WeakMap<readonly Capability[], HostGrouping>();
-
-/**
- * check reads, per capability, the host attribute named by the path's first element and the
- * stats entry of that name (its fallback, and what makes a bare key known); deeper path elements
- * are read from within that value.
- */
-function capabilityGrouping(caps: readonly Capability[]): HostGrouping {
-  let grouping = byRequest.get(caps);
-  if (grouping) return grouping;
-  const names = [...new Set(caps.map((c) => c.path[0]))];
-  const id = `capabilities:${names.join('\u0000')}`;
-  grouping = groupings.get(id);
-  if (!grouping) {
-    const keys = names.flatMap((name) => [
-      (h: HostState) => hostAttribute(h, name),
-      (h: HostState) => (Object.hasOwn(h.stats, name) ? h.stats[name] : NO_STAT),
-    ]);
-    grouping = { id, keys };
-    if (groupings.size < 1000) groupings.set(id, grouping);
-  }
-  byRequest.set(caps, grouping);
-  return grouping;
-}
 
 function capabilities(extraSpecs: Readonly<Record<string, string>>): Capability[] {
   const specs = new Map(Object.entries(extraSpecs));
@@ -119,7 +89,7 @@ function walk(host: HostState, path: readonly string[]): unknown {
   let cap: unknown = hostAttribute(host, path[0]);
   if (cap == null) cap = Object.hasOwn(host.stats, path[0]) ? host.stats[path[0]] : undefined;
   for (let i = 1; i < path.length && cap != null; i++) {
-    if (typeof cap === 'string') cap = parseJsonCached(cap);
+    if (typeof cap === 'string') cap = parseJson(cap);
     cap = isPyDict(cap) && Object.hasOwn(cap, path[i]) ? cap[path[i]] : undefined;
   }
   return cap ?? undefined;

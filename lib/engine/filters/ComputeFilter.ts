@@ -1,9 +1,5 @@
 import { serviceIsUp } from '../../model/liveness.js';
 import { defineFilter, PASS, reject } from '../filter.js';
-import type { HostGrouping } from '../hostGroups.js';
-
-/** Fleet shares equal service records, so this is usually a handful of groups. */
-const BY_SERVICE: HostGrouping = { id: 'service', keys: [(h) => h.service] };
 
 const DISABLED = reject((host) => {
   const why = host.service.disabled_reason ? ` (${host.service.disabled_reason})` : '';
@@ -28,5 +24,4 @@ export const ComputeFilter = defineFilter({
     if (serviceIsUp(service, ctx.now, ctx.config.DEFAULT.service_down_time)) return PASS;
     return service.forced_down ? FORCED_DOWN : DOWN;
   },
-  groupedBy: () => BY_SERVICE,
 });

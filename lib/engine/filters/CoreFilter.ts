@@ -1,15 +1,8 @@
 import type { HostState } from '../../model/hostState.js';
-import { defineFilter, PASS, reject } from '../filter.js';
-import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
-
-const TOO_FEW_CPUS = reject((host, spec, _state, ctx) =>
-  coreShortfall(
-    host,
-    spec.flavor.vcpus,
-    allocationRatio(host, 'cpu', ctx.config),
-    ratioOrigin(host, 'cpu', ctx.config),
-  ),
-);
+import type { RequestSpec } from '../../model/requestSpec.js';
+import type { EngineContext } from '../context.js';
+import { defineFilter, PASS, reject, type Verdict } from '../filter.js';
+import { hostRatios, type RatioSource, roundForDisplay } from '../ratios.js';
 
 /**
  * Removed from Nova in Train (Placement's VCPU inventory does this job); kept for running without
@@ -18,27 +11,28 @@ const TOO_FEW_CPUS = reject((host, spec, _state, ctx) =>
  * Nova also stores the limit in `host.limits['vcpu']`; Placid does not (host states are shared by
  * concurrent requests and nothing here reads it).
  */
-export const CoreFilter = defineFilter({
-  name: 'CoreFilter',
-  check: (host, spec, _state, ctx) =>
-    coresFit(host, spec.flavor.vcpus, allocationRatio(host, 'cpu', ctx.config)) ? PASS : TOO_FEW_CPUS,
-});
+export const CoreFilter = defineFilter({ name: 'CoreFilter', check: coreRule(hostRatios('cpu')) });
 
-export function coresFit(host: HostState, requested: number, ratio: number): boolean {
-  if (!host.vcpus_total) return true;
-  const limit = host.vcpus_total * ratio;
-  // Only with a meaningful limit: an instance never overcommits against itself.
-  if (limit > 0 && requested > host.vcpus_total) return false;
-  return limit - host.vcpus_used >= requested;
-}
-
-export function coreShortfall(host: HostState, requested: number, ratio: number, origin: string): string {
-  const limit = host.vcpus_total * ratio;
-  if (limit > 0 && requested > host.vcpus_total) {
-    return `the flavor needs ${requested} vCPUs but the host has only ${host.vcpus_total} in total (overcommit never lets one instance exceed the physical count)`;
-  }
-  return (
-    `host has ${roundForDisplay(limit - host.vcpus_used)} vCPUs left: ${host.vcpus_total} × cpu_allocation_ratio ${ratio} ` +
-    `(${origin}) = ${roundForDisplay(limit)}, minus ${host.vcpus_used} in use; the flavor needs ${requested}`
+/** The vCPU rule at the ratio `source` gives (shared with AggregateCoreFilter): pass, or why not. */
+export function coreRule<S>(source: RatioSource<S>) {
+  const MORE_THAN_PHYSICAL = reject<S>(
+    (host, spec) =>
+      `the flavor needs ${spec.flavor.vcpus} vCPUs but the host has only ${host.vcpus_total} in total (overcommit never lets one instance exceed the physical count)`,
   );
+  const NO_ROOM = reject<S>((host, spec, state, ctx) => {
+    const ratio = source.ratio(host, state, ctx.config);
+    const limit = host.vcpus_total * ratio;
+    return (
+      `host has ${roundForDisplay(limit - host.vcpus_used)} vCPUs left: ${host.vcpus_total} × cpu_allocation_ratio ${ratio} ` +
+      `(${source.origin(host, ctx.config)}) = ${roundForDisplay(limit)}, minus ${host.vcpus_used} in use; the flavor needs ${spec.flavor.vcpus}`
+    );
+  });
+  return (host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): Verdict<S> => {
+    if (!host.vcpus_total) return PASS;
+    const requested = spec.flavor.vcpus;
+    const limit = host.vcpus_total * source.ratio(host, state, ctx.config);
+    // Only with a meaningful limit: an instance never overcommits against itself.
+    if (limit > 0 && requested > host.vcpus_total) return MORE_THAN_PHYSICAL;
+    return limit - host.vcpus_used >= requested ? PASS : NO_ROOM;
+  };
 }

@@ -2,8 +2,7 @@ import { RequestError } from '../../model/errors.js';
 import type { HostState } from '../../model/hostState.js';
 import { canonicalArch, canonicalHvType, canonicalVmMode } from '../../model/imageMeta.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
-import type { HostGrouping } from '../hostGroups.js';
-import { parseJsonCached } from '../jsonCache.js';
+import { parseJson } from '../json.js';
 import { pyInt } from '../pyStrings.js';
 import { hypervisorVersionText, parseVersionPredicate, type VersionPredicate } from '../versionPredicate.js';
 
@@ -64,20 +63,7 @@ export const ImagePropertiesFilter = defineFilter<State>({
     if (!versionOk(host, state)) return OTHER_HV_VERSION;
     return maxPhysAddrOk(host, state) ? PASS : TOO_FEW_ADDRESS_BITS;
   },
-  groupedBy: (state) => (state.version || state.bits ? BY_IMAGE_FIELDS : BY_SUPPORTED_INSTANCES),
 });
-
-/** Fleet shares equal supported_instances lists, so this is usually a handful of groups. */
-const BY_SUPPORTED_INSTANCES: HostGrouping = {
-  id: 'supported_instances',
-  keys: [(h) => h.supported_instances],
-};
-
-/** Everything check reads, for requests with a version or address-width requirement. */
-const BY_IMAGE_FIELDS: HostGrouping = {
-  id: 'supported_instances+hypervisor_version+cpu_info',
-  keys: [(h) => h.supported_instances, (h) => h.hypervisor_version, (h) => h.cpu_info],
-};
 
 function versionRequirement(text: string | undefined): State['version'] {
   if (!text) return null;
@@ -136,7 +122,7 @@ function maxPhysAddrOk(host: HostState, state: State): boolean {
  */
 function physAddrBits(host: HostState): number {
   if (!host.cpu_info) return 0;
-  const info = parseJsonCached(host.cpu_info) as { maxphysaddr?: { bits?: unknown } | null } | undefined;
+  const info = parseJson(host.cpu_info) as { maxphysaddr?: { bits?: unknown } | null } | undefined;
   const value = info?.maxphysaddr?.bits;
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

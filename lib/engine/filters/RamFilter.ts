@@ -1,15 +1,8 @@
 import type { HostState } from '../../model/hostState.js';
-import { defineFilter, PASS, reject } from '../filter.js';
-import { allocationRatio, ratioOrigin, roundForDisplay } from '../ratios.js';
-
-const TOO_LITTLE_RAM = reject((host, spec, _state, ctx) =>
-  ramShortfall(
-    host,
-    spec.flavor.memory_mb,
-    allocationRatio(host, 'ram', ctx.config),
-    ratioOrigin(host, 'ram', ctx.config),
-  ),
-);
+import type { RequestSpec } from '../../model/requestSpec.js';
+import type { EngineContext } from '../context.js';
+import { defineFilter, PASS, reject, type Verdict } from '../filter.js';
+import { hostRatios, type RatioSource, roundForDisplay } from '../ratios.js';
 
 /**
  * Removed from Nova in Train (Placement's MEMORY_MB inventory does this job); kept for running
@@ -18,28 +11,30 @@ const TOO_LITTLE_RAM = reject((host, spec, _state, ctx) =>
  * `host.limits['memory_mb']` for the compute claim; Placid does not: host states are shared by
  * concurrent requests, so filters must not write to them, and nothing here reads the limit.
  */
-export const RamFilter = defineFilter({
-  name: 'RamFilter',
-  check: (host, spec, _state, ctx) =>
-    ramFits(host, spec.flavor.memory_mb, allocationRatio(host, 'ram', ctx.config)) ? PASS : TOO_LITTLE_RAM,
-});
+export const RamFilter = defineFilter({ name: 'RamFilter', check: ramRule(hostRatios('ram')) });
 
-export function ramFits(host: HostState, requestedMb: number, ratio: number): boolean {
-  const total = host.total_usable_ram_mb;
-  // An instance may overcommit against other instances, never against itself.
-  if (total < requestedMb) return false;
-  return total * ratio - (total - host.free_ram_mb) >= requestedMb;
-}
-
-export function ramShortfall(host: HostState, requestedMb: number, ratio: number, origin: string): string {
-  const total = host.total_usable_ram_mb;
-  if (total < requestedMb) {
-    return `the flavor needs ${requestedMb} MB of RAM but the host has only ${total} MB in total (overcommit never lets one instance exceed physical RAM)`;
-  }
-  const limit = total * ratio;
-  const used = total - host.free_ram_mb;
-  return (
-    `host has ${roundForDisplay(limit - used)} MB of RAM left: ${total} MB × ram_allocation_ratio ${ratio} (${origin}) = ` +
-    `${roundForDisplay(limit)} MB, minus ${roundForDisplay(used)} MB in use; the flavor needs ${requestedMb} MB`
+/** The RAM rule at the ratio `source` gives (shared with AggregateRamFilter): pass, or why not. */
+export function ramRule<S>(source: RatioSource<S>) {
+  const MORE_THAN_PHYSICAL = reject<S>(
+    (host, spec) =>
+      `the flavor needs ${spec.flavor.memory_mb} MB of RAM but the host has only ${host.total_usable_ram_mb} MB in total (overcommit never lets one instance exceed physical RAM)`,
   );
+  const NO_ROOM = reject<S>((host, spec, state, ctx) => {
+    const total = host.total_usable_ram_mb;
+    const ratio = source.ratio(host, state, ctx.config);
+    const limit = total * ratio;
+    const used = total - host.free_ram_mb;
+    return (
+      `host has ${roundForDisplay(limit - used)} MB of RAM left: ${total} MB × ram_allocation_ratio ${ratio} (${source.origin(host, ctx.config)}) = ` +
+      `${roundForDisplay(limit)} MB, minus ${roundForDisplay(used)} MB in use; the flavor needs ${spec.flavor.memory_mb} MB`
+    );
+  });
+  return (host: HostState, spec: RequestSpec, state: S, ctx: EngineContext): Verdict<S> => {
+    const total = host.total_usable_ram_mb;
+    const requested = spec.flavor.memory_mb;
+    // An instance may overcommit against other instances, never against itself.
+    if (total < requested) return MORE_THAN_PHYSICAL;
+    const room = total * source.ratio(host, state, ctx.config) - (total - host.free_ram_mb);
+    return room >= requested ? PASS : NO_ROOM;
+  };
 }

@@ -1,6 +1,7 @@
 import type { Aggregate, HostState } from '../../model/hostState.js';
 import type { RequestedDestination } from '../../model/requestSpec.js';
-import { aggregateId, type FleetIndex } from './fleetIndex.js';
+import type { Fleet } from '../fleet.js';
+import { aggregateId } from '../fleetIndex.js';
 
 /** A Placement `member_of` condition: in at least one of `ids`, or (forbid) in none of them. */
 export interface AggregateRule {
@@ -68,7 +69,7 @@ export class AggregateVerdicts {
 
   constructor(
     private readonly rules: readonly AggregateRule[],
-    index: FleetIndex,
+    index: Fleet,
   ) {
     const { groupOf, groups } = index.aggregates;
     this.groupOf = groupOf;

@@ -1,6 +1,6 @@
 import type { RequestSpec } from '../../model/requestSpec.js';
 import { NoValidHostError } from '../errors.js';
-import type { FleetIndex } from './fleetIndex.js';
+import type { Fleet } from '../fleet.js';
 
 export const IN_TREE = 'Placement:in_tree';
 
@@ -13,7 +13,7 @@ export const IN_TREE = 'Placement:in_tree';
  * Host names match case-insensitively (Nova's lookup goes through a case-insensitive database
  * collation, and get_filtered_hosts lower-cases force_hosts too); node names match exactly.
  */
-export function forcedHostPosition(spec: RequestSpec, index: FleetIndex): number {
+export function forcedHostPosition(spec: RequestSpec, index: Fleet): number {
   const dest = spec.requested_destination;
   const host = dest?.host || spec.force_hosts[0] || null;
   const node = dest?.node || spec.force_nodes[0] || null;

@@ -2,9 +2,8 @@ import type { Aggregate, HostState } from '../../model/hostState.js';
 import type { RequestSpec } from '../../model/requestSpec.js';
 import { availabilityZones, inAvailabilityZone } from '../aggregates.js';
 import type { EngineContext } from '../context.js';
+import type { Fleet } from '../fleet.js';
 import { type AggregateRule, AggregateVerdicts, explainAggregateRule, memberOfRules } from './aggregates.js';
-import { type FitLimits, type FitLimitTable, limitsApply } from './fitLimits.js';
-import type { FleetIndex } from './fleetIndex.js';
 import { forcedHostPosition, IN_TREE } from './forced.js';
 import { imageTraitRules } from './imageTraits.js';
 import { aggregateFilters, ZONE } from './requestFilters.js';
@@ -19,15 +18,12 @@ interface QueryCheck {
   query: PlacementQuery;
   amounts: AmountsByKind;
   traits: TraitVerdicts | null;
-  /** The VCPU / MEMORY_MB / DISK_GB amounts are whole, so the fleet's fit limits decide them. */
-  byLimits: boolean;
 }
 
 /**
  * One request's pre-filter, prepared once: the request filters' aggregate and trait conditions, the
- * forced target and the resource queries. `collect` finds the candidates; `stageOf` names the
- * stage that removed a host (both by one rule, `failing`); `explain` rebuilds the reason for one
- * removed host on demand.
+ * forced target and the resource queries. `candidates` finds the hosts `stageOf` passes; `stageOf`
+ * names the stage that removes a host; `explain` builds the reason for one removed host on demand.
  *
  * Checks run in this order, and the first failure names the stage: in_tree, aggregates
  * (require_tenant_aggregate, map_az_to_placement_aggregate, isolate_aggregates, member_of),
@@ -43,7 +39,6 @@ export class HostCheck {
   private readonly traitGroupOf: Int32Array | null;
   private readonly queries: QueryCheck[];
   private readonly resources: ResourceFit;
-  private readonly limits: FitLimitTable;
   /**
    * Aggregate-rule reasons by the host's aggregate list: equal lists are one shared array in a
    * fleet, and one list means one membership group, so one rule and one text. Without this an
@@ -54,7 +49,7 @@ export class HostCheck {
   constructor(
     spec: RequestSpec,
     private readonly ctx: EngineContext,
-    private readonly index: FleetIndex,
+    private readonly index: Fleet,
   ) {
     const config = ctx.config;
     const request = placementRequest(spec, config);
@@ -68,119 +63,56 @@ export class HostCheck {
       const rules = traitRules(imageRules, query);
       const traits = rules.length > 0 ? new TraitVerdicts(rules, index) : null;
       const amounts = amountsByKind(query.resources);
-      return { query, amounts, traits, byLimits: limitsApply(amounts) };
+      return { query, amounts, traits };
     });
     this.resources = new ResourceFit(config);
-    // Once per request: the table's key is a string built from the config.
-    this.limits = index.fitLimits(this.resources);
     // Hosts may report COMPUTE_STATUS_DISABLED themselves; that needs the (cached) trait index.
     const traits = index.traits;
     this.disabledByGroup = traits.anyDisabled ? traits.disabled : null;
     this.traitGroupOf = traits.anyDisabled ? traits.groupOf : null;
   }
 
-  /**
-   * Per aggregate membership group: -1 when its hosts pass the aggregate rules (so may be
-   * candidates), else the rule they break (all -1 without aggregate rules).
-   */
-  get membershipVerdicts(): Int16Array {
-    return this.aggregates?.verdicts ?? new Int16Array(this.index.aggregates.groups.length).fill(-1);
-  }
-
-  /** 1 for each host no request can have as a candidate (disabled, or no inventory yet). */
-  get blocked(): Uint8Array {
-    return this.limits.all().blocked;
-  }
-
   /** The stage that removes the host at position `i`, or null when it is a candidate. */
   stageOf(host: HostState, i: number): string | null {
-    return this.failing(host, i, this.limits);
-  }
-
-  /**
-   * Writes the positions of every candidate to `out` (at least the fleet's size) and returns how
-   * many: the hosts `failing` passes. Aggregate rules go first because they usually remove the most
-   * (other zones) and the fleet keeps the members of the groups that pass them (passingMembers); the
-   * rest runs only over those positions. The common request is decided by aggregate rules and fit
-   * limits alone (FitLimitTable.collect: the same rule as `failing` for it, in one pass with no
-   * host object read once the fleet has been asked before).
-   */
-  collect(out: Int32Array): number {
-    const limits = this.limits;
-    if (this.forced >= 0) {
-      // in_tree: only the target can survive, so the other hosts need not be looked at.
-      out[0] = this.forced;
-      return this.failing(this.index.hosts[this.forced], this.forced, limits) === null ? 1 : 0;
-    }
-    const simple = this.simpleAmounts();
-    if (simple !== null) {
-      const members = this.aggregates ? this.index.passingMembers(this.aggregates.verdicts) : null;
-      return limits.collect(out, simple, members);
-    }
-    let n = 0;
-    if (this.aggregates) {
-      const members = this.index.passingMembers(this.aggregates.verdicts);
-      out.set(members);
-      n = members.length;
-    } else for (let i = 0; i < this.index.size; i++) out[n++] = i;
-    const hosts = this.index.hosts;
-    let kept = 0;
-    for (let j = 0; j < n; j++) {
-      const i = out[j];
-      if (this.failing(hosts[i], i, limits) === null) out[kept++] = i;
-    }
-    return kept;
-  }
-
-  /**
-   * The pre-filter's one rule: the first check the host at position `i` fails, named as its stage,
-   * or null when it is a candidate. Whole VCPU / MEMORY_MB / DISK_GB amounts are decided by the
-   * fleet's fit limits (fitLimits.ts: a byte and three small numbers per host); the exact fit
-   * then only names the class that does not fit.
-   */
-  private failing(host: HostState, i: number, table: FitLimitTable): string | null {
     if (this.forced >= 0 && i !== this.forced) return IN_TREE;
     const rule = this.aggregates?.failing(i);
     if (rule) return rule.stage;
     if (this.zoneByHostField !== null && !this.inZone(host)) return ZONE;
     if (this.disabled(host, i)) return COMPUTE_STATUS;
-    // Only now: the hosts other rules remove never need their limits written.
-    const limits = table.of(i);
-    if (limits.blocked[i] === 1) return NO_INVENTORY;
+    if (this.resources.notReady(host)) return NO_INVENTORY;
     let first: string | null = null;
-    for (let q = 0; q < this.queries.length; q++) {
-      const query = this.queries[q];
+    for (const query of this.queries) {
       const trait = query.traits?.failing(i);
       if (trait) {
         first ??= trait.stage;
         continue;
       }
-      if (this.fits(query, host, i, limits)) return null;
+      if (this.resources.fitsAll(host, query.amounts)) return null;
       first ??= this.resources.misfit(host, query.query.resources)?.stage ?? 'Placement';
     }
     return first;
   }
 
-  private fits({ amounts, byLimits }: QueryCheck, host: HostState, i: number, limits: FitLimits): boolean {
-    if (!byLimits) return this.resources.fitsAll(host, amounts);
-    return (
-      amounts.vcpu <= limits.vcpu[i] &&
-      amounts.ram <= limits.ram[i] &&
-      amounts.disk <= limits.disk[i] &&
-      (amounts.others.length === 0 || this.resources.othersFit(host, amounts))
-    );
-  }
-
   /**
-   * The amounts when the request is the common one, decided by aggregate rules and fit limits
-   * alone: one query with whole VCPU / MEMORY_MB / DISK_GB amounts and nothing else, no trait
-   * rule, no zone by host field, no host reporting COMPUTE_STATUS_DISABLED. Null otherwise.
+   * Every candidate, in fleet order: the hosts `stageOf` passes. Aggregate rules go first because
+   * they usually remove the most (other zones), and they are decided per membership group, so the
+   * other checks run only on the hosts of the groups that pass.
    */
-  private simpleAmounts(): AmountsByKind | null {
-    if (this.queries.length !== 1 || this.zoneByHostField !== null || this.disabledByGroup !== null)
-      return null;
-    const [{ traits, amounts, byLimits }] = this.queries;
-    return byLimits && traits === null && amounts.others.length === 0 ? amounts : null;
+  candidates(): HostState[] {
+    const hosts = this.index.hosts;
+    if (this.forced >= 0) {
+      // in_tree: only the target can survive, so the other hosts need not be looked at.
+      const target = hosts[this.forced];
+      return this.stageOf(target, this.forced) === null ? [target] : [];
+    }
+    const out: HostState[] = [];
+    const verdicts = this.aggregates?.verdicts ?? null;
+    const groupOf = this.index.aggregates.groupOf;
+    for (let i = 0; i < hosts.length; i++) {
+      if (verdicts !== null && verdicts[groupOf[i]] !== -1) continue;
+      if (this.stageOf(hosts[i], i) === null) out.push(hosts[i]);
+    }
+    return out;
   }
 
   /** Why the host at position `i` was removed, as a sentence an operator can act on. */

@@ -2,8 +2,9 @@ import type { SchedulerConfig } from '../../config/options.js';
 import type { Aggregate } from '../../model/hostState.js';
 import type { RequestSpec } from '../../model/requestSpec.js';
 import { NoValidHostError } from '../errors.js';
+import type { Fleet } from '../fleet.js';
+import { aggregateId } from '../fleetIndex.js';
 import type { AggregateRule } from './aggregates.js';
-import { aggregateId, type FleetIndex } from './fleetIndex.js';
 
 export const TENANT = 'require_tenant_aggregate';
 export const ZONE = 'map_az_to_placement_aggregate';
@@ -27,7 +28,7 @@ export interface AggregateFilters {
 export function aggregateFilters(
   spec: RequestSpec,
   config: SchedulerConfig,
-  index: FleetIndex,
+  index: Fleet,
   requiredTraits: ReadonlySet<string>,
 ): AggregateFilters {
   const aggregates = index.aggregates.aggregates;

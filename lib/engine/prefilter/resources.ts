@@ -1,6 +1,5 @@
 import type { SchedulerConfig } from '../../config/options.js';
 import type { HostState } from '../../model/hostState.js';
-import { fitsWithin, largestWithin } from './fitLimits.js';
 import { DISK_GB, MEMORY_MB, type ResourceAmount, VCPU } from './resourceRequest.js';
 
 /**
@@ -73,44 +72,6 @@ export class ResourceFit {
     if (amounts.ram > 0 && !this.ramFits(host, amounts.ram)) return false;
     if (amounts.disk > 0 && !this.diskFits(host, amounts.disk)) return false;
     return this.othersFit(host, amounts);
-  }
-
-  /** key, built once (the values never change): explaining 13k eliminations asks for it per host. */
-  private fitKey: string | undefined;
-
-  /**
-   * The config values the fit depends on, as one string: FleetIndex caches each host's largest
-   * fitting amounts (fitLimits.ts) under it.
-   */
-  get key(): string {
-    this.fitKey ??= [
-      this.cpuOverride,
-      this.ramOverride,
-      this.diskOverride,
-      this.reservedCpus,
-      this.reservedRam,
-      this.reservedDiskMb,
-      this.initialCpu,
-      this.initialRam,
-      this.initialDisk,
-    ].join(' ');
-    return this.fitKey;
-  }
-
-  /**
-   * The largest whole VCPU, MEMORY_MB and DISK_GB amounts that fit the host (fitLimits.ts): the
-   * same terms as the fit checks, handed to one search with no dispatch by kind.
-   */
-  largestVcpus(h: HostState): number {
-    return largestWithin(h.vcpus_total, h.vcpus_used, this.vcpuCap(h));
-  }
-
-  largestRam(h: HostState): number {
-    return largestWithin(h.total_usable_ram_mb, this.ramUsed(h), this.ramCap(h));
-  }
-
-  largestDisk(h: HostState): number {
-    return largestWithin(h.total_usable_disk_gb, this.diskUsed(h), this.diskCap(h));
   }
 
   /** True when every class of `amounts` other than VCPU, MEMORY_MB and DISK_GB fits the host. */
@@ -235,6 +196,14 @@ export function amountsByKind(resources: readonly ResourceAmount[]): AmountsByKi
     else amounts.others.push(r);
   }
   return amounts;
+}
+
+/**
+ * Placement's fit of `n` units of a class: within one allocation's cap (max_unit: the total) and,
+ * added to what is used, within the capacity. False whatever `n` when the host has none of it.
+ */
+function fitsWithin(total: number, used: number, capacity: number, n: number): boolean {
+  return total > 0 && n <= total && used + n <= capacity;
 }
 
 /** Any other class (PCPU, CUSTOM_*): the host's reported inventory record. */

@@ -1,4 +1,4 @@
-import type { FleetIndex } from './fleetIndex.js';
+import type { Fleet } from '../fleet.js';
 import type { PlacementQuery } from './resourceRequest.js';
 
 /** One trait demand on the root provider, with the stage that reports it and where it came from. */
@@ -45,7 +45,7 @@ export class TraitVerdicts {
 
   constructor(
     private readonly rules: readonly TraitRule[],
-    index: FleetIndex,
+    index: Fleet,
   ) {
     const { groupOf, groups } = index.traits;
     this.groupOf = groupOf;

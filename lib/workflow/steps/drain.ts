@@ -2,7 +2,8 @@
  * Step 3: take the VM out of service. Consul first (no new traffic is routed to it), then
  * Kubernetes: cordon and evict through the Eviction API (PDBs honoured and retried by the driver up
  * to the drain deadline), as `kubectl drain --ignore-daemonsets --delete-emptydir-data [--force]`.
- * Either is skipped when the VM has none. Both calls are idempotent, so a retry after a partial
+ * Only the node and agent the re-check found (targets.ts) are touched; either is skipped when the
+ * VM has none. Both calls are idempotent, so a retry after a partial
  * effect (cordoned, then the Lambda died) simply carries on.
  */
 import type { AgentStepDeps } from '../ports.js';
@@ -12,22 +13,21 @@ import { guarded } from '../translate.js';
 
 export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<DrainResult> {
   const { migration } = state;
+  const targets = state.recheck?.targets;
   const result: DrainResult = { kubernetes: null, consul: null };
   // The marks name the migration and the time, so the agent's cleanup can undo a leftover.
   const at = new Date(deps.clock.now());
-  if (migration.consul) {
-    const agent = migration.consul;
+  if (targets?.consul) {
+    const agent = targets.consul;
     const maintenance = await deps.maintenance();
     const enabled = await guarded(`enable maintenance on Consul node ${agent.node}`, () =>
       maintenance.enable(agent, maintenanceReason(migration, at)),
     );
     result.consul = { node: agent.node, outcome: enabled.outcome };
   }
-  if (migration.kubernetes_node) {
-    const node = migration.kubernetes_node;
-    const drainer = await guarded('pick the Kubernetes cluster', () =>
-      deps.drainer(migration.kubernetes_cluster),
-    );
+  if (targets?.kubernetes) {
+    const { node, cluster } = targets.kubernetes;
+    const drainer = await guarded('pick the Kubernetes cluster', () => deps.drainer(cluster));
     const { settings } = deps;
     const drained = await guarded(`drain Kubernetes node ${node}`, () =>
       drainer.drain(node, {

@@ -5,22 +5,27 @@
  * (expiry, blackout, placement, steal) ran just before in AWS (checkPlan.ts); their steal figure is
  * carried into this result, which is what the record reads.
  */
+import type { NovaServer } from '../../drivers/openstack/schemas.js';
+import type { MigrationInput } from '../../model/migration.js';
 import { NovaPermissionError, ServerNotMigratableError, VmMovedError } from '../errors.js';
 import type { AgentStepDeps } from '../ports.js';
 import { reasonMark } from '../reasons.js';
-import type { RecheckResult, WorkflowState } from '../state.js';
+import type { DrainTargets, RecheckResult, WorkflowState } from '../state.js';
+import { findTargets } from '../targets.js';
 import { guarded, NOVA_POLICY_HINT } from '../translate.js';
 
 export async function recheck(state: WorkflowState, deps: AgentStepDeps): Promise<RecheckResult> {
-  await checkServer(state, deps);
+  const server = await checkServer(state, deps);
+  const targets = await findTargets(state.migration, server, deps);
   return {
     checked_at: new Date(deps.clock.now()).toISOString(),
-    pre: await preDrainState(state, deps),
+    targets,
+    pre: await preDrainState(state.migration, targets, deps),
     steal_before_percent: state.plan_check?.steal_before_percent ?? null,
   };
 }
 
-async function checkServer(state: WorkflowState, deps: AgentStepDeps): Promise<void> {
+async function checkServer(state: WorkflowState, deps: AgentStepDeps): Promise<NovaServer> {
   const { migration } = state;
   const nova = await deps.nova();
   const server = await guarded('read the server', () => nova.getServer(migration.instance_uuid));
@@ -40,21 +45,23 @@ async function checkServer(state: WorkflowState, deps: AgentStepDeps): Promise<v
       `VM ${migration.instance_uuid} is ${server.status}${server.taskState ? ` (task ${server.taskState})` : ''}; only an idle ACTIVE server is live-migrated`,
     );
   }
+  return server;
 }
 
-async function preDrainState(state: WorkflowState, deps: AgentStepDeps): Promise<RecheckResult['pre']> {
-  const { migration } = state;
+async function preDrainState(
+  migration: MigrationInput,
+  targets: DrainTargets,
+  deps: AgentStepDeps,
+): Promise<RecheckResult['pre']> {
   let cordoned: boolean | null = null;
   let reason: string | null = null;
-  if (migration.kubernetes_node) {
-    const node = migration.kubernetes_node;
-    const drainer = await guarded('pick the Kubernetes cluster', () =>
-      deps.drainer(migration.kubernetes_cluster),
-    );
+  if (targets.kubernetes) {
+    const { node, cluster } = targets.kubernetes;
+    const drainer = await guarded('pick the Kubernetes cluster', () => deps.drainer(cluster));
     cordoned = await guarded(`read node ${node}`, () => drainer.isCordoned(node));
   }
-  if (migration.consul) {
-    const agent = migration.consul;
+  if (targets.consul) {
+    const agent = targets.consul;
     const maintenance = await deps.maintenance();
     const status = await guarded(`read maintenance of ${agent.node}`, () => maintenance.status(agent));
     // Our own reason here means an earlier attempt already enabled it: that is not someone else's.

@@ -19,15 +19,14 @@ export async function uncordonNode(
   state: WorkflowState,
   deps: AgentStepDeps,
 ): Promise<UndrainResult['kubernetes']> {
-  const node = state.migration.kubernetes_node;
-  if (!node) return null;
-  // The drain only ever runs after the re-check: without one, Placid never touched the node.
-  if (!state.recheck) return 'untouched';
+  // The drain only ever runs after the re-check, on the node it found: without one, nothing was touched.
+  if (!state.recheck) return state.migration.kubernetes_node ? 'untouched' : null;
+  const target = state.recheck.targets.kubernetes;
+  if (!target) return null;
+  const { node, cluster } = target;
   // Cordoned before the drain: an operator's doing, theirs to undo.
   if (state.recheck.pre.cordoned !== false) return 'left-cordoned';
-  const drainer = await guarded('pick the Kubernetes cluster', () =>
-    deps.drainer(state.migration.kubernetes_cluster),
-  );
+  const drainer = await guarded('pick the Kubernetes cluster', () => deps.drainer(cluster));
   return guarded(`uncordon Kubernetes node ${node}`, () => drainer.uncordon(node));
 }
 
@@ -35,7 +34,7 @@ export async function endMaintenance(
   state: WorkflowState,
   deps: AgentStepDeps,
 ): Promise<UndrainResult['consul']> {
-  const agent = state.migration.consul;
+  const agent = state.recheck?.targets.consul;
   if (!agent) return null;
   const maintenance = await deps.maintenance();
   const status = await guarded(`read maintenance of Consul node ${agent.node}`, () =>

@@ -20,9 +20,12 @@ export async function startHarness(
 ): Promise<Harness> {
   const consul = new FakeConsul({ token: TOKEN });
   const agent = await consul.addAgent(NODE, options.agent);
+  // The fake agents speak plain HTTP unless given a certificate: allowing that takes `insecure`.
+  const plain = options.agent?.tls === undefined;
   const maintenance = await ConsulMaintenanceSwitch.create({
     token: TOKEN,
     timeoutMs: 2_000,
+    ...(plain ? { scheme: 'http', insecure: true } : {}),
     ...options.driver,
   });
   return { consul, agent, target: consul.ref(NODE), maintenance };

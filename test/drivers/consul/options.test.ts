@@ -48,8 +48,9 @@ describe('resolveConsulOptions', () => {
   it('fills in the defaults', async () => {
     const options = await resolveConsulOptions({});
     expect(options).toMatchObject({
-      scheme: 'http',
-      port: 8500,
+      scheme: 'https',
+      port: 8501,
+      insecure: false,
       skipTLSVerify: false,
       timeoutMs: 10_000,
       verifyNodeName: true,
@@ -61,6 +62,7 @@ describe('resolveConsulOptions', () => {
     [{ ca: 'PEM', caFile: '/ca.pem' }, 'caFile'],
     [{ port: 70_000 }, 'port'],
     [{ tokn: 'x' }, 'tokn'],
+    [{ scheme: 'http' }, 'insecure: true'],
   ])('rejects %j, naming %s', async (input, field) => {
     const error = await caught(resolveConsulOptions(input));
     expect(error).toBeInstanceOf(ValidationError);

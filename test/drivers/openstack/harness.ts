@@ -28,7 +28,13 @@ export interface HarnessOptions {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new ManualClock(Date.UTC(2026, 11, 1, 12));
   const fake = await FakeOpenStack.start({ clock, ...options.fake });
-  fake.addServer({ id: SERVER_ID, host: 'cmp-1', availabilityZone: 'az1', metadata: { role: 'web' } });
+  fake.addServer({
+    id: SERVER_ID,
+    host: 'cmp-1',
+    availabilityZone: 'az1',
+    metadata: { role: 'web' },
+    addresses: ['10.0.0.5', 'fd00::5'],
+  });
   const sleeps: number[] = [];
   const retry: Partial<RetryPolicy> = {
     sleep: async (ms) => {

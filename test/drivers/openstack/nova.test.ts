@@ -74,6 +74,8 @@ describe('NovaClient requests', () => {
       taskState: null,
       vmState: 'active',
       metadata: { role: 'web' },
+      // Every network's addresses, what the agent looks the VM's node and Consul agent up by.
+      addresses: ['10.0.0.5', 'fd00::5'],
     });
   });
 

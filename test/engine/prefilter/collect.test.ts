@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { placementPrefilter } from '../../../lib/engine/prefilter/index.js';
 import { amountsByKind } from '../../../lib/engine/prefilter/resources.js';
 import type { Aggregate, HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpecInput } from '../../../lib/model/requestSchema.js';
 import { makeConfig, makeContext, makeSpec } from '../../helpers/factories.js';
 import { computeHost, kept, removed } from './helpers.js';
+import { placementPrefilter } from './placementPrefilter.js';
 
 const agg = (name: string, metadata: Record<string, string>): Aggregate => ({
   name,

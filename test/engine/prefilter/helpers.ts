@@ -1,9 +1,9 @@
 import type { SchedulerConfig } from '../../../lib/config/options.js';
-import { type PrefilterResult, placementPrefilter } from '../../../lib/engine/prefilter/index.js';
 import type { HostStateInput } from '../../../lib/model/hostSchema.js';
 import type { HostState } from '../../../lib/model/hostState.js';
 import type { RequestSpec } from '../../../lib/model/requestSpec.js';
 import { makeConfig, makeContext, makeHost } from '../../helpers/factories.js';
+import { type PrefilterResult, placementPrefilter } from './placementPrefilter.js';
 
 /**
  * A ready compute node with room: 16 vCPUs, 16 GiB RAM (512 MB reserved, so 15872 MB free), 100 GB disk.

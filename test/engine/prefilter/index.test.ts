@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Fleet } from '../../../lib/engine/fleet.js';
-import { placementPrefilter } from '../../../lib/engine/prefilter/index.js';
 import { makeConfig, makeContext, makeSpec } from '../../helpers/factories.js';
 import { computeHost, kept, prefilter } from './helpers.js';
+import { placementPrefilter } from './placementPrefilter.js';
 
 describe('placementPrefilter', () => {
   const hosts = () => [

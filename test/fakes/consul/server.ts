@@ -9,6 +9,7 @@ export {
   NODE_MAINTENANCE_CHECK,
   type RecordedConsulRequest,
 } from './agent.js';
+export { type FakeCatalogNode, FakeConsulCatalog } from './catalog.js';
 
 /**
  * A fleet of fake Consul agents, one listener per VM (each VM's agent has its own address, as in an

@@ -40,6 +40,10 @@ export interface FakeNode {
   uid: string;
   unschedulable: boolean;
   annotations: Record<string, string>;
+  /** `spec.providerID`, e.g. `openstack:///<server uuid>` as cloud-provider-openstack sets it. */
+  providerID?: string;
+  /** `status.addresses` of type InternalIP. */
+  addresses: string[];
 }
 
 export type EvictionResult =
@@ -58,15 +62,20 @@ export class FakeCluster {
     public terminationDelayMs = 0,
   ) {}
 
-  addNode(name: string, options: { unschedulable?: boolean } = {}): FakeNode {
-    const node = { name, uid: randomUUID(), unschedulable: options.unschedulable ?? false, annotations: {} };
+  addNode(
+    name: string,
+    options: { unschedulable?: boolean; providerID?: string; addresses?: string[] } = {},
+  ): FakeNode {
+    const node: FakeNode = {
+      name,
+      uid: randomUUID(),
+      unschedulable: options.unschedulable ?? false,
+      ...(options.providerID ? { providerID: options.providerID } : {}),
+      addresses: [...(options.addresses ?? [])],
+      annotations: {},
+    };
     this.nodeMap.set(name, node);
     return node;
-  }
-
-  /** Every node, in the order added. */
-  nodes(): FakeNode[] {
-    return [...this.nodeMap.values()];
   }
 
   addPod(input: FakePodInput): FakePod {
@@ -85,6 +94,10 @@ export class FakeCluster {
     };
     this.podMap.set(`${namespace}/${input.name}`, pod);
     return pod;
+  }
+
+  nodes(): FakeNode[] {
+    return [...this.nodeMap.values()];
   }
 
   node(name: string): FakeNode | undefined {

@@ -11,7 +11,11 @@ export function nodeJson(node: FakeNode) {
       ...(Object.keys(node.annotations).length > 0 ? { annotations: { ...node.annotations } } : {}),
     },
     // The real server omits `unschedulable` when false.
-    spec: node.unschedulable ? { unschedulable: true } : {},
+    spec: {
+      ...(node.unschedulable ? { unschedulable: true } : {}),
+      ...(node.providerID ? { providerID: node.providerID } : {}),
+    },
+    status: { addresses: node.addresses.map((address) => ({ type: 'InternalIP', address })) },
   };
 }
 

@@ -87,6 +87,7 @@ function getServer(call: NovaCall): FakeReply {
         'OS-EXT-STS:vm_state': s.vmState,
         'OS-EXT-STS:power_state': 1,
         metadata: s.metadata,
+        addresses: { private: s.addresses.map((addr) => ({ addr, version: addr.includes(':') ? 6 : 4 })) },
       },
     },
   }));

@@ -6,9 +6,16 @@ multi-create is placed as Nova's scheduler manager does: filter, weigh, take the
 and go on with the sorted survivors for the next instance.
 """
 
-import json
-import logging
-import sys
+import os
+
+if os.environ.get('PLACID_DRIVER_EVENTLET'):
+    # As nova-scheduler runs (nova/cmd/__init__.py): eventlet-patched sockets, threads and time.
+    import nova.monkey_patch  # noqa: F401
+
+import json  # noqa: E402
+import logging  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
 
 import nova.conf
 from nova import context as nova_context
@@ -70,15 +77,11 @@ def request_spec(case):
     )
 
 
-def run(case, handlers):
+def place(spec, hosts, handlers, weigher_only=False):
+    """Nova's placement of ``spec`` among ``hosts``: the first instance's view and every pick.
+    ``weigher_only``: PlacidWeigher without PlacidFilter (Placid reorders, never removes)."""
     filter_handler, weight_handler, filter_classes, weigher_classes = handlers
-    for name, value in case.get('conf', {}).items():
-        CONF.set_override(name, value, group='placid')
-    client.reset()
-    captured.lines = []
-    spec = request_spec(case)
-    hosts = [fakes.FakeHostState(h, n, {'aggregates': []}) for h, n in case['hosts']]
-    filters_ = [cls() for cls in filter_classes]
+    filters_ = [] if weigher_only else [cls() for cls in filter_classes]
     weighers = [cls() for cls in weigher_classes]
     first = None
     selected = []
@@ -93,11 +96,50 @@ def run(case, handlers):
         selected.append([weighed[0].obj.host, weighed[0].obj.nodename])
         # Nova consumes the pick in memory and sorts the next instance among these survivors.
         hosts = [w.obj for w in weighed]
-    for name in case.get('conf', {}):
-        CONF.clear_override(name, group='placid')
-    out = {'id': case['id'], 'selected': selected, 'stats': dict(placid_nova.stats), 'log': captured.lines}
+    out = {'selected': selected}
     out.update(first or {'passed': [], 'order': []})
     return out
+
+
+def run(case, handlers):
+    """One case: ``repeat`` placements (request ids -0, -1, …); the last one's view is answered.
+    ``keep_state`` keeps the plug-in's cache, counters and breaker from the case before;
+    ``env`` sets (or, with null, removes) environment variables for the case."""
+    for name, value in case.get('conf', {}).items():
+        CONF.set_override(name, value, group='placid')
+    saved_env = {k: os.environ.get(k) for k in case.get('env', {})}
+    _set_env(case.get('env', {}))
+    if not case.get('keep_state'):
+        client.reset()
+    captured.lines = []
+    elapsed = []
+    try:
+        for i in range(case.get('repeat', 1)):
+            r = dict(case['request'])
+            if 'repeat' in case:
+                r['request_id'] = '%s-%d' % (r['request_id'], i)
+            hosts = [fakes.FakeHostState(h, n, {'aggregates': []}) for h, n in case['hosts']]
+            started = time.monotonic()
+            out = place(request_spec(dict(case, request=r)), hosts, handlers,
+                        case.get('weigher_only', False))
+            elapsed.append(time.monotonic() - started)
+        if case.get('summarise'):
+            placid_nova.stats.summarise(now=time.monotonic() + 61)
+    finally:
+        _set_env(saved_env)
+        for name in case.get('conf', {}):
+            CONF.clear_override(name, group='placid')
+    out.update({'id': case['id'], 'stats': dict(placid_nova.stats), 'log': captured.lines,
+                'elapsed': elapsed})
+    return out
+
+
+def _set_env(env):
+    for k, v in env.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
 
 
 def main():

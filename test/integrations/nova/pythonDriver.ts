@@ -23,12 +23,15 @@ export const FAKE_AWS_CREDENTIALS = {
 
 export interface DriverAnswer {
   id: number;
-  /** Hosts through the filters for the first instance. */
+  /** Hosts through the filters for the first instance (of the last placement, with `repeat`). */
   passed: [string, string][];
   /** The first instance's weighed hosts, best first, with Nova's final weight. */
   order: [string, string, number][];
   selected: [string, string][];
-  stats: Record<string, number>;
+  /** placid_nova.stats after the case: counters, and `breaker` (closed, open, half_open). */
+  stats: Record<string, number> & { breaker: string };
+  /** Wall seconds of each placement (filters + weighers through Nova's handlers). */
+  elapsed: number[];
   /** The plug-in's log lines for this case (`WARNING …`, `INFO …`). */
   log: string[];
   error?: string;
@@ -41,16 +44,19 @@ export class PluginDriver {
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {}
 
-  static async start(): Promise<PluginDriver> {
+  /** `eventlet`: monkey-patched first, as nova-scheduler is (nova/cmd imports nova.monkey_patch). */
+  static async start(options: { eventlet?: boolean } = {}): Promise<PluginDriver> {
     if (!existsSync(PYTHON))
       throw new Error(`${PYTHON} is missing: the Nova plug-in tests need Debian's python3`);
     const child = spawn(PYTHON, [join(here, 'plugin_driver.py')], {
       env: {
         ...process.env,
-        PYTHONPATH: join(root, 'integrations/nova'),
+        // Another copy of the plug-in (an older one, to see a test fail without its fix).
+        PYTHONPATH: process.env.PLACID_NOVA_PYTHONPATH ?? join(root, 'integrations/nova'),
         PYTHONDONTWRITEBYTECODE: '1',
         // Only read when a case sets [placid] region (the SigV4 case); never sent anywhere else.
         ...FAKE_AWS_CREDENTIALS,
+        ...(options.eventlet ? { PLACID_DRIVER_EVENTLET: '1' } : {}),
       },
     });
     const driver = new PluginDriver(child);
