@@ -20,29 +20,40 @@ import {
 export class Fleet {
   readonly aggregates: AggregateIndex;
   readonly traits: TraitIndex;
-  readonly names: NameIndex;
   /** True when some host reports its own `availability_zone` (not only through aggregates). */
   readonly hostsReportZones: boolean;
   /** Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. */
   readonly aggregateKeys: ReadonlySet<string>;
-  /** Hosts by name, exactly as reported (a host may have several nodes). */
-  readonly byName: ReadonlyMap<string, HostState[]>;
+  // Built on first use: most requests never look a host up by name.
+  private nameIndex?: NameIndex;
+  private hostsByName?: ReadonlyMap<string, HostState[]>;
 
   private constructor(readonly hosts: readonly HostState[]) {
     this.aggregates = indexAggregates(hosts);
     this.traits = indexTraits(hosts);
-    this.names = indexNames(hosts);
     this.hostsReportZones = hosts.some((h) => h.availability_zone != null);
     const keys = new Set<string>();
     for (const a of this.aggregates.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
     this.aggregateKeys = keys;
-    const byName = new Map<string, HostState[]>();
-    for (const h of hosts) {
-      const list = byName.get(h.host);
-      if (list) list.push(h);
-      else byName.set(h.host, [h]);
+  }
+
+  get names(): NameIndex {
+    this.nameIndex ??= indexNames(this.hosts);
+    return this.nameIndex;
+  }
+
+  /** Hosts by name, exactly as reported (a host may have several nodes). */
+  get byName(): ReadonlyMap<string, HostState[]> {
+    if (!this.hostsByName) {
+      const byName = new Map<string, HostState[]>();
+      for (const h of this.hosts) {
+        const list = byName.get(h.host);
+        if (list) list.push(h);
+        else byName.set(h.host, [h]);
+      }
+      this.hostsByName = byName;
     }
-    this.byName = byName;
+    return this.hostsByName;
   }
 
   /**
@@ -52,6 +63,15 @@ export class Fleet {
   static from(hosts: readonly HostState[] | Fleet, previous?: Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
     return new Fleet(internHosts(hosts, new Set(previous?.hosts)));
+  }
+
+  /**
+   * The fleet of some of this fleet's hosts (an advisory request's candidates), taken as they are:
+   * they are laid out already, so nothing is copied. A host may be replaced by a shallow copy of
+   * itself (its sub-values, aggregates included, still this fleet's).
+   */
+  among(hosts: readonly HostState[]): Fleet {
+    return new Fleet(hosts);
   }
 }
 
