@@ -11,7 +11,8 @@ import {
 /**
  * Host states loaded once and shared by many scheduling requests, with what the engine needs to
  * know about them, built here once: hosts numbered by aggregate membership and trait set (the
- * pre-filter decides its aggregate and trait rules once per group), host and node names, and the
+ * pre-filter decides its aggregate and trait rules once per group), host names (and, when first
+ * asked, lower-cased host and node names), and the
  * aggregate metadata keys in use. Hosts with the same aggregate membership share one `aggregates`
  * array, so aggregate-derived answers (AZ, metadata, multiplier overrides) are computed once per
  * distinct membership. Hosts are treated as immutable: a changed host is a new object
@@ -24,9 +25,10 @@ export class Fleet {
   readonly hostsReportZones: boolean;
   /** Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. */
   readonly aggregateKeys: ReadonlySet<string>;
-  // Built on first use: most requests never look a host up by name.
+  /** Hosts by name, exactly as reported (a host may have several nodes). */
+  readonly byName: ReadonlyMap<string, HostState[]>;
+  // Built on first use: only a request that forces a host or node reads it.
   private nameIndex?: NameIndex;
-  private hostsByName?: ReadonlyMap<string, HostState[]>;
 
   private constructor(readonly hosts: readonly HostState[]) {
     this.aggregates = indexAggregates(hosts);
@@ -35,25 +37,19 @@ export class Fleet {
     const keys = new Set<string>();
     for (const a of this.aggregates.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
     this.aggregateKeys = keys;
+    const byName = new Map<string, HostState[]>();
+    for (const h of hosts) {
+      const list = byName.get(h.host);
+      if (list) list.push(h);
+      else byName.set(h.host, [h]);
+    }
+    this.byName = byName;
   }
 
+  /** Lower-cased host and node names → host positions (forced hosts and nodes). */
   get names(): NameIndex {
     this.nameIndex ??= indexNames(this.hosts);
     return this.nameIndex;
-  }
-
-  /** Hosts by name, exactly as reported (a host may have several nodes). */
-  get byName(): ReadonlyMap<string, HostState[]> {
-    if (!this.hostsByName) {
-      const byName = new Map<string, HostState[]>();
-      for (const h of this.hosts) {
-        const list = byName.get(h.host);
-        if (list) list.push(h);
-        else byName.set(h.host, [h]);
-      }
-      this.hostsByName = byName;
-    }
-    return this.hostsByName;
   }
 
   /**
