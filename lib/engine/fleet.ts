@@ -29,6 +29,7 @@ export class Fleet {
   readonly byName: ReadonlyMap<string, HostState[]>;
   // Built on first use: only a request that forces a host or node reads it.
   private nameIndex?: NameIndex;
+  private nodeIndex?: ReadonlyMap<string, HostState>;
 
   private constructor(readonly hosts: readonly HostState[]) {
     this.aggregates = indexAggregates(hosts);
@@ -50,6 +51,15 @@ export class Fleet {
   get names(): NameIndex {
     this.nameIndex ??= indexNames(this.hosts);
     return this.nameIndex;
+  }
+
+  /**
+   * Hosts by `host\u0000nodename`, built on first use: for hosts with many nodes (ironic), where
+   * scanning `byName`'s list per candidate would not do.
+   */
+  get byNodeKey(): ReadonlyMap<string, HostState> {
+    this.nodeIndex ??= new Map(this.hosts.map((h) => [`${h.host}\u0000${h.nodename}`, h]));
+    return this.nodeIndex;
   }
 
   /**

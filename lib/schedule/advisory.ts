@@ -254,9 +254,6 @@ function weightsOf(weighed: ScheduleDecision['weighed']): Map<HostState, number>
   return weights;
 }
 
-/** Host states by `host\0nodename`, for hosts with many nodes, built once per fleet. */
-const indexes = new WeakMap<Fleet, Map<string, HostState>>();
-
 /** Nodes per host above which a keyed index beats scanning the host's nodes (ironic hosts have thousands). */
 const SCAN_LIMIT = 8;
 
@@ -273,12 +270,7 @@ export function fleetLookup(fleet: Fleet): (host: string, nodename: string) => H
       for (const h of nodes) if (h.nodename === nodename) return h;
       return undefined;
     }
-    let index = indexes.get(fleet);
-    if (!index) {
-      index = new Map(fleet.hosts.map((h) => [key(h.host, h.nodename), h]));
-      indexes.set(fleet, index);
-    }
-    return index.get(key(host, nodename));
+    return fleet.byNodeKey.get(key(host, nodename));
   };
 }
 
