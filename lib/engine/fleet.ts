@@ -11,7 +11,8 @@ import {
 /**
  * Host states loaded once and shared by many scheduling requests, with what the engine needs to
  * know about them, built here once: hosts numbered by aggregate membership and trait set (the
- * pre-filter decides its aggregate and trait rules once per group), host and node names, and the
+ * pre-filter decides its aggregate and trait rules once per group), host names (and, when first
+ * asked, lower-cased host and node names), and the
  * aggregate metadata keys in use. Hosts with the same aggregate membership share one `aggregates`
  * array, so aggregate-derived answers (AZ, metadata, multiplier overrides) are computed once per
  * distinct membership. Hosts are treated as immutable: a changed host is a new object
@@ -20,18 +21,19 @@ import {
 export class Fleet {
   readonly aggregates: AggregateIndex;
   readonly traits: TraitIndex;
-  readonly names: NameIndex;
   /** True when some host reports its own `availability_zone` (not only through aggregates). */
   readonly hostsReportZones: boolean;
   /** Every metadata key used by any aggregate; lets weighers skip per-host override look-ups. */
   readonly aggregateKeys: ReadonlySet<string>;
   /** Hosts by name, exactly as reported (a host may have several nodes). */
   readonly byName: ReadonlyMap<string, HostState[]>;
+  // Built on first use: only a request that forces a host or node reads it.
+  private nameIndex?: NameIndex;
+  private nodeIndex?: ReadonlyMap<string, HostState>;
 
   private constructor(readonly hosts: readonly HostState[]) {
     this.aggregates = indexAggregates(hosts);
     this.traits = indexTraits(hosts);
-    this.names = indexNames(hosts);
     this.hostsReportZones = hosts.some((h) => h.availability_zone != null);
     const keys = new Set<string>();
     for (const a of this.aggregates.aggregates) for (const k of Object.keys(a.metadata)) keys.add(k);
@@ -45,6 +47,21 @@ export class Fleet {
     this.byName = byName;
   }
 
+  /** Lower-cased host and node names → host positions (forced hosts and nodes). */
+  get names(): NameIndex {
+    this.nameIndex ??= indexNames(this.hosts);
+    return this.nameIndex;
+  }
+
+  /**
+   * Hosts by `host\u0000nodename`, built on first use: for hosts with many nodes (ironic), where
+   * scanning `byName`'s list per candidate would not do.
+   */
+  get byNodeKey(): ReadonlyMap<string, HostState> {
+    this.nodeIndex ??= new Map(this.hosts.map((h) => [`${h.host}\u0000${h.nodename}`, h]));
+    return this.nodeIndex;
+  }
+
   /**
    * The fleet of `hosts`, each copied into one layout; hosts of `previous` (a snapshot refresh's
    * unchanged hosts) are taken as they are, so one copy of each host lives on.
@@ -52,6 +69,15 @@ export class Fleet {
   static from(hosts: readonly HostState[] | Fleet, previous?: Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
     return new Fleet(internHosts(hosts, new Set(previous?.hosts)));
+  }
+
+  /**
+   * The fleet of some of this fleet's hosts (an advisory request's candidates), taken as they are:
+   * they are laid out already, so nothing is copied. A host may be replaced by a shallow copy of
+   * itself (its sub-values, aggregates included, still this fleet's).
+   */
+  among(hosts: readonly HostState[]): Fleet {
+    return new Fleet(hosts);
   }
 }
 

@@ -109,14 +109,14 @@ export const ADVISORY_LIST_LIMIT = 20;
 const key = (host: string, nodename: string): string => `${host}\u0000${nodename}`;
 
 /**
- * Decides among `candidates` only: the hosts `lookup` knows are scheduled as a fleet of their own
+ * Decides among `candidates` only: the hosts `source` knows are scheduled as a fleet of their own
  * (in-memory consumption for a multi-create, no claims), the others are reported as unknown.
  * Verdicts are those of the first instance, which is what a per-request filter can act on.
  * Liveness is the caller's (Nova sent the candidate, so it is up): a host whose last report is
  * too old to judge it by passes as stale, and one reported down is judged as up.
  */
 export async function adviseAmong(
-  lookup: (host: string, nodename: string) => HostState | undefined,
+  source: Fleet | ((host: string, nodename: string) => HostState | undefined),
   spec: RequestSpec,
   candidates: readonly CandidateRef[],
   scheduler: Scheduler,
@@ -130,6 +130,7 @@ export async function adviseAmong(
   const unknown: CandidateRef[] = [];
   const seen = new Set<HostState>();
   const unknownKeys = new Set<string>();
+  const lookup = source instanceof Fleet ? fleetLookup(source) : source;
   for (const c of candidates) {
     const state = lookup(c.host, c.nodename);
     if (state) {
@@ -147,8 +148,9 @@ export async function adviseAmong(
       unknown.push({ host: c.host, nodename: c.nodename });
     }
   }
-  // Interned once here (a no-op for the snapshot's hosts), so the weighed hosts are these objects.
-  const fleet = Fleet.from(hosts);
+  // A fleet's own hosts are laid out already: its candidates' fleet copies nothing. Other hosts are
+  // laid out here, so the weighed hosts are these objects.
+  const fleet = source instanceof Fleet ? source.among(hosts) : Fleet.from(hosts);
   // The weights of every survivor come from the fast path; reasons only from the explained one.
   const engine = await scheduler.schedule(fleet, spec, { explain, weights: true, now, alternates: false });
   const answer: AdvisoryAnswer = {
@@ -232,7 +234,7 @@ function verdictsOf(
         report_age_seconds: age,
       };
     }
-    // Fleet.from keeps the order and (interned) identity of its input, one host per input host.
+    // The candidates' fleet keeps the order and (laid-out) identity of its input, one host per input host.
     const h = interned[next++];
     const weight = weights.get(h);
     if (weight !== undefined) return { host: h.host, nodename: h.nodename, passes: true, weight };
@@ -252,9 +254,6 @@ function weightsOf(weighed: ScheduleDecision['weighed']): Map<HostState, number>
   return weights;
 }
 
-/** Host states by `host\0nodename`, for hosts with many nodes, built once per fleet. */
-const indexes = new WeakMap<Fleet, Map<string, HostState>>();
-
 /** Nodes per host above which a keyed index beats scanning the host's nodes (ironic hosts have thousands). */
 const SCAN_LIMIT = 8;
 
@@ -271,12 +270,7 @@ export function fleetLookup(fleet: Fleet): (host: string, nodename: string) => H
       for (const h of nodes) if (h.nodename === nodename) return h;
       return undefined;
     }
-    let index = indexes.get(fleet);
-    if (!index) {
-      index = new Map(fleet.hosts.map((h) => [key(h.host, h.nodename), h]));
-      indexes.set(fleet, index);
-    }
-    return index.get(key(host, nodename));
+    return fleet.byNodeKey.get(key(host, nodename));
   };
 }
 
@@ -306,8 +300,7 @@ export async function adviseRequest(
   const now = deps.store.now();
   const { scheduler, note } = deps.forRelease?.(options.novaRelease) ?? { scheduler: deps.scheduler };
   const { answer, engine } = await adviseAmong(
-    // The fleet's own (interned) host objects, so the candidates' fleet copies nothing.
-    fleetLookup(deps.snapshot.fleet),
+    deps.snapshot.fleet,
     spec,
     candidates,
     scheduler,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Fleet } from '../../lib/engine/fleet.js';
 import { createScheduler } from '../../lib/engine/registry.js';
-import { fleetLookup } from '../../lib/schedule/advisory.js';
+import { adviseAmong, fleetLookup } from '../../lib/schedule/advisory.js';
 import { makeConfig, makeHost, makeSpec } from '../helpers/factories.js';
 
 /** One libvirt host per name, and an ironic-style host holding many nodes. */
@@ -52,6 +52,36 @@ describe('fleetLookup', () => {
     expect(found).toEqual(fleet.hosts.filter((h) => h.host === 'ironic'));
     expect(lookup('ironic', 'node-20')).toBeUndefined();
     expect(lookup('ironic', 'cmp1')).toBeUndefined();
+  });
+});
+
+describe('adviseAmong over a fleet', () => {
+  it("decides on the fleet's own host objects (the candidates' fleet copies none) and answers in the order sent", async () => {
+    // Prepare
+    const fleet = mixedFleet();
+    const sent = [
+      { host: 'ironic', nodename: 'node-7' },
+      { host: 'cmp3', nodename: 'cmp3' },
+      { host: 'cmp1', nodename: 'cmp1' },
+    ];
+    const scheduler = createScheduler(makeConfig({}));
+    // Act
+    const { answer, engine } = await adviseAmong(
+      fleet,
+      makeSpec({ flavor: { name: 'small', vcpus: 1, memory_mb: 2048, root_gb: 1 } }),
+      sent,
+      scheduler,
+      new Date('2026-12-01T12:00:00Z'),
+    );
+    // Assess
+    expect(answer.candidates.map((c) => [c.host, c.nodename, c.passes])).toEqual([
+      ['ironic', 'node-7', true],
+      ['cmp3', 'cmp3', true],
+      ['cmp1', 'cmp1', true],
+    ]);
+    const weighed = (engine.weighed ?? []).map((w) => w.host);
+    expect(weighed).toHaveLength(3);
+    for (const host of weighed) expect(fleet.hosts).toContain(host);
   });
 });
 
