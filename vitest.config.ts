@@ -10,6 +10,12 @@ const INTEGRATION = [
 ];
 
 /**
+ * Tests against a real OpenStack control plane (scripts/openstack/up, docs/openstack.md): only
+ * `npm run test:openstack` runs them, after `npm test`.
+ */
+const OPENSTACK = ['test/openstack/**/*.test.ts'];
+
+/**
  * Files that need modules of their own: they replace a module (vi.mock), patch an AWS SDK client
  * class for every instance (aws-sdk-client-mock's mockClient), or stub the environment and import a
  * Lambda handler afresh; sharing a worker's modules, the next file would get the patched ones.
@@ -19,7 +25,8 @@ const PATCHES_MODULES = /\bvi\.(mock|doMock|resetModules)\(|\bmockClient\(/;
 const OWN_MODULES = [
   ...readdirSync('test', { recursive: true, encoding: 'utf8' })
     .map((file) => join('test', file))
-    .filter((path) => path.endsWith('.test.ts') && PATCHES_MODULES.test(readFileSync(path, 'utf8'))),
+    .filter((path) => path.endsWith('.test.ts') && !path.startsWith(join('test', 'openstack')))
+    .filter((path) => PATCHES_MODULES.test(readFileSync(path, 'utf8'))),
   // Stubs the environment, then imports the ingest handler (which another file may have set up).
   'test/infra/contract.test.ts',
 ].sort();
@@ -46,7 +53,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...INTEGRATION, ...OWN_MODULES],
+          exclude: [...INTEGRATION, ...OWN_MODULES, ...OPENSTACK],
           // Test files share a worker's modules instead of importing the engine, the store and the
           // AWS SDK afresh for each of ~280 files: that import was most of the suite's CPU time.
           // Every file sets up what it uses (its own dynalite, servers, clock), so none sees
@@ -58,6 +65,19 @@ export default defineConfig({
       // Needs Debian's prometheus and python3-nova (`npm test` installs them): `npm run test:unit`
       // runs everything else without them.
       { extends: true, test: { name: 'integration', include: INTEGRATION } },
+      // One cloud for every file, brought up (or reused) by the global set-up: files run one at a
+      // time. Not in `npm test` (it names its projects); `npm run test:openstack` runs it.
+      {
+        extends: true,
+        test: {
+          name: 'openstack',
+          include: OPENSTACK,
+          globalSetup: ['test/openstack/globalSetup.ts'],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
+      },
     ],
   },
 });

@@ -1,7 +1,9 @@
 /**
  * The `placid` CLI against a bare node doing the least the same job needs: `placid --help` against
  * `node -e 0`, and `placid schedule --json` over 20k hosts against a node that reads and parses
- * the same two files. CPU time (user + system) of each child, from bash's `time` (to the
+ * the same two files, for three shapes of host: plain (capacity, aggregates, service), with
+ * Nova's compute-monitor metrics, and with NUMA topology, PCI pools and a PCPU inventory, as
+ * libvirt hypervisors report them. CPU time (user + system) of each child, from bash's `time` (to the
  * millisecond; /usr/bin/time rounds to 10 ms, a twelfth of the bare parse), median of RUNS;
  * wall time is reported too but moves with the machine's load.
  */
@@ -20,20 +22,23 @@ export async function benchCliStart(): Promise<Record<string, unknown>> {
   if (build.status !== 0) throw new Error('npm run build failed');
   const dir = mkdtempSync(join(tmpdir(), 'placid-cli-bench-'));
   try {
-    const hosts = join(dir, 'hosts.json');
     const request = join(dir, 'request.json');
-    writeFileSync(hosts, JSON.stringify(hostInputs(HOSTS)));
     writeFileSync(request, JSON.stringify(REQUEST));
-    const bareParse = `const fs=require('fs');JSON.parse(fs.readFileSync(${JSON.stringify(hosts)},'utf8'));JSON.parse(fs.readFileSync(${JSON.stringify(request)},'utf8'))`;
     const help = compare(['bin/placid.mjs', '--help'], ['-e', '0']);
-    const schedule = compare(
-      ['bin/placid.mjs', 'schedule', '--hosts', hosts, '--request', request, '--json'],
-      ['-e', bareParse],
-    );
-    process.stdout.write(
-      `cli --help ${JSON.stringify(help)}\ncli schedule --json ${HOSTS} hosts ${JSON.stringify(schedule)}\n`,
-    );
-    return { help, [`schedule_json_${HOSTS}_hosts`]: schedule };
+    const out: Record<string, unknown> = { help };
+    for (const shape of Object.keys(SHAPES) as Shape[]) {
+      const hosts = join(dir, `hosts-${shape}.json`);
+      writeFileSync(hosts, JSON.stringify(hostInputs(HOSTS, shape)));
+      const bareParse = `const fs=require('fs');JSON.parse(fs.readFileSync(${JSON.stringify(hosts)},'utf8'));JSON.parse(fs.readFileSync(${JSON.stringify(request)},'utf8'))`;
+      const schedule = compare(
+        ['bin/placid.mjs', 'schedule', '--hosts', hosts, '--request', request, '--json'],
+        ['-e', bareParse],
+      );
+      process.stdout.write(`cli schedule --json ${HOSTS} ${shape} hosts ${JSON.stringify(schedule)}\n`);
+      out[`schedule_json_${HOSTS}_${shape}_hosts`] = schedule;
+    }
+    process.stdout.write(`cli --help ${JSON.stringify(help)}\n`);
+    return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,8 +95,10 @@ const REQUEST = {
   availability_zone: 'az2',
 };
 
+type Shape = keyof typeof SHAPES;
+
 /** The placement bench's fleet as HOSTS.json input: 3 zones, 2 storage classes, varied usage. */
-function hostInputs(n: number): object[] {
+function hostInputs(n: number, shape: Shape): object[] {
   const zones = ['az1', 'az2', 'az3'];
   let seed = 42;
   const rnd = () => {
@@ -101,7 +108,7 @@ function hostInputs(n: number): object[] {
   return Array.from({ length: n }, (_, i) => {
     const az = zones[i % 3];
     const ssd = i % 2 === 0;
-    return {
+    const host = {
       host: `cmp-${i}`,
       free_ram_mb: 262144 - Math.floor(rnd() * 200000) - 512,
       total_usable_ram_mb: 262144,
@@ -120,5 +127,83 @@ function hostInputs(n: number): object[] {
         { name: ssd ? 'ssd' : 'hdd', metadata: { storage: ssd ? 'ssd' : 'hdd' } },
       ],
     };
+    return { ...host, ...SHAPES[shape](i, rnd) };
   });
+}
+
+/** Nova's libvirt compute monitor (`compute_monitors = cpu.virt_driver`): its ten CPU metrics. */
+const CPU_METRICS = [
+  'frequency',
+  'user.time',
+  'kernel.time',
+  'idle.time',
+  'iowait.time',
+  'user.percent',
+  'kernel.percent',
+  'idle.percent',
+  'iowait.percent',
+  'percent',
+];
+
+/** What each shape adds to a plain host. */
+const SHAPES = {
+  plain: () => ({}),
+  metrics: (_i: number, rnd: () => number) => ({
+    metrics: CPU_METRICS.map((m) => ({
+      name: `cpu.${m}`,
+      value: m === 'frequency' ? 2400 : Math.round(rnd() * 10000) / 100,
+      source: 'libvirt.LibvirtDriver',
+      timestamp: '2026-12-01T12:10:00.000000',
+    })),
+  }),
+  // Two sockets of 16 cores with hyper-threads: half the threads shared, half dedicated (pinnable),
+  // 4 KiB, 2 MiB and 1 GiB pages; an SR-IOV NIC's VFs and, on every fourth host, a GPU.
+  numa: (i: number, rnd: () => number) => ({
+    numa_topology: { cells: [0, 1].map((cell) => numaCell(cell, rnd)) },
+    pci_stats: {
+      pools: [
+        {
+          vendor_id: '8086',
+          product_id: '154d',
+          count: 4,
+          numa_node: 0,
+          physical_network: 'physnet1',
+          dev_type: 'type-VF',
+          tags: { dev_type: 'type-VF', physical_network: 'physnet1' },
+        },
+        {
+          vendor_id: '10de',
+          product_id: '1eb8',
+          count: i % 4 === 0 ? 1 : 0,
+          numa_node: 1,
+          dev_type: 'type-PCI',
+          tags: { dev_type: 'type-PCI' },
+        },
+      ],
+    },
+    traits: ['HW_CPU_X86_AVX2', 'COMPUTE_NET_VIF_MODEL_VIRTIO'],
+    inventories: {
+      PCPU: { total: 32, used: 4, reserved: 0, allocation_ratio: 1, min_unit: 1, max_unit: 32, step_size: 1 },
+    },
+  }),
+};
+
+function numaCell(cell: number, rnd: () => number) {
+  const cpus = Array.from({ length: 32 }, (_, k) => cell * 32 + k);
+  return {
+    id: cell,
+    socket: cell,
+    cpuset: cpus.slice(0, 16),
+    pcpuset: cpus.slice(16),
+    memory: 131072,
+    cpu_usage: Math.floor(rnd() * 64),
+    memory_usage: Math.floor(rnd() * 100000),
+    pinned_cpus: cpus.slice(16, 16 + Math.floor(rnd() * 8)),
+    siblings: Array.from({ length: 16 }, (_, k) => [cell * 32 + k, cell * 32 + k + 16]),
+    mempages: [
+      { size_kb: 4, total: 25165824, used: 0, reserved: 0 },
+      { size_kb: 2048, total: 8192, used: Math.floor(rnd() * 4000), reserved: 0 },
+      { size_kb: 1048576, total: 16, used: Math.floor(rnd() * 8), reserved: 0 },
+    ],
+  };
 }

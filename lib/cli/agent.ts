@@ -49,6 +49,9 @@ export async function runAgentCommand(args: AgentArgs, io: CliIO): Promise<numbe
   const { loadAgentConfig } = await import('../agent/config.js');
   const config = await loadAgentConfig(args.config);
   if (args.check) {
+    // The collector's own config too: a missing or bad collect.yaml fails the check, not the service.
+    if (config.collect)
+      await (await import('../collect/loadConfig.js')).loadCollectConfig(config.collect.config);
     io.stdout.write(
       `${JSON.stringify({ ok: true, activity_arn: config.activityArn, worker: config.workerName, collect: Boolean(config.collect) })}\n`,
     );

@@ -4,7 +4,7 @@ import { isoTime } from './detect.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
-import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
+import { storeExitHelp, withLocalStore } from './localDetector.js';
 
 export async function runApprove(
   planId: string,
@@ -35,6 +35,9 @@ export function addApproveCommand(program: Command, io: CliIO, done: (status: nu
     .argument('<plan-id>', 'the plan id, as `placid plans` or `placid detect` print it')
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
     .option('--at <time>', 'approve as of this ISO-8601 time (as `placid detect --at`)', isoTime)
-    .addHelpText('after', DETECTOR_EXIT_HELP)
+    .addHelpText(
+      'after',
+      storeExitHelp('an unknown or expired plan, a plan that is not waiting for approval, '),
+    )
     .action(async (planId, opts) => done(await runApprove(planId, opts, io)));
 }

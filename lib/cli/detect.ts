@@ -10,7 +10,7 @@ import { describeRound, type Round } from './detectRounds.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
-import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
+import { storeExitHelp, withLocalStore } from './localDetector.js';
 import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
 
 export interface DetectArgs {
@@ -105,6 +105,9 @@ export function addDetectCommand(program: Command, io: CliIO, done: (status: num
       '--full-read',
       "read every node's sample window (one query per node) instead of the window digests ingest writes: the reference the digests are checked against",
     )
-    .addHelpText('after', DETECTOR_EXIT_HELP)
+    .addHelpText(
+      'after',
+      storeExitHelp('an unreadable or bad --config, --endpoints, --settings or --template file, '),
+    )
     .action(async (opts) => done(await runDetect(opts, io)));
 }

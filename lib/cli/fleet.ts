@@ -21,7 +21,7 @@ export const DEFAULT_WINDOW_MINUTES = 10;
 const FLEET_EXIT_HELP = `
 Exit status:
   0  the fleet was printed (an empty store included)
-  2  usage error: bad options, no store at --data-dir, the store in use
+  2  usage error: bad options, no store at --data-dir
   3  internal error`;
 
 export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<number> {

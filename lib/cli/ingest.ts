@@ -21,12 +21,13 @@ Input: one report message (JSON), a JSON array of messages, or JSON Lines (one m
 Exit status:
   0  every message was stored (reports no newer than the stored state count as stored)
   1  at least one message was rejected (each is printed with its reason)
-  2  usage error: unreadable or empty input, bad options, the local store in use
+  2  usage error: unreadable or empty input, bad options, a --data-dir that cannot hold a store
   3  internal error`;
 
 export interface IngestArgs {
   dataDir?: string;
   queue?: string;
+  asOfNow?: boolean;
 }
 
 export async function runIngestCommand(
@@ -40,7 +41,11 @@ export async function runIngestCommand(
   }
   if (args.queue !== undefined) checkQueueUrl(args.queue);
   const { readReportInput } = await import('./ingestInput.js');
-  const { messages, source } = await readReportInput(file, stdin);
+  const input = await readReportInput(file, stdin);
+  const source = input.source;
+  const messages = args.asOfNow
+    ? (await import('./asOfNow.js')).rebaseToNow(input.messages, Date.now())
+    : input.messages;
   return args.queue !== undefined
     ? ingestToQueue(args.queue, messages, source, io)
     : ingestLocally(args.dataDir, messages, source, io);
@@ -103,6 +108,10 @@ export function addIngestCommand(
     .argument('<file>', 'report messages: a JSON file, JSON Lines, or - for standard input')
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
     .option('--queue <url>', 'send to this SQS queue instead of storing locally')
+    .option(
+      '--as-of-now',
+      'move every time in the reports by one amount so the newest is now (for the shipped examples)',
+    )
     .addHelpText('after', INGEST_EXIT_HELP)
     .action(async (file, opts) => done(await runIngestCommand(file, opts, io, stdin)));
 }

@@ -1,11 +1,10 @@
 import { dirname, resolve } from 'node:path';
-import { isRegularFile, readFileBytes, readFileInPieces, readTextFile } from '../config/files.js';
+import { readTextFile } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
-import { fastHostStatesOfStream } from '../model/hostFastPath.js';
+import { parseHostStates } from '../model/hostSchema.js';
 import type { HostState } from '../model/hostState.js';
-import { readFrom } from '../model/jsonArrayObjects.js';
-import { fastRequestSpec } from '../model/requestFastPath.js';
+import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { InputError } from './errors.js';
 
@@ -26,40 +25,14 @@ function parseJsonText(text: string, path: string): unknown {
   }
 }
 
-/**
- * HOSTS.json: an array of host states. Files of the common shape are parsed a batch of hosts at a
- * time and never load zod (the fast path gives zod's answer). Anything else is parsed whole:
- * JSON.parse words what is not JSON, zod decides and words the rest.
- */
+/** HOSTS.json: an array of host states (a pipe such as /dev/stdin works too). */
 export async function readHosts(path: string): Promise<HostState[]> {
-  const fail = cannotRead(path, 'hosts');
-  if (isRegularFile(path)) {
-    // Read in pieces, never whole; read again whole only when the fast path declines.
-    const fast = readFileInPieces(path, fail, (read) => fastHostStatesOfStream(read, path));
-    return fast ?? parsedHosts(await readTextFile(path, fail), path);
-  }
-  // A pipe or a device (--hosts /dev/stdin) can be read only once: whole, and both paths read
-  // the same bytes.
-  const json = await readFileBytes(path, fail);
-  return fastHostStatesOfStream(readFrom(json), path) ?? parsedHosts(json.toString('utf8'), path);
+  return parseHostStates(await readJsonFile(path, 'hosts'), path);
 }
 
-/** Host states of a whole file's text, through JSON.parse and zod. */
-async function parsedHosts(text: string, path: string): Promise<HostState[]> {
-  const doc = parseJsonText(text, path);
-  const { parseHostStates } = await import('../model/hostSchema.js');
-  return parseHostStates(doc, path);
-}
-
-/**
- * REQUEST.json: one request spec (as readHosts: zod only when the fast path declines). `doc`: the
- * file's JSON when the caller has it already (errors still name `path`).
- */
+/** REQUEST.json: one request spec. `doc`: the file's JSON when the caller has it already (errors still name `path`). */
 export async function readRequest(path: string, doc?: unknown): Promise<RequestSpec> {
   doc ??= await readJsonFile(path, 'request');
-  const fast = fastRequestSpec(doc, path);
-  if (fast) return fast;
-  const { parseRequestSpec } = await import('../model/requestSchema.js');
   return parseRequestSpec(doc, path);
 }
 

@@ -4,12 +4,14 @@ import type { LocalStore } from '../local/localStore.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { InputError } from './errors.js';
 
-export const DETECTOR_EXIT_HELP = `
+/** The exit statuses of a command over the local store; `badInput` lists what gives 2 besides a usage error. */
+export function storeExitHelp(badInput: string): string {
+  return `
 Exit status:
   0  done
-  2  bad input: no store at --data-dir, the store in use, a bad config file, an unknown or
-     expired plan, a plan that is not waiting for approval, or a usage error
+  2  bad input: no store at --data-dir, ${badInput}or a usage error
   3  internal error`;
+}
 
 export async function withLocalStore<T>(
   dataDir: string | undefined,

@@ -11,7 +11,8 @@ const MODE: Record<Plan['mode'], string> = {
   auto: 'auto mode: approved as made',
 };
 
-export function formatPlan(plan: Plan): string {
+/** `names` (uuid → instance name, from the store) adds each moved VM's name beside its uuid. */
+export function formatPlan(plan: Plan, names: ReadonlyMap<string, string> = new Map()): string {
   const s = plan.summary;
   const head = [
     `Plan ${plan.plan_id} (${MODE[plan.mode]})`,
@@ -21,7 +22,7 @@ export function formatPlan(plan: Plan): string {
       `(${lowerBound(s)}); predicted to suffer after the plan: ${s.suffering_left_predicted}` +
       (s.newly_suffering_predicted > 0 ? `, newly suffering: ${s.newly_suffering_predicted}` : ''),
   ];
-  const sections = [head, ...waves(plan), ...skipped(plan.skipped)];
+  const sections = [head, ...waves(plan, names), ...skipped(plan.skipped)];
   if (plan.migrations.length === 0) sections.splice(1, 0, ['Nothing to move.']);
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }
@@ -36,11 +37,11 @@ function lowerBound(s: Plan['summary']): string {
   );
 }
 
-function waves(plan: Plan): string[][] {
+function waves(plan: Plan, names: ReadonlyMap<string, string>): string[][] {
   return plan.waves.map((w) => {
     const moves = plan.migrations.filter((m) => m.wave === w.wave);
     const rows = moves.map((m) => [
-      `  ${m.instance_uuid}`,
+      `  ${m.instance_uuid}${names.has(m.instance_uuid) ? ` (${names.get(m.instance_uuid)})` : ''}`,
       `${m.source_host} → ${m.dest_host}`,
       gibibytes(m.estimated_bytes),
       seconds(m.estimated_seconds),

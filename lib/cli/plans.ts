@@ -1,10 +1,10 @@
 /** `placid plans`: the stored plans, newest first, with their status and their migrations' states. */
 import type { Command } from '@commander-js/extra-typings';
 import type { StoredPlanStatus } from '../model/plan.js';
-import { terminalSafe } from './format.js';
+import { plural, terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
-import { DETECTOR_EXIT_HELP, withLocalStore } from './localDetector.js';
+import { storeExitHelp, withLocalStore } from './localDetector.js';
 
 const STATUSES: StoredPlanStatus[] = ['pending_approval', 'approved', 'recommended', 'completed', 'expired'];
 
@@ -14,6 +14,11 @@ export interface PlanListing {
   mode: string;
   created_at: string;
   expires_at: string;
+  /** What it would do: moves, waves, GiB to copy, suffering VMs it was made for. */
+  moves: number;
+  waves: number;
+  gib: number;
+  suffering_vms: number;
   migrations: Record<string, number>;
 }
 
@@ -32,6 +37,10 @@ export async function runPlans(args: { dataDir?: string; json?: boolean }, io: C
           mode: p.mode,
           created_at: p.created_at,
           expires_at: p.plan_expires_at,
+          moves: p.summary.moved,
+          waves: p.summary.waves,
+          gib: Math.round((p.summary.bytes / 2 ** 30) * 10) / 10,
+          suffering_vms: p.summary.suffering_vms,
           migrations,
         };
       }),
@@ -49,22 +58,36 @@ export async function runPlans(args: { dataDir?: string; json?: boolean }, io: C
     const states =
       Object.entries(p.migrations)
         .map(([s, n]) => `${n} ${s}`)
-        .join(', ') || 'no migrations';
+        .join(', ') || 'none sent';
+    const what = `${plural(p.moves, 'move')} in ${plural(p.waves, 'wave')}, ${p.gib} GiB, for ${plural(p.suffering_vms, 'suffering VM')}`;
     io.stdout.write(
       terminalSafe(
-        `${p.plan_id}  ${p.status.padEnd(16)} created ${p.created_at}  expires ${p.expires_at}  ${states}\n`,
+        `${p.plan_id}  ${p.status.padEnd(16)} created ${p.created_at}  expires ${p.expires_at}  ${what}; migrations: ${states}\n`,
       ),
     );
   }
+  io.stdout.write('`placid plans show PLAN_ID` shows every move of a plan and what approving it does\n');
   return 0;
 }
 
 export function addPlansCommand(program: Command, io: CliIO, done: (status: number) => void): void {
-  program
+  const plans = program
     .command('plans')
     .description('list the stored plans with their status and the state of their migrations')
     .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
     .option('--json', 'print the plans as JSON')
-    .addHelpText('after', DETECTOR_EXIT_HELP)
+    .addHelpText('after', storeExitHelp(''))
     .action(async (opts) => done(await runPlans(opts, io)));
+  plans
+    .command('show')
+    .description('one plan in full: every move with its reason, the summary, and what approving it does next')
+    .argument('<plan-id>', 'the plan id, as `placid plans` prints it')
+    .option('--data-dir <dir>', `the local store (default: ${DATA_DIR_HELP})`)
+    .option('--json', 'print the plan, its migrations and the next step as JSON')
+    .addHelpText('after', storeExitHelp('an unknown plan, '))
+    .action(async (planId, opts) => {
+      const { runPlanShow } = await import('./planShow.js');
+      // `plans` takes the same options, so Commander hands them to it: read both.
+      done(await runPlanShow(planId, { ...plans.opts(), ...opts }, io));
+    });
 }

@@ -15,6 +15,7 @@ import { addPlansCommand } from './plans.js';
 import { addScheduleCommand } from './schedule.js';
 import { addServeCommand } from './serve.js';
 import { addSimulateCommand } from './simulate.js';
+import { placidVersion } from './version.js';
 
 /** Commander's messages on one line ("placid: …"), like every other error placid prints. */
 export function oneLine(text: string): string {
@@ -32,6 +33,7 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   const program = new Command()
     .name('placid')
     .description('Nova-compatible VM placement that explains its decisions')
+    .version(placidVersion(), '-V, --version', "print placid's version")
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),

@@ -91,7 +91,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const scheduler = createScheduler(config, plugins);
   // A local server's log lines are for people; the handler's EMF metrics would flood stdout.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  const { createUrlHandler } = await import('../../functions/schedule/endpoint.js');
+  const [{ createUrlHandler }, { withApprovalRoute }] = await Promise.all([
+    import('../../functions/schedule/endpoint.js'),
+    import('./serveApproval.js'),
+  ]);
   if (options.dataDir && options.dynamodbEndpoint) {
     throw new InputError(
       '--data-dir and --dynamodb-endpoint exclude each other: one store, local or running',
@@ -101,8 +104,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     throw new InputError('--replica reads the deployed tables: drop --data-dir and --dynamodb-endpoint');
   }
   const endpoint = options.dynamodbEndpoint;
-  // dynalite answers from a worker thread: its work and its heap's collections stay off the thread
-  // that answers Nova (recording each decision is a store write).
+  // dynalite answers from the store server's process (in memory: a worker thread), so its work and
+  // its heap's collections stay off the thread that answers Nova (each decision is a store write).
   const storeOptions = { serviceDownTimeSeconds: config.DEFAULT.service_down_time };
   const replica = options.replica && openReplicaStore(options.replica, config.DEFAULT.service_down_time);
   const dataDir = replica?.label ?? endpoint ?? options.dataDir ?? defaultDataDir();
@@ -139,7 +142,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       deferWrite: writes.add,
       readOnly: replica !== undefined,
     };
-    server = await startFunctionUrlServer(createUrlHandler(deps), {
+    const handler = createUrlHandler(deps);
+    // A replica approves nothing: its tables belong to the deployed stack.
+    server = await startFunctionUrlServer(replica ? handler : withApprovalRoute(handler, store), {
       host: options.host ?? DEFAULT_SERVE_HOST,
       port: options.port ?? DEFAULT_SERVE_PORT,
       functionName: 'placid-serve',

@@ -10,6 +10,7 @@ import { serviceIsUp } from '../model/liveness.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StoredHost } from '../store/hostItems.js';
+import { type MovedInstance, movedUsage, type UsageDelta } from './movedUsage.js';
 import { readHostSteal, type StealReading } from './steal.js';
 
 export interface Capacity {
@@ -62,9 +63,11 @@ export async function readFleetView(store: FleetStore, options: FleetViewOptions
   const window = { from: new Date(at.getTime() - windowMinutes * 60_000), to: at };
   const [hosts, instances] = await Promise.all([store.listHosts(), store.listInstances()]);
   const vmsByNode = new Map<string, string[]>();
+  const byUuid = new Map<string, MovedInstance>();
   for (const stored of instances) {
     // StoredInstance is an Omit over an index signature, which loses the named fields' types.
-    const i = stored as unknown as { uuid: string; host: string; nodename: string };
+    const i = stored as unknown as MovedInstance;
+    byUuid.set(i.uuid, i);
     const key = nodeKey(i);
     const vms = vmsByNode.get(key);
     if (vms) vms.push(i.uuid);
@@ -73,7 +76,8 @@ export async function readFleetView(store: FleetStore, options: FleetViewOptions
   const views = await mapLimit(hosts, 16, async (stored) => {
     const vms = vmsByNode.get(nodeKey(stored.state)) ?? [];
     const steal = await readHostSteal(store, stored.state, vms, window);
-    return hostView(stored, vms.length, steal, at, config);
+    const moved = movedUsage(stored.state, stored.reported_at, byUuid, vms);
+    return hostView(stored, vms.length, steal, at, config, moved);
   });
   return {
     at: at.toISOString(),
@@ -89,6 +93,7 @@ function hostView(
   steal: StealReading,
   at: Date,
   config: SchedulerConfig,
+  moved: UsageDelta,
 ): HostView {
   const s = stored.state;
   // An unchanged state is not rewritten; its later reports arrive as sightings (hostSightings.ts).
@@ -102,9 +107,13 @@ function hostView(
     nodename: s.nodename,
     availability_zone: s.availability_zone,
     status: status(s, at, config.DEFAULT.service_down_time),
-    vcpus: capacity('cpu', s.vcpus_used, s.vcpus_total),
-    ram_mb: capacity('ram', s.total_usable_ram_mb - s.free_ram_mb, s.total_usable_ram_mb),
-    disk_gb: capacity('disk', s.total_usable_disk_gb - s.free_disk_mb / 1024, s.total_usable_disk_gb),
+    vcpus: capacity('cpu', s.vcpus_used + moved.vcpus, s.vcpus_total),
+    ram_mb: capacity('ram', s.total_usable_ram_mb - s.free_ram_mb + moved.memory_mb, s.total_usable_ram_mb),
+    disk_gb: capacity(
+      'disk',
+      s.total_usable_disk_gb - s.free_disk_mb / 1024 + moved.disk_gb,
+      s.total_usable_disk_gb,
+    ),
     vms,
     num_instances: s.num_instances,
     steal,

@@ -6,7 +6,7 @@
  * policy and role, and the plan starter that consumes the plan queue. The plan queue is created
  * here unless given.
  */
-import { CfnOutput, Duration } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -151,19 +151,22 @@ export class MigrationWorkflow extends Construct {
     observability.watchFunction('PlanStarter', this.starterFunction);
     if (!props.planQueue) observability.watchQueue('Plans', this.planQueue);
     acknowledgeWorkflowFindings(this);
-    new CfnOutput(this, 'PlanQueueUrl', {
+    // At stack level, so each output's name is the one the docs and `placid agent --help` use
+    // (`AgentActivityArn`), not a construct path with a hash (`WorkflowAgentActivityArn58FC0987`).
+    const stack = Stack.of(this);
+    new CfnOutput(stack, 'PlanQueueUrl', {
       value: this.planQueue.queue.queueUrl,
       description: 'The planner sends one message per migration here',
     });
-    new CfnOutput(this, 'AgentActivityArn', {
+    new CfnOutput(stack, 'AgentActivityArn', {
       value: this.agentActivity.activityArn,
       description: 'placid agent: activity_arn (the on-premises steps)',
     });
-    new CfnOutput(this, 'AgentPolicyArn', {
+    new CfnOutput(stack, 'AgentPolicyArn', {
       value: this.agents.policy.managedPolicyArn,
       description: 'Attach to the identity placid agent runs as (activity, ingest queue, driver secrets)',
     });
-    new CfnOutput(this, 'StateMachineArn', {
+    new CfnOutput(stack, 'StateMachineArn', {
       value: this.stateMachine.stateMachineArn,
       description: 'Migration executions (named after their migration id)',
     });

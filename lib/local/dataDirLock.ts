@@ -1,22 +1,31 @@
 /**
- * One process at a time per on-disk store. dynalite's LevelDB refuses a second opener by crashing
- * the process with "Database is closed" from inside a request, which nothing can catch, so Placid
- * takes its own lock file first and names the holder.
+ * What a data directory must be before a store server opens it, and who holds it. One process at a
+ * time opens the LevelDB files: dynalite's LevelDB refuses a second opener by crashing the process
+ * with "Database is closed" from inside a request, which nothing can catch. That process is the
+ * directory's store server (storeServer.ts), named with its endpoint in the lock file; every placid
+ * command is a client of it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
 import { dirProblem } from './dirProblem.js';
 
-const LOCK_FILE = 'placid.lock';
+export const LOCK_FILE = 'placid.lock';
+
+/** The lock's holder: the server's pid, and its endpoint once it listens. */
+export interface LockHolder {
+  pid: number;
+  endpoint?: string;
+}
 
 /**
- * Takes the lock on `dir` (created if missing); returns the release function. A directory that
- * holds other files and no store is refused, so a mistyped --data-dir cannot litter it.
+ * Creates `dir` if missing and checks it can hold a store. A directory that holds other files and
+ * no store is refused, so a mistyped --data-dir cannot litter it.
  */
-export function lockDataDir(dir: string): () => void {
+export function checkDataDir(dir: string): void {
   makeDir(dir);
-  const entries = readdirSync(dir).filter((e) => e !== LOCK_FILE);
+  // Placid's own files (placid.lock, placid.clients/, placid-store.log) are not the store's.
+  const entries = readdirSync(dir).filter((e) => !e.startsWith('placid'));
   // LevelDB always keeps a CURRENT file; its absence beside other files means this is not a store.
   if (entries.length > 0 && !existsSync(join(dir, 'CURRENT'))) {
     throw new ConfigError(
@@ -24,23 +33,22 @@ export function lockDataDir(dir: string): () => void {
     );
   }
   if (entries.length > 0) checkCurrentFile(dir);
-  const path = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (isAlive(holder)) {
-        throw new ConfigError(
-          `the local store ${dir} is in use by another placid process (pid ${holder}); wait for it or pass another --data-dir`,
-        );
-      }
-      rmSync(path, { force: true }); // left behind by a process that died
-    }
+}
+
+/** Who holds `dir`'s lock, if anyone (a bare pid is a lock from before the server had an endpoint). */
+export function lockHolder(dir: string): LockHolder | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, LOCK_FILE), 'utf8');
+  } catch {
+    return undefined;
   }
-  throw new ConfigError(`cannot lock the local store ${dir}: another process keeps taking it`);
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'number' ? { pid: value } : (value as LockHolder);
+  } catch {
+    return { pid: Number.NaN };
+  }
 }
 
 function makeDir(dir: string): void {
@@ -69,7 +77,7 @@ function checkCurrentFile(dir: string): void {
   );
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   if (!(pid > 0)) return false;
   try {
     process.kill(pid, 0);

@@ -1,40 +1,43 @@
 /**
- * A FleetStore on dynalite: on disk under a locked data directory, or in memory; or on a DynamoDB
- * endpoint that is already running (DynamoDB Local, or dynalite in another process).
+ * A FleetStore on dynalite: on disk through the data directory's store server (shared by every
+ * placid process, storeServer.ts), or in memory; or on a DynamoDB endpoint that is already running
+ * (DynamoDB Local, or dynalite in another process).
  */
 import { createDocumentClient, createDynamoClient } from '../store/client.js';
 import type { StoreOptions } from '../store/context.js';
 import { createTables } from '../store/createTables.js';
 import { FleetStore } from '../store/fleetStore.js';
 import { tableNames } from '../store/tables.js';
-import { lockDataDir } from './dataDirLock.js';
 import { type LocalDynamo, startLocalDynamo } from './dynalite.js';
+import { connectStoreServer } from './storeServer.js';
 
 export interface LocalStoreOptions {
-  /** Keep the tables on disk here; in memory when absent. */
+  /** Keep the tables on disk here (through its store server); in memory when absent. */
   dataDir?: string;
   /** Use this endpoint instead of starting dynalite (tables are created if missing); excludes dataDir. */
   endpoint?: string;
   /** Store tunables; `clock` is the store's wall clock. */
   store?: Partial<Omit<StoreOptions, 'doc' | 'tables'>>;
-  /** Run the dynalite this starts in a worker thread (dynaliteThread.ts). */
+  /** Run an in-memory dynalite in a worker thread (dynaliteThread.ts). */
   dynaliteThread?: boolean;
 }
 
 export interface LocalStore {
   dynamo: LocalDynamo;
   store: FleetStore;
-  /** Stops dynalite (flushing the files) and releases the directory. */
+  /** Closes the clients (and an in-memory dynalite); the store server exits when unused. */
   close(): Promise<void>;
 }
 
 export async function openLocalStore(options: LocalStoreOptions = {}): Promise<LocalStore> {
-  const unlock = options.dataDir && !options.endpoint ? lockDataDir(options.dataDir) : () => {};
+  const server = options.dataDir && !options.endpoint ? await connectStoreServer(options.dataDir) : undefined;
+  const unlock = server?.release ?? (() => {});
   let dynamo: LocalDynamo;
   try {
-    dynamo = options.endpoint
-      ? await connectDynamo(options.endpoint)
-      : await startLocalDynamo({ path: options.dataDir, thread: options.dynaliteThread });
+    const endpoint = options.endpoint ?? server?.endpoint;
+    dynamo = endpoint
+      ? await connectDynamo(endpoint)
+      : await startLocalDynamo({ thread: options.dynaliteThread });
   } catch (error) {
     unlock();
     throw error;

@@ -4,7 +4,7 @@
  * encodeURIComponent throw and DynamoDB/SQS refuse the string; a control character can split an
  * HTTP header or a log line. Refused at the edge, neither can reach a reader.
  *
- * No zod here: the CLI's fast host-file path checks ids with these without loading the schemas.
+ * No zod here: the serve detector's worker thread checks ids with these without loading it.
  */
 
 /** Longest id or name; keeps every DynamoDB key built from one well under its size limit. */

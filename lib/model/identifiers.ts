@@ -20,10 +20,8 @@ export function identifier(options: { max?: number; allowEmpty?: boolean } = {})
     .string({ error: (i) => (i.input === undefined ? 'is required' : 'expected string') })
     .min(options.allowEmpty ? 0 : 1, 'must be a non-empty string')
     .max(max, `must be at most ${max} characters`)
-    .superRefine((value, ctx) => {
-      if (value.length === 0 || value.length > max) return;
-      const problem = identifierProblem(value, options);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+    .refine((value) => value.length === 0 || value.length > max || !identifierProblem(value, options), {
+      error: (i) => identifierProblem(i.input as string, options),
     });
 }
 

@@ -14,7 +14,6 @@ import {
   skewIssue,
   tooDeepPath,
 } from './reportChecks.js';
-import { type FastHypervisor, fastReportMessage } from './reportFastPath.js';
 import {
   type dataGapInput,
   type hostSampleInput,
@@ -92,18 +91,9 @@ export function validateReportMessage(doc: unknown, now: Date, source = 'report 
   const version = schemaVersionInput.safeParse((doc as Record<string, unknown>).schema_version);
   if (!version.success) fail(source, 'schema_version', version.error.issues[0].message);
 
-  const fast = fastReportMessage(doc);
-  let hypervisors: HypervisorReport[];
-  let instances: InstanceReport[];
-  if (fast !== undefined) {
-    hypervisors = fast.hypervisors.map(fastHypervisorReport);
-    instances = (fast.instances as z.output<typeof instanceReportInput>[]).map(withNodename);
-  } else {
-    // zod decides what the fast path declined, and words every problem.
-    const parsed = parseWith(reportMessageInput, doc, source);
-    hypervisors = parsed.hypervisors.map(toHypervisorReport);
-    instances = parsed.instances.map(withNodename);
-  }
+  const parsed = parseWith(reportMessageInput, doc, source);
+  const hypervisors = parsed.hypervisors.map(toHypervisorReport);
+  const instances = parsed.instances.map(withNodename);
   const issues = messageIssues(hypervisors, instances, now);
   if (issues.length > 0) throw new ValidationError(source, issues);
   return { schema_version: REPORT_SCHEMA_VERSION, hypervisors, instances };
@@ -111,17 +101,6 @@ export function validateReportMessage(doc: unknown, now: Date, source = 'report 
 
 function withNodename(i: z.output<typeof instanceReportInput>): InstanceReport {
   return { ...i, nodename: i.nodename ?? i.host };
-}
-
-function fastHypervisorReport(h: FastHypervisor): HypervisorReport {
-  return {
-    host: h.state.host,
-    nodename: h.state.nodename,
-    availability_zone: h.availability_zone,
-    reported_at: h.reported_at,
-    state: h.state,
-    samples: h.samples as HostSample[],
-  };
 }
 
 function toHypervisorReport(parsed: z.output<typeof hypervisorReportInput>): HypervisorReport {

@@ -1,6 +1,6 @@
 /**
- * Request specs as the schema (requestSchema.ts) or the fast path (requestFastPath.ts) hand them
- * over, completed with RequestSpec's defaults. No zod here: the fast path must not load it.
+ * Request specs as the schema (requestSchema.ts) hands them over, completed with RequestSpec's
+ * defaults.
  */
 import { ValidationError } from './errors.js';
 import { canonicalImageProperties } from './imageMeta.js';
@@ -11,7 +11,7 @@ import type { RequestSpec } from './requestSpec.js';
 let requestCounter = 0;
 
 /**
- * A validated request spec document (from requestSchema.ts or requestFastPath.ts) with
+ * A validated request spec document (from requestSchema.ts) with
  * RequestSpec's defaults filled in and the instance uuids checked.
  */
 export function completeRequestSpec(r: RequestSpecOutput, input: unknown, source: string): RequestSpec {

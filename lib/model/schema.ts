@@ -1,10 +1,24 @@
 import * as z from 'zod';
+import { type Compiled, compileSchema, MISS } from './compiledSchema.js';
 import { ValidationError } from './errors.js';
 import { formatPath } from './path.js';
 import { pyStr } from './pyStr.js';
 
-/** Parses `input` with `schema`, turning zod's issues into a ValidationError that names `source`. */
+/** Each schema's compiled parser, made when the schema is first used (a schema never changes). */
+const compiled = new WeakMap<z.ZodType, Compiled>();
+
+/**
+ * Parses `input` with `schema`, turning zod's issues into a ValidationError that names `source`.
+ * The compiled form of the schema (compiledSchema.ts) answers valid input; zod words the rest.
+ */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source: string): z.output<S> {
+  let parse = compiled.get(schema);
+  if (parse === undefined) {
+    parse = compileSchema(schema);
+    compiled.set(schema, parse);
+  }
+  const fast = parse(input);
+  if (fast !== MISS) return fast as z.output<S>;
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new ValidationError(

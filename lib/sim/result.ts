@@ -31,6 +31,8 @@ export interface ScenarioSummary {
   report_interval_minutes: number;
   steal_threshold_percent: number;
   mode: string;
+  /** How the simulated world shared CPU shortfalls (contention.ts); the planner predicts `proportional`. */
+  contention_model: string;
 }
 
 export interface RunMetrics {

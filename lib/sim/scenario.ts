@@ -20,6 +20,7 @@ import { isValidTimeZone } from '../rebalance/blackout.js';
 import { REBALANCE_OPTIONS } from '../rebalance/options.js';
 import { parseRebalanceSettings, type RebalanceSettings } from '../rebalance/settings.js';
 import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';
+import type { ContentionModel } from './contention.js';
 import { type NoisySpec, parseNoisy } from './noisyNeighbours.js';
 import {
   type CurvePoint,
@@ -49,6 +50,8 @@ export interface Scenario {
   roles: RoleSpec[];
   loadCurve: CurvePoint[];
   demandNoise: number;
+  /** How the world shares a host's CPU shortfall (contention.ts); the planner always predicts `proportional`. */
+  contentionModel: ContentionModel;
   noisy: NoisySpec;
   rebalance: RebalanceSettings;
   workflow: WorkflowSettings;
@@ -134,6 +137,7 @@ export function parseScenario(doc: unknown, source = 'scenario'): Scenario {
     roles,
     loadCurve: s.load_curve,
     demandNoise: s.demand_noise,
+    contentionModel: s.contention_model,
     noisy,
     rebalance,
     workflow,

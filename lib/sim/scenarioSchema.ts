@@ -5,6 +5,7 @@
  * and `workflow` are checked by scenario.ts (they need the fleet's names or their own validators).
  */
 import * as z from 'zod';
+import { CONTENTION_MODELS } from './contention.js';
 
 const HHMM = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 export const localTime = z.string().regex(HHMM, 'must be a local time HH:MM (24-hour clock), e.g. 09:00');
@@ -179,6 +180,8 @@ export const scenarioInput = z
     load_curve: loadCurve.default(DEFAULT_LOAD_CURVE),
     /** Width of each VM's minute-to-minute demand noise (log-normal sigma; 0: none). */
     demand_noise: z.number().min(0).max(1).default(0.25),
+    /** How the world shares a host's CPU shortfall: as the planner predicts, or unequally (contention.ts). */
+    contention_model: z.enum(CONTENTION_MODELS).default('proportional'),
     noisy_neighbours: z.unknown().optional(),
     /** `[rebalance]` options (see the README); mode defaults to auto here. */
     rebalance: z.record(z.string(), z.unknown()).default({}),

@@ -56,6 +56,7 @@ export async function runSimulation(
       report_interval_minutes: scenario.reportIntervalMinutes,
       steal_threshold_percent: scenario.rebalance.steal_threshold_percent,
       mode: scenario.rebalance.mode,
+      contention_model: scenario.contentionModel,
     },
     runs: {
       placid: { ...placid.measurements.totals, ...placid.metrics },

@@ -6,8 +6,11 @@
  * proportional-share model the planner predicts with (lib/rebalance/stealModel.ts) — and its guest
  * sees that share of its own utilisation as steal (lib/rebalance/vmSteal.ts guestSteal). load5
  * follows delayed work: a 5-minute moving average of what is runnable, demand / (1 − lost share).
+ * With the scenario's `contention_model: unequal` the shortfall is shared unequally instead, a model
+ * the planner does not use (contention.ts).
  * Not modelled: the CPU a live migration itself costs, SMT/NUMA effects, housekeeping steal.
  */
+import { type ContentionModel, unequalWeight, vmLostShare } from './contention.js';
 import type { Layout } from './layout.js';
 import { tabulateCurve } from './loadCurve.js';
 import { patternLevel } from './noisyNeighbours.js';
@@ -42,6 +45,9 @@ export class World {
   private readonly noisyOf: (NoisyPlan | undefined)[];
   private readonly capacity: Float64Array;
   private readonly sigma: number;
+  private readonly contention: ContentionModel;
+  /** Per host: demand × unequalWeight summed over its VMs (the unequal world's sharing). */
+  private readonly hostWeighted: Float64Array;
   private started = false;
 
   constructor(
@@ -75,6 +81,8 @@ export class World {
     this.curveOf = Uint8Array.from(vms, (v) => 1 + kinds.indexOf(v.kind));
     this.random = stream(scenario.seed, 'world');
     this.sigma = scenario.demandNoise;
+    this.contention = scenario.contentionModel;
+    this.hostWeighted = perHost();
     this.noisyOf = vms.map(() => undefined);
     for (const n of noisy) this.noisyOf[n.vm] = n;
   }
@@ -90,6 +98,8 @@ export class World {
     const sigma = this.sigma;
     const innovation = sigma * Math.sqrt(1 - rho * rho);
     this.hostDemand.fill(0);
+    this.hostWeighted.fill(0);
+    const unequal = this.contention === 'unequal';
     for (let i = 0; i < this.vmCount; i++) {
       // Drawn for every VM every minute, in VM order: the same numbers whatever Placid does.
       const draw = gaussian(this.random);
@@ -104,6 +114,7 @@ export class World {
       d = Math.min(this.vcpus[i], d);
       this.demand[i] = d;
       this.hostDemand[this.hostOf[i]] += d;
+      if (unequal) this.hostWeighted[this.hostOf[i]] += d * unequalWeight(this.vcpus[i]);
     }
     for (let h = 0; h < this.hostCount; h++) {
       const d = this.hostDemand[h];
@@ -112,7 +123,9 @@ export class World {
     this.hostLoad5.fill(0);
     for (let i = 0; i < this.vmCount; i++) {
       const h = this.hostOf[i];
-      const lost = this.hostLost[h];
+      const lost = unequal
+        ? vmLostShare('unequal', this.hostLost[h], this.hostDemand[h], this.hostWeighted[h], this.vcpus[i])
+        : this.hostLost[h];
       const d = this.demand[i];
       this.cpu[i] = ((d * (1 - lost)) / this.vcpus[i]) * 100;
       this.steal[i] = ((lost * d) / this.vcpus[i]) * 100;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decisionJson } from '../../lib/cli/jsonOutput.js';
+import { decisionJson } from '../../lib/engine/decisionJson.js';
 import { createScheduler } from '../../lib/engine/registry.js';
 import { type ScheduleOutcome, scheduleRequest } from '../../lib/schedule/core.js';
 import { RequestIdConflictError } from '../../lib/schedule/errors.js';

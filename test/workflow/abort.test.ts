@@ -71,4 +71,42 @@ describe('aborting a live migration', () => {
     expect(record.error).toBe('MigrationDeadlineError');
     await expectCleanEnd(h, migration);
   });
+
+  it('waits for a migration Nova accepted but has not recorded yet, then aborts it (seen on real Nova)', async () => {
+    // Prepare: the conductor creates the record only after the deadline has passed.
+    const h = await fixture.start({ settings: { min_deadline_seconds: 1, deadline_factor: 1 } });
+    h.nova.updateServer(VM, { migration: { outcome: 'stall', unrecordedPolls: 6 } });
+    const migration = h.migration({ estimated_seconds: 1 });
+    const cordonedAtRollback: (boolean | undefined)[] = [];
+    // Act
+    const run = await h.run(migration, {
+      beforeStep: (request) => {
+        if (request.step === 'rollback') cordonedAtRollback.push(h.k8s.cluster.node(K8S_NODE)?.unschedulable);
+      },
+    });
+    // Assess: the node stayed drained until Nova's migration showed up and was cancelled.
+    expect([run.status, run.error]).toEqual(['FAILED', 'MigrationDeadlineError']);
+    expect(cordonedAtRollback.length).toBeGreaterThan(1);
+    expect(cordonedAtRollback.every((c) => c === true)).toBe(true);
+    expect(migrationsTo(h).map((m) => m.status)).toEqual(['cancelled']);
+    expect(await recordOf(h, migration)).toMatchObject({ status: 'failed', final_host: SOURCE });
+    await expectCleanEnd(h, migration);
+  });
+
+  it('rolls back cleanly when the server is deleted after the drain (seen on real Nova: was CleanupFailed)', async () => {
+    // Prepare
+    const h = await fixture.start();
+    const migration = h.migration();
+    // Act
+    const run = await h.run(migration, {
+      beforeStep: (request) => {
+        if (request.step === 'liveMigrate' && h.nova.getServer(VM)) h.nova.deleteServer(VM);
+      },
+    });
+    // Assess
+    expect([run.status, run.error]).toEqual(['FAILED', 'NovaRequestError']);
+    expect(run.cause).toContain(`Instance ${VM} could not be found.`);
+    expect(await recordOf(h, migration)).toMatchObject({ status: 'failed', final_host: null });
+    await expectCleanEnd(h, migration);
+  });
 });

@@ -75,8 +75,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     users: [FAKE_ADMIN, FAKE_MEMBER],
   });
   // The VM's node and Consul agent are found as an agent finds them: by providerID, and in the
-  // Consul catalog at the VM's Nova address (lib/workflow/targets.ts).
-  nova.addServer({ id: VM, host: SOURCE, addresses: [VM_ADDRESS] });
+  // Consul catalog at the VM's Nova address (lib/workflow/targets.ts). A member acts on its own
+  // project's servers (another project's are a 404 to it, as in Nova).
+  nova.addServer({
+    id: VM,
+    host: SOURCE,
+    addresses: [VM_ADDRESS],
+    ...(options.novaMember ? { projectId: FAKE_MEMBER.projectId } : {}),
+  });
   const k8s = await FakeKubernetesServer.start({ clock });
   k8s.cluster.addNode(K8S_NODE, { providerID: `openstack:///${VM}` });
   k8s.cluster.addPod({ name: 'web-7d4f-1', node: K8S_NODE });

@@ -4,7 +4,7 @@
  * under its own error name, neither quietly Deferred nor retried for an hour.
  */
 import { describe, expect, it } from 'vitest';
-import { expectCleanEnd, K8S_NODE, migrationsTo, recordOf, useHarness } from './harness.js';
+import { expectCleanEnd, K8S_NODE, migrationsTo, recordOf, SOURCE, useHarness, VM } from './harness.js';
 
 const fixture = useHarness();
 
@@ -23,6 +23,21 @@ describe('missing permissions', () => {
     expect(record.cause).toContain('docs/deploy.md');
     expect(run.steps).not.toContain('Drain');
     expect(migrationsTo(h)).toEqual([]);
+    await expectCleanEnd(h, migration);
+  });
+
+  it('fails as NovaRequestError "could not be found" for another project’s server, as real Nova answers a non-admin', async () => {
+    // Prepare: the VM belongs to the admin's project; the workflow logs in as a member of another.
+    const h = await fixture.start({ novaMember: true });
+    h.nova.deleteServer(VM);
+    h.nova.addServer({ id: VM, host: SOURCE });
+    const migration = h.migration();
+    // Act
+    const run = await h.run(migration);
+    // Assess
+    expect([run.status, run.error]).toEqual(['FAILED', 'NovaRequestError']);
+    expect(run.cause).toContain(`Instance ${VM} could not be found.`);
+    expect(run.steps).not.toContain('Drain');
     await expectCleanEnd(h, migration);
   });
 

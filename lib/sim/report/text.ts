@@ -40,6 +40,12 @@ export function renderSimulationText(result: SimulationResult, options: { color?
     .join('\n\n')}\n`;
 }
 
+/** The simulated world's contention model, as the report names it. */
+const CONTENTION_TEXT: Record<string, string> = {
+  proportional: "proportional share (every VM on a host loses the same share: the planner's own model)",
+  unequal: 'unequal share (small VMs lose more; not the model the planner predicts with)',
+};
+
 function scenarioLines(result: SimulationResult, clock: ZoneClock, paint: Paint): string[] {
   const s = result.scenario;
   return [
@@ -48,6 +54,7 @@ function scenarioLines(result: SimulationResult, clock: ZoneClock, paint: Paint)
     `  ${formatMinutes(s.minutes)} simulated: ${clock.dateTime(s.start)} → ${clock.dateTime(s.end)} (${plainText(s.timezone)})`,
     `  seed ${s.seed} · mode ${plainText(s.mode)} · reports every ${formatMinutes(s.report_interval_minutes)}` +
       ` · steal threshold ${formatPercent(s.steal_threshold_percent)} · ran in ${formatElapsed(result.elapsed_ms)}`,
+    `  contention: ${CONTENTION_TEXT[s.contention_model] ?? plainText(s.contention_model)}`,
   ];
 }
 

@@ -6,6 +6,7 @@
  * records the outcome; it keeps the leases when this half gave up, so nothing else starts on a VM
  * in an unknown state.
  */
+import { OpenStackNotFoundError } from '../../drivers/openstack/errors.js';
 import {
   CleanupIncompleteError,
   CleanupRefusedError,
@@ -88,10 +89,25 @@ async function stopMigration(
       `Nova migration ${record.id} of ${uuid} is ${record.status} after the abort; waiting for it to end`,
     );
   }
-  const server = await guarded('read the server', () => nova.getServer(uuid));
+  const server = await guarded('read the server', () => nova.getServer(uuid).catch(unlessGone));
+  // Deleted meanwhile (a 404): nothing is left to stop or to place.
+  if (server === undefined) return { host: null, novaMigrationId: record?.id ?? null, landed: false };
+  // os-migrateLive only marks the server `migrating`: the conductor creates the migration record
+  // later (seconds later on a busy cloud). Until then nothing can be aborted and the VM may move.
+  if (!record && server.taskState === 'migrating') {
+    throw new MigrationSettlingError(
+      `Nova accepted the live migration of ${uuid} but shows no migration record yet; waiting for it`,
+    );
+  }
   const landed =
     record !== undefined && FINISHED.has(record.status) && server.host === state.migration.dest_host;
   return { host: server.host, novaMigrationId: record?.id ?? null, landed };
+}
+
+/** undefined for Nova's 404 (the server is gone); any other error is thrown on. */
+function unlessGone(error: unknown): undefined {
+  if (error instanceof OpenStackNotFoundError) return undefined;
+  throw error;
 }
 
 /** The state with our migration's id pinned, so the re-read finds that very record. */

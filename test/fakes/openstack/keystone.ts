@@ -76,7 +76,7 @@ const UNAUTHORIZED: FakeReply = {
 };
 
 export class FakeKeystone {
-  private readonly tokens = new Map<string, { expiresAtMs: number; admin: boolean }>();
+  private readonly tokens = new Map<string, { expiresAtMs: number; admin: boolean; projectId: string }>();
   issued = 0;
 
   constructor(
@@ -95,7 +95,7 @@ export class FakeKeystone {
     const value = `fake-token-${randomBytes(12).toString('hex')}`;
     const expiresAtMs = this.clock.now() + this.tokenTtlMs;
     const admin = this.users.find((u) => u.id === identity.userId)?.admin !== false;
-    this.tokens.set(value, { expiresAtMs, admin });
+    this.tokens.set(value, { expiresAtMs, admin, projectId: identity.projectId });
     this.issued += 1;
     const toEndpoints = (specs: CatalogEndpointSpec[], prefix: string) =>
       specs.map((e, i) => ({
@@ -137,6 +137,11 @@ export class FakeKeystone {
   /** True when the token's user has the admin role. */
   isAdmin(token: string | undefined): boolean {
     return token !== undefined && this.tokens.get(token)?.admin === true;
+  }
+
+  /** The project the token is scoped to. */
+  projectOf(token: string | undefined): string | undefined {
+    return token === undefined ? undefined : this.tokens.get(token)?.projectId;
   }
 
   revokeAll(): void {

@@ -100,10 +100,16 @@ export class FakeRouter {
       if (typeof version !== 'number') return version;
       if (version < route.since) return novaFault(404, `${route.name} needs microversion 2.${route.since}`);
       const admin = this.keystone.isAdmin(headers['x-auth-token']);
+      const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeURIComponent);
+      // Nova looks the server up within the caller's project before it checks the policy: another
+      // project's server is a 404 to a non-admin, not a 403.
+      const server = path.startsWith('/servers/') ? this.state.servers.get(params[0]) : undefined;
+      if (!admin && server && server.projectId !== this.keystone.projectOf(headers['x-auth-token'])) {
+        return novaFault(404, `Instance ${params[0]} could not be found.`);
+      }
       if (!admin && ADMIN_ONLY[route.name]) {
         return novaFault(403, `Policy doesn't allow ${ADMIN_ONLY[route.name]} to be performed.`);
       }
-      const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeURIComponent);
       const call = { state: this.state, params, query: url.searchParams, body, minor: version };
       const reply = route.handle({ ...call, knownHosts: this.knownHosts });
       return admin ? reply : withoutHostFields(reply);

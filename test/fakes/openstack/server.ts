@@ -188,6 +188,12 @@ export class FakeOpenStack {
     Object.assign(this.requireServer(id), patch);
   }
 
+  /** Someone deleted the server: Nova answers 404 for it from now on. */
+  deleteServer(id: string): void {
+    this.requireServer(id);
+    this.state.servers.delete(id);
+  }
+
   /** "Someone else" live-migrated the server to `host` (a completed migration is on record). */
   moveServer(id: string, host: string): void {
     this.state.moveServer(this.requireServer(id), host);

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../../lib/model/clock.js';
 import { FakeInventoryState } from './inventoryState.js';
+import { FAKE_ADMIN } from './keystone.js';
 
 /** How a server's next migration ends: `stall` keeps running until forced or aborted. */
 export type MigrationOutcome = 'completed' | 'error' | 'stall';
@@ -19,6 +20,12 @@ export interface MigrationPlan {
   postMigratingPolls?: number;
   /** Polls an aborted migration spends `cancelling` before it is `cancelled`: Nova aborts asynchronously. Default 1. */
   cancellingPolls?: number;
+  /**
+   * Polls before the migration's record exists: os-migrateLive only sets the server's task state,
+   * and the conductor creates the record later (seconds on a busy cloud, seen on real Nova 26).
+   * Default 0.
+   */
+  unrecordedPolls?: number;
 }
 
 export interface FakeServerInput {
@@ -38,6 +45,8 @@ export interface FakeServerInput {
   tags?: string[];
   /** IP addresses, listed on one network. */
   addresses?: string[];
+  /** The owning project. Default: the admin's (FAKE_ADMIN). */
+  projectId?: string;
   bootFromVolume?: boolean;
 }
 
@@ -62,6 +71,8 @@ const DEFAULT_FAKE_FLAVOR: FakeFlavor = {
 
 export interface FakeServer {
   id: string;
+  /** The owning project: a non-admin of another project gets 404 for it, as from Nova. */
+  projectId: string;
   name: string;
   host: string;
   hypervisorHostname: string;
@@ -106,6 +117,8 @@ const FINISHED = new Set(['completed', 'error', 'cancelled', 'failed', 'done']);
 export class FakeCloudState {
   readonly servers = new Map<string, FakeServer>();
   readonly migrations: FakeMigration[] = [];
+  /** Migrations Nova accepted but has not recorded yet (`unrecordedPolls`). */
+  private readonly unrecorded: { migration: FakeMigration; pollsLeft: number }[] = [];
   /** Compute nodes, aggregates, server groups and Placement data (the inventory routes). */
   readonly inventory = new FakeInventoryState();
   private nextMigrationId = 1;
@@ -120,6 +133,7 @@ export class FakeCloudState {
   addServer(input: FakeServerInput): FakeServer {
     const server: FakeServer = {
       id: input.id,
+      projectId: input.projectId ?? FAKE_ADMIN.projectId,
       name: input.name ?? input.id,
       host: input.host,
       hypervisorHostname: input.nodename ?? input.host,
@@ -165,12 +179,20 @@ export class FakeCloudState {
     if (destination === server.host) migration.plan = { outcome: 'error', steps: 1 };
     server.status = 'MIGRATING';
     server.taskState = 'migrating';
-    this.migrations.push(migration);
+    const unrecorded = migration.plan.unrecordedPolls ?? 0;
+    if (unrecorded > 0) this.unrecorded.push({ migration, pollsLeft: unrecorded });
+    else this.migrations.push(migration);
     return migration;
   }
 
   /** Moves every unfinished migration of `serverId` on by one poll (or to where the clock says). */
   advance(serverId: string): void {
+    for (const waiting of this.unrecorded.filter((u) => u.migration.serverId === serverId)) {
+      if (--waiting.pollsLeft > 0) continue;
+      this.unrecorded.splice(this.unrecorded.indexOf(waiting), 1);
+      waiting.migration.createdAtMs = waiting.migration.updatedAtMs = this.clock.now();
+      this.migrations.push(waiting.migration);
+    }
     for (const migration of this.migrations) {
       if (migration.serverId !== serverId || FINISHED.has(migration.status)) continue;
       const slice = this.durationMs === undefined ? undefined : this.durationMs / migration.plan.steps;

@@ -38,6 +38,7 @@ export function makeScenario(overrides: Partial<ScenarioSummary> = {}): Scenario
     zones: ['az1', 'az2'],
     hosts: 4,
     vms: 40,
+    contention_model: 'proportional',
     timezone: 'UTC',
     report_interval_minutes: 1,
     steal_threshold_percent: 10,

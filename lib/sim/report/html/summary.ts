@@ -18,6 +18,7 @@ export function headerHtml(result: SimulationResult, clock: ZoneClock): string {
     `mode ${s.mode}`,
     `reports every ${formatMinutes(s.report_interval_minutes)}`,
     `steal threshold ${formatPercent(s.steal_threshold_percent)}`,
+    `contention ${s.contention_model}`,
     `simulated in ${formatElapsed(result.elapsed_ms)}`,
   ];
   return `<header><h1>Placid simulation: ${e(s.name)}</h1>
