@@ -10,11 +10,17 @@
  * liveMigrate adopts a migration an earlier attempt started, rollback re-reads what is left), so
  * the retry continues where the lost attempt stopped, or rolls back. An agent that finishes a step
  * after its task was given away (TaskGoneError) drops the result.
+ *
+ * Self-fencing (lib/workflow/fence.ts): a task whose heartbeat is refused, or which its own clock
+ * says has timed out (no heartbeat confirmed for the heartbeat timeout less a margin, the task's
+ * timeout, the migration's leases), is fenced at once: its step starts no further driver call.
  */
 import { type Clock, systemClock } from '../model/clock.js';
 import { dispatchAgentStep } from '../workflow/agentSteps.js';
 import type { StepRequest } from '../workflow/dispatch.js';
+import { fencedDeps, TaskFence } from '../workflow/fence.js';
 import type { AgentStepDeps } from '../workflow/ports.js';
+import { agentTaskTimeoutSeconds } from '../workflow/settings.js';
 import {
   type ActivityTask,
   MAX_CAUSE_CHARS,
@@ -33,21 +39,30 @@ export interface AgentOptions {
   concurrency?: number;
   /** Between heartbeats of a running task; well under the state machine's HeartbeatSeconds (60). */
   heartbeatIntervalMs?: number;
+  /** The state machine's HeartbeatSeconds for agent steps. Default 60 s. */
+  heartbeatTimeoutMs?: number;
+  /** How much sooner than Step Functions the agent fences a task, for clock skew. Default 15 s. */
+  fenceMarginMs?: number;
   /** Between attempts to report a result while AWS cannot be reached. */
   reportRetryMs?: number;
   /** Give up reporting after this long: the task has timed out on AWS by then. Default 15 min. */
   reportGiveUpMs?: number;
   /** After a failed poll (no network, throttled). */
   pollRetryMs?: number;
-  /** Times the retry waits and the give-up deadline; the system clock by default. */
+  /** Times the retry waits, the give-up deadline and the fence; by default the steps' clock. */
   clock?: Clock;
+  /**
+   * Fence each task by the agent's own clock too (heartbeat and task timeouts, leases). Default
+   * true; off only for a runner whose activities never time a task out by themselves.
+   */
+  fenceByClock?: boolean;
   log?: (event: AgentEvent) => void;
 }
 
 export type AgentEvent =
   | { event: 'task-started' | 'task-succeeded'; step: string; migration_id?: string }
   | { event: 'task-failed'; step: string; migration_id?: string; error: string }
-  | { event: 'task-dropped'; step: string; migration_id?: string; reason: string }
+  | { event: 'task-dropped' | 'task-fenced'; step: string; migration_id?: string; reason: string }
   | { event: 'report-retry' | 'heartbeat-error' | 'poll-error'; error: string }
   | { event: 'stopping'; mode: 'drain' | 'abandon'; running: number };
 
@@ -56,6 +71,7 @@ interface Running {
   migrationId?: string;
   /** The task was given away (heartbeat refused) or the agent is abandoning it: never report. */
   dropped?: string;
+  fence?: TaskFence;
 }
 
 export class Agent {
@@ -65,7 +81,7 @@ export class Agent {
   private readonly clock: Clock;
 
   constructor(private readonly options: AgentOptions) {
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock ?? options.deps.clock ?? systemClock;
   }
 
   /** Polls with `concurrency` loops until stop() or abandon(); resolves when they have ended. */
@@ -94,7 +110,15 @@ export class Agent {
    */
   abandon(): void {
     this.halt('abandon');
-    for (const task of this.running) task.dropped ??= 'the agent is shutting down';
+    for (const task of this.running) {
+      task.dropped ??= 'the agent is shutting down';
+      task.fence?.close('the agent is shutting down');
+    }
+  }
+
+  /** The migrations whose steps run here now: the cleanup leaves their marks alone. */
+  get runningMigrations(): ReadonlySet<string> {
+    return new Set([...this.running].flatMap((r) => (r.migrationId ? [r.migrationId] : [])));
   }
 
   /** Steps in progress. */
@@ -130,13 +154,18 @@ export class Agent {
     };
     const ids = { step: running.step, migration_id: running.migrationId };
     this.running.add(running);
-    if (this.stopping === 'abandon') running.dropped = 'the agent is shutting down';
+    const fence = this.fenceFor(request, running, ids);
+    running.fence = fence;
+    if (this.stopping === 'abandon') fence.close('the agent is shutting down');
     this.log({ event: 'task-started', ...ids });
-    const beat = setInterval(() => this.heartbeat(task, running), this.options.heartbeatIntervalMs ?? 20_000);
+    const beat = setInterval(
+      () => this.heartbeat(task, running, fence),
+      this.options.heartbeatIntervalMs ?? 20_000,
+    );
     beat.unref();
     let outcome: { output: string } | { error: string; cause: string };
     try {
-      const result = await dispatchAgentStep(request, this.options.deps);
+      const result = await dispatchAgentStep(request, fencedDeps(this.options.deps, fence));
       outcome = { output: JSON.stringify(result ?? null) };
     } catch (error) {
       const e = error as Error;
@@ -157,12 +186,51 @@ export class Agent {
     }
   }
 
-  private heartbeat(task: ActivityTask, running: Running): void {
-    if (running.dropped) return;
-    this.options.channel.sendTaskHeartbeat(task.taskToken).catch((error: unknown) => {
-      if (error instanceof TaskGoneError) running.dropped = `heartbeat refused: ${error.message}`;
-      else this.log({ event: 'heartbeat-error', error: describe(error) });
+  /** The task's fence, with the deadlines the agent's own clock can tell. */
+  private fenceFor(request: Partial<StepRequest>, running: Running, ids: { step: string }): TaskFence {
+    const fence = new TaskFence(this.clock);
+    this.watchFence(fence, running, ids);
+    if (this.options.fenceByClock === false) return fence;
+    const now = this.clock.now();
+    const margin = this.options.fenceMarginMs ?? 15_000;
+    fence.closeAt('no heartbeat confirmed within the heartbeat timeout', now + this.heartbeatWindow());
+    const { settings } = this.options.deps;
+    fence.closeAt('the task timeout', now + agentTaskTimeoutSeconds(settings) * 1000 - margin);
+    // The cleanup steps run on expired leases too: they only undo, and are idempotent.
+    const leases = request.state?.renewal?.leases_until ?? request.state?.leases?.expires_at;
+    if (leases && !CLEANUP_STEPS.has(running.step)) fence.closeAt('the leases', Date.parse(leases) - margin);
+    return fence;
+  }
+
+  private watchFence(fence: TaskFence, running: Running, ids: { step: string }): void {
+    fence.signal.addEventListener('abort', () => {
+      const reason = (fence.signal.reason as Error).message;
+      running.dropped ??= `fenced: ${reason}`;
+      this.log({ event: 'task-fenced', ...ids, reason });
     });
+  }
+
+  private heartbeatWindow(): number {
+    return (this.options.heartbeatTimeoutMs ?? 60_000) - (this.options.fenceMarginMs ?? 15_000);
+  }
+
+  private heartbeat(task: ActivityTask, running: Running, fence: TaskFence): void {
+    if (running.dropped) return;
+    // Timed out by the agent's own clock: closes the fence even while no driver call is made.
+    try {
+      fence.check();
+    } catch {
+      return;
+    }
+    const sentAt = this.clock.now();
+    this.options.channel.sendTaskHeartbeat(task.taskToken).then(
+      () =>
+        fence.closeAt('no heartbeat confirmed within the heartbeat timeout', sentAt + this.heartbeatWindow()),
+      (error: unknown) => {
+        if (error instanceof TaskGoneError) fence.close(`heartbeat refused: ${error.message}`);
+        else this.log({ event: 'heartbeat-error', error: describe(error) });
+      },
+    );
   }
 
   /** Reports until Step Functions takes it, refuses the token, or the give-up time passes. */
@@ -197,6 +265,8 @@ export class Agent {
     this.options.log?.(event);
   }
 }
+
+const CLEANUP_STEPS = new Set(['rollback', 'defer']);
 
 function parseRequest(input: string): Partial<StepRequest> {
   try {

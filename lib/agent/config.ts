@@ -53,6 +53,17 @@ export const agentConfigSchema = z.strictObject({
       consul: 'placid/consul',
     }),
   workflow_settings: z.record(z.string(), z.unknown()).default({}),
+  /** Undoing what Placid left drained (lib/agent/leftovers.ts). */
+  cleanup: z
+    .strictObject({
+      /** A node drained longer than this by a migration not running here is undrained. */
+      max_drained: duration.default('2h'),
+      /** How often the agent looks (it also does at start). */
+      interval: duration.default('5m'),
+      /** Consul agents whose maintenance Placid may have left on (host, host:port or URL). */
+      consul_agents: z.array(z.string().min(1)).default([]),
+    })
+    .default({ max_drained: '2h', interval: '5m', consul_agents: [] }),
   /** Where a VM's Kubernetes node and Consul agent may be found (docs/trust-model.md). */
   trust: trustPolicySchema.default(trustPolicySchema.parse({})),
   collect: z
@@ -80,6 +91,7 @@ export interface AgentConfig {
     | { source: 'secrets-manager'; nova: string; kubernetes: string; consul: string }
     | { source: 'file'; path: string };
   settings: WorkflowSettings;
+  cleanup: { maxDrainedMs: number; intervalMs: number; consulAgents: string[] };
   trust: TrustPolicy;
   collect?: { config: string; intervalMs: number; queueUrl: string };
 }
@@ -104,6 +116,11 @@ export function parseAgentConfig(text: string, source: string): AgentConfig {
         ? { ...c.credentials, path: anchored(c.credentials.path) }
         : c.credentials,
     settings: parseWorkflowSettings(c.workflow_settings, `${source}: workflow_settings`),
+    cleanup: {
+      maxDrainedMs: parseDuration(c.cleanup.max_drained) as number,
+      intervalMs: parseDuration(c.cleanup.interval) as number,
+      consulAgents: c.cleanup.consul_agents,
+    },
     trust: c.trust,
     collect: c.collect && {
       config: anchored(c.collect.config),

@@ -67,9 +67,10 @@ export async function startAgentService(
   const collector = config.collect
     ? collectLoop(config.collect, io, stopCollector.signal, parts.ingestQueue)
     : Promise.resolve();
+  const cleaner = cleanupLoop(config, deps, agent, io, stopCollector.signal);
   return {
     agent,
-    done: Promise.all([agent.run(), collector]).then(() => io.log({ event: 'agent-stopped' })),
+    done: Promise.all([agent.run(), collector, cleaner]).then(() => io.log({ event: 'agent-stopped' })),
     stop: () => {
       stopCollector.abort();
       agent.stop();
@@ -90,20 +91,36 @@ async function sdkChannel(region: string): Promise<TaskChannel> {
 }
 
 async function drivers(config: AgentConfig) {
-  const [{ lazyDrivers, DEFAULT_SECRET_NAMES }, credentials] = await Promise.all([
+  const [{ lazyDrivers }, { secretsOf }] = await Promise.all([
     import('../workflow/drivers.js'),
-    import('../drivers/credentials.js'),
+    import('./secrets.js'),
   ]);
-  if (config.credentials.source === 'file') {
-    return lazyDrivers(credentials.fileSecrets(config.credentials.path), DEFAULT_SECRET_NAMES);
+  const { provider, names } = await secretsOf(config);
+  return lazyDrivers(provider, names);
+}
+
+/** At start and on its interval: undoes what Placid left drained (lib/agent/leftovers.ts). */
+async function cleanupLoop(
+  config: AgentConfig,
+  drivers: AgentStepDeps,
+  agent: Agent,
+  io: AgentServiceIO,
+  stop: AbortSignal,
+): Promise<void> {
+  const { cleanupPass } = await import('./cleanupRun.js');
+  while (!stop.aborted) {
+    try {
+      const pass = await cleanupPass(
+        config,
+        { apply: true, now: Date.now(), running: agent.runningMigrations },
+        drivers,
+      );
+      for (const undone of pass.undone) io.log({ event: 'cleanup', ...undone });
+    } catch (error) {
+      io.log({ event: 'cleanup-error', error: `${(error as Error).name}: ${(error as Error).message}` });
+    }
+    await systemClock.sleep(config.cleanup.intervalMs, stop);
   }
-  const [{ SecretsManagerClient }, { fromSecretsManagerClient }] = await Promise.all([
-    import('@aws-sdk/client-secrets-manager'),
-    import('../drivers/awsSecretsManager.js'),
-  ]);
-  const client = fromSecretsManagerClient(new SecretsManagerClient({ region: config.region }));
-  const { nova, kubernetes, consul } = config.credentials;
-  return lazyDrivers(credentials.secretsManagerSecrets(client), { nova, kubernetes, consul });
 }
 
 /** What `placid collect --interval --queue` does, until stopped; a failed run is logged, not fatal. */

@@ -6,6 +6,8 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { AgentService } from '../agent/service.js';
+import { ConfigError } from '../model/errors.js';
+import { terminalSafe } from './format.js';
 import type { CliIO } from './io.js';
 
 export const AGENT_CONFIG_HELP = `
@@ -35,19 +37,42 @@ Signals: SIGTERM or SIGINT stops taking steps and lets running ones finish and r
 one drops them (another agent takes them after the heartbeat timeout) and exits.
 Logs: one JSON object per line on stdout.
 
+--check reads the config and every file it names (the credentials file, the collector's config).
+--preflight also makes one harmless call over each connection the agent uses and prints one
+verdict per line: the activity (DescribeActivity), the ingest queue (GetQueueAttributes), Keystone
+(a token), each Kubernetes cluster (the node list), a Consul agent (/v1/agent/self, --consul-agent).
+
 Exit status:
-  0  stopped by a signal after running steps finished (or --check: the config is valid)
-  2  configuration error
+  0  stopped by a signal after running steps finished (--check, --preflight: all is well)
+  1  --preflight: a connection failed (its line says which and why)
+  2  configuration error: the config or a file it names is missing or invalid
   3  internal error`;
 
 export interface AgentArgs {
   config: string;
   check?: boolean;
+  preflight?: boolean;
+  consulAgent?: string;
 }
 
 export async function runAgentCommand(args: AgentArgs, io: CliIO): Promise<number> {
-  const { loadAgentConfig } = await import('../agent/config.js');
+  const [{ loadAgentConfig }, { checkAgentFiles, preflight }] = await Promise.all([
+    import('../agent/config.js'),
+    import('../agent/preflight.js'),
+  ]);
   const config = await loadAgentConfig(args.config);
+  if (args.check || args.preflight) {
+    const problems = await checkAgentFiles(config);
+    if (problems.length > 0) throw new ConfigError(`${args.config}: ${problems.join('; ')}`);
+  }
+  if (args.preflight) {
+    const verdicts = await preflight(config, { consulAgent: args.consulAgent });
+    for (const v of verdicts)
+      io.stdout.write(
+        terminalSafe(`${v.ok ? 'ok  ' : 'FAIL'}  ${v.check}: ${v.detail.replace(/\s+/g, ' ')}\n`),
+      );
+    return verdicts.every((v) => v.ok) ? 0 : 1;
+  }
   if (args.check) {
     // The collector's own config too: a missing or bad collect.yaml fails the check, not the service.
     if (config.collect)
@@ -93,7 +118,9 @@ export function addAgentCommand(program: Command, io: CliIO, done: (status: numb
       "run the migration workflow's on-premises steps (and the collector) inside the operator's network; outbound only",
     )
     .requiredOption('--config <file>', 'the agent config (YAML or JSON; see below)')
-    .option('--check', 'validate the config and exit')
+    .option('--check', 'validate the config and the files it names, and exit')
+    .option('--preflight', 'also try each connection the agent makes, one verdict per line, and exit')
+    .option('--consul-agent <address>', '--preflight: the Consul agent to ask (host, host:port or URL)')
     .addHelpText('after', AGENT_CONFIG_HELP)
     .action(async (opts) => done(await runAgentCommand(opts, io)));
 }

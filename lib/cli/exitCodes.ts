@@ -31,5 +31,31 @@ Each command's --help lists its own.`;
 /** The exit status for an error that escaped a command. */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof NoValidHostError) return EXIT.noValidHost;
+  if (operatingProblem(err)) return EXIT.badInput;
   return err instanceof PlacidError ? EXIT.badInput : EXIT.internalError;
+}
+
+/**
+ * Problems of the machine or network the operator fixes (a port in use, an address that is not
+ * local, a name that does not resolve, a directory they may not write): not bugs, so exit 2 with
+ * one line, never an internal error.
+ */
+const OPERATING_PROBLEMS: Record<string, string> = {
+  EADDRINUSE: 'the port is in use by another process: pick another with --port',
+  EADDRNOTAVAIL: "the address is not one of this machine's: pick another with --host",
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved (DNS did not answer)',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+};
+
+/** The operator's problem `err` (or its cause) names, as a hint; undefined for anything else. */
+export function operatingProblem(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as Error).cause, depth++) {
+    const code = String((e as NodeJS.ErrnoException).code);
+    if (Object.hasOwn(OPERATING_PROBLEMS, code)) return OPERATING_PROBLEMS[code];
+  }
+  return undefined;
 }

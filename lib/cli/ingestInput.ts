@@ -2,7 +2,7 @@
  * The input of `placid ingest`: one report message (JSON), a JSON array of messages, or JSON Lines
  * (one message per line). Each message keeps where it came from, so a rejection can point at it.
  */
-import { readTextFile } from '../config/files.js';
+import { MAX_INPUT_BYTES, readTextFile, tooLarge } from '../config/files.js';
 import { InputError } from './errors.js';
 
 export interface InputMessage {
@@ -58,6 +58,12 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 
 async function readAll(stream: AsyncIterable<string | Buffer>): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let total = 0;
+  for await (const chunk of stream) {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    total += chunks[chunks.length - 1].length;
+    if (total > MAX_INPUT_BYTES)
+      throw new InputError(`cannot read standard input: ${tooLarge(MAX_INPUT_BYTES)}`);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

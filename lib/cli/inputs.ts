@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { readTextFile } from '../config/files.js';
+import { MAX_CONFIG_BYTES, MAX_INPUT_BYTES, readTextFile } from '../config/files.js';
 import { loadConfig } from '../config/load.js';
 import { defaultConfig, type SchedulerConfig } from '../config/options.js';
 import { parseHostStates } from '../model/hostSchema.js';
@@ -9,8 +9,8 @@ import type { RequestSpec } from '../model/requestSpec.js';
 import { InputError } from './errors.js';
 
 /** A JSON file's content; the error names the file and what is wrong. */
-export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  return parseJsonText(await readTextFile(path, cannotRead(path, what)), path);
+export async function readJsonFile(path: string, what: string, cap = MAX_INPUT_BYTES): Promise<unknown> {
+  return parseJsonText(await readTextFile(path, cannotRead(path, what), cap), path);
 }
 
 function cannotRead(path: string, what: string): (reason: string, cause: unknown) => Error {
@@ -32,7 +32,7 @@ export async function readHosts(path: string): Promise<HostState[]> {
 
 /** REQUEST.json: one request spec. `doc`: the file's JSON when the caller has it already (errors still name `path`). */
 export async function readRequest(path: string, doc?: unknown): Promise<RequestSpec> {
-  doc ??= await readJsonFile(path, 'request');
+  doc ??= await readJsonFile(path, 'request', MAX_CONFIG_BYTES);
   return parseRequestSpec(doc, path);
 }
 

@@ -1,5 +1,6 @@
 import { CommanderError } from '@commander-js/extra-typings';
-import { EXIT, exitCodeFor } from './exitCodes.js';
+import { PlacidError } from '../model/errors.js';
+import { EXIT, exitCodeFor, operatingProblem } from './exitCodes.js';
 import { terminalSafe } from './format.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, oneLine } from './program.js';
@@ -33,7 +34,9 @@ function reportFailure(err: unknown, io: CliIO): number {
     io.stderr.write(terminalSafe(`placid: internal error: ${oneLine(message)}\n`));
     if (err instanceof Error && err.stack) io.stderr.write(terminalSafe(`${err.stack}\n`));
   } else {
-    io.stderr.write(terminalSafe(`placid: ${oneLine(message)}\n`));
+    const hint = err instanceof PlacidError ? undefined : operatingProblem(err);
+    const said = hint === undefined || message.includes(hint);
+    io.stderr.write(terminalSafe(`placid: ${oneLine(said ? message : `${message} (${hint})`)}\n`));
   }
   return code;
 }

@@ -1,9 +1,11 @@
 import { Command } from '@commander-js/extra-typings';
 import { addAgentCommand } from './agent.js';
 import { addApproveCommand } from './approve.js';
+import { addCleanupCommand } from './cleanup.js';
 import { addCollectCommand } from './collect.js';
 import { addDemoCommand } from './demo.js';
 import { addDetectCommand } from './detect.js';
+import { refuseEmptyDataDir } from './errors.js';
 import { PROGRAM_EXIT_STATUS_HELP } from './exitCodes.js';
 import { addFleetCommand } from './fleet.js';
 import { terminalSafe } from './format.js';
@@ -40,7 +42,9 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(terminalSafe(`placid: ${oneLine(s)}\n`)),
     })
-    .addHelpText('after', PROGRAM_EXIT_STATUS_HELP);
+    .addHelpText('after', PROGRAM_EXIT_STATUS_HELP)
+    // Every store command: an empty --data-dir (an unset variable) must not mean "in memory".
+    .hook('preAction', (_, command) => refuseEmptyDataDir(command.opts()));
   addScheduleCommand(program, io, done);
   addDemoCommand(program, io, done);
   addIngestCommand(program, io, done);
@@ -54,5 +58,6 @@ export function buildProgram(io: CliIO, done: (status: number) => void): Command
   addSimulateCommand(program, io, done);
   addServeCommand(program, io, done);
   addAgentCommand(program, io, done);
+  addCleanupCommand(program, io, done);
   return program;
 }

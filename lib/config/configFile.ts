@@ -1,11 +1,15 @@
 /** A service's own config file (the collector's, the agent's): YAML or JSON holding one mapping. */
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../model/errors.js';
-import { readTextFile } from './files.js';
+import { MAX_CONFIG_BYTES, readTextFile } from './files.js';
 
 /** The file's text; a file that cannot be read is a ConfigError naming it and why. */
 export function readConfigFile(path: string): Promise<string> {
-  return readTextFile(path, (reason, cause) => new ConfigError(`cannot read ${path}: ${reason}`, { cause }));
+  return readTextFile(
+    path,
+    (reason, cause) => new ConfigError(`cannot read ${path}: ${reason}`, { cause }),
+    MAX_CONFIG_BYTES,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { ConfigError } from '../model/errors.js';
-import { readTextFile } from './files.js';
+import { MAX_CONFIG_BYTES, readTextFile } from './files.js';
 import { IniValues, parseIni } from './ini.js';
 import { OPTIONS, type OptionSpec, type SchedulerConfig } from './options.js';
 import { IGNORED_NOVA_OPTIONS, OPEN_GROUPS } from './passthrough.js';
@@ -24,6 +24,7 @@ export async function loadConfig(path: string, table: OptionTable = OPTIONS): Pr
   const text = await readTextFile(
     path,
     (reason, cause) => new ConfigError(`cannot read config file ${path}: ${reason}`, { cause }),
+    MAX_CONFIG_BYTES,
   );
   const doc = extname(path).toLowerCase() === '.json' ? parseJsonConfig(text, path) : parseIni(text, path);
   return resolveConfig(doc, path, table);

@@ -32,8 +32,10 @@ export const MIN_SCRUBBED_CHARS = 4;
 /**
  * Every form a secret can come back in when a server or proxy reflects the request: raw, escaped
  * inside a JSON string (once, or twice when the reflection is itself embedded in JSON),
- * URL-encoded (path/query and form style), UTF-8 bytes read as Latin-1, and base64 (a `Basic` header carries
- * base64("user:password"); pass that pair as its own secret too).
+ * URL-encoded (path/query and form style), UTF-8 bytes read as Latin-1, hex, and base64 (a `Basic` header carries
+ * base64("user:password"); pass that pair as its own secret too). Base64 of a longer text holds the
+ * secret at any of three alignments: each gives its own run of characters. Case is ignored when
+ * scrubbing, so an upper-cased echo (or upper-case hex) is caught too.
  */
 export function secretForms(secret: string): string[] {
   const jsonOnce = JSON.stringify(secret).slice(1, -1);
@@ -46,12 +48,30 @@ export function secretForms(secret: string): string[] {
     new URLSearchParams({ s: secret }).toString().slice(2),
     Buffer.from(secret).toString('base64'),
     Buffer.from(secret).toString('base64url'),
+    ...base64Runs(Buffer.from(secret)),
+    Buffer.from(secret).toString('hex'),
   ];
   // A UTF-8 header value read back as Latin-1 (what Node's HTTP parser does with non-ASCII bytes).
   forms.push(Buffer.from(secret).toString('latin1'));
   // Also the lower-case percent-encoding some proxies write back.
   forms.push(uriEncoded(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   return [...new Set(forms)].filter((f) => f.length >= MIN_SCRUBBED_CHARS);
+}
+
+/**
+ * The base64 (and base64url) characters that depend on the secret's bytes alone, for each of the
+ * three offsets it can sit at inside a longer encoded text.
+ */
+function base64Runs(bytes: Buffer): string[] {
+  const runs: string[] = [];
+  for (let pad = 0; pad < 3; pad++) {
+    const text = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+    const first = Math.ceil((8 * pad) / 6);
+    const end = Math.floor((8 * (pad + bytes.length)) / 6);
+    const run = text.slice(first, end);
+    runs.push(run, run.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return runs;
 }
 
 /** encodeURIComponent, except that a lone surrogate (which it refuses) is encoded as U+FFFD. */
@@ -79,6 +99,8 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
     .flatMap(secretForms)
     .sort((a, b) => b.length - a.length);
   let clean = text;
-  for (const form of forms) clean = clean.split(form).join(REDACTED);
+  for (const form of forms) clean = clean.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
   return clean;
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

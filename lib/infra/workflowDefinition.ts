@@ -39,7 +39,7 @@ import { LambdaInvoke, StepFunctionsInvokeActivity } from 'aws-cdk-lib/aws-stepf
 import type { Construct } from 'constructs';
 import type { AgentStepName, CloudStepName } from '../workflow/dispatch.js';
 import { DEFERRAL_ERRORS, SYSTEM_TRANSIENT_ERRORS } from '../workflow/errors.js';
-import type { WorkflowSettings } from '../workflow/settings.js';
+import { agentTaskTimeoutSeconds, type WorkflowSettings } from '../workflow/settings.js';
 
 /** Lambda's own throttling and service errors: never the step's fault, always worth a retry. */
 export const LAMBDA_SERVICE_ERRORS = [
@@ -150,7 +150,7 @@ export function workflowTimeouts(settings: WorkflowSettings): {
 } {
   return {
     stepTimeout: Duration.seconds(60),
-    agentTimeout: Duration.seconds(settings.drain_timeout_seconds + 120),
+    agentTimeout: Duration.seconds(agentTaskTimeoutSeconds(settings)),
   };
 }
 

@@ -5,10 +5,10 @@
  * directory's store server (storeServer.ts), named with its endpoint in the lock file; every placid
  * command is a client of it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
-import { dirProblem } from './dirProblem.js';
+import { dirProblem, makeDirectory } from './dirProblem.js';
 
 export const LOCK_FILE = 'placid.lock';
 
@@ -53,7 +53,7 @@ export function lockHolder(dir: string): LockHolder | undefined {
 
 function makeDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'EEXIST' });
   } catch (error) {
     const problem = dirProblem(error);

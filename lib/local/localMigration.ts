@@ -104,9 +104,13 @@ export async function openLocalWave(
     await readSettings(options.settings, read),
     options.settings ?? 'workflow settings',
   );
-  const drivers = options.endpoints
-    ? workflow.lazyDrivers((await import('../drivers/credentials.js')).fileSecrets(options.endpoints, read))
-    : undefined;
+  let drivers: DriverDeps | undefined;
+  if (options.endpoints) {
+    const secrets = (await import('../drivers/credentials.js')).fileSecrets(options.endpoints, read);
+    // Read now: an unreadable file is a usage error before anything starts, not a failed step.
+    await secrets.loadSecret('openstack');
+    drivers = workflow.lazyDrivers(secrets);
+  }
   const placement = options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, clock);
   return { settings, placement, drivers, options };
 }

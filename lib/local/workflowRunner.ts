@@ -135,7 +135,14 @@ function inlineAgent(deps: StepDeps): OnPremises {
   return async (arn, request, heartbeatSeconds) => {
     let agent = agents.get(arn);
     if (!agent) {
-      agent = new Agent({ channel: activities, activityArn: arn, workerName: 'local-agent', deps });
+      // Its activities never time a task out by themselves: nothing to fence against by the clock.
+      agent = new Agent({
+        channel: activities,
+        activityArn: arn,
+        workerName: 'local-agent',
+        deps,
+        fenceByClock: false,
+      });
       agents.set(arn, agent);
     }
     const result = activities.schedule(arn, request, { heartbeatSeconds });

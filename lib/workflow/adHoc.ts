@@ -21,7 +21,7 @@ export interface AdHocMigration {
 }
 
 export async function adHocMigration(
-  store: Pick<FleetStore, 'getInstance'>,
+  store: Pick<FleetStore, 'getInstance' | 'getHost'>,
   request: { instanceUuid: string; dest: string; now: Date; cost: RebalanceSettings },
 ): Promise<AdHocMigration> {
   // StoredInstance is the report minus its samples; Omit over the report's index signature loses the field types.
@@ -34,6 +34,11 @@ export async function adHocMigration(
   if (instance.host === request.dest) {
     // Also what makes a finished `placid migrate` safe to repeat: the store moved the VM already.
     throw new RequestError(`instance ${instance.uuid} is already on ${request.dest}: nothing to migrate`);
+  }
+  if (!(await store.getHost(request.dest))) {
+    throw new RequestError(
+      `destination ${request.dest} is not a compute host the local store knows: name one that reports (placid fleet lists them)`,
+    );
   }
   const cost = migrationCost(instance, request.cost);
   const id = `adhoc-${request.instanceUuid.slice(0, 8)}-${randomUUID().slice(0, 8)}`;

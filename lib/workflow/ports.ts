@@ -91,7 +91,7 @@ export type CloudStepDeps = Pick<
 >;
 export type AgentStepDeps = Pick<
   StepDeps,
-  'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance' | 'trust'
+  'settings' | 'clock' | 'nova' | 'drainer' | 'maintenance' | 'signal' | 'trust'
 >;
 
 export interface StepDeps {
@@ -105,6 +105,8 @@ export interface StepDeps {
   /** The drainer of `cluster` (a report's `kubernetes_cluster`; null or absent: the default one). */
   drainer(cluster?: string | null): Promise<NodeDrainer>;
   maintenance(): Promise<MaintenanceSwitch>;
+  /** Aborted when the step's task is no longer this agent's (lib/workflow/fence.ts). */
+  signal?: AbortSignal;
   /** What the agent believes about a VM's node and agent (trust.ts); default DEFAULT_TRUST. */
   trust?: TrustPolicy;
 }

@@ -83,6 +83,11 @@ export function deadlineSeconds(estimatedSeconds: number, settings: WorkflowSett
   return Math.max(settings.min_deadline_seconds, Math.ceil(estimatedSeconds * settings.deadline_factor));
 }
 
+/** Longest an agent step may take from being scheduled: the activity task's TimeoutSeconds. */
+export function agentTaskTimeoutSeconds(settings: WorkflowSettings): number {
+  return settings.drain_timeout_seconds + 120;
+}
+
 /** How long the leases must last: the whole migration at its worst, plus a margin. */
 export function leaseTtlMs(estimatedSeconds: number, settings: WorkflowSettings): number {
   const seconds =

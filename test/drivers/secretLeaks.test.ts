@@ -36,6 +36,31 @@ describe('scrubSecrets', () => {
     );
   });
 
+  it.each([0, 1, 2])(
+    'blanks the secret inside a longer base64 text at offset %i, in hex of either case, and upper-cased',
+    (offset) => {
+      const secret = 'hunter2-Passw0rd';
+      const request = `${'x'.repeat(offset)}{"password":"${secret}"}`;
+      const echoes = [
+        Buffer.from(request).toString('base64'),
+        Buffer.from(request).toString('base64url'),
+        Buffer.from(request).toString('hex'),
+        Buffer.from(request).toString('hex').toUpperCase(),
+        request.toUpperCase(),
+      ];
+      for (const echo of echoes) {
+        const clean = scrubSecrets(`echo: ${echo}`, [secret]);
+        expect(clean).toContain(REDACTED);
+        const decoded = [
+          Buffer.from(clean.replace(REDACTED, ''), 'base64').toString('latin1'),
+          Buffer.from(clean.replace('echo: ', ''), 'hex').toString('latin1'),
+          clean,
+        ].join(' ');
+        expect(decoded.toLowerCase()).not.toContain(secret.slice(3, 13).toLowerCase());
+      }
+    },
+  );
+
   it("blanks a Basic header's base64 of user:password", () => {
     const header = `Basic ${Buffer.from('placid:s3cr"et\\pw').toString('base64')}`;
     expect(scrubSecrets(`echo: ${header}`, basicAuthSecrets('placid', 's3cr"et\\pw'))).toBe(

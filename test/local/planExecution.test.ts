@@ -96,18 +96,25 @@ describe('executePlanMessages', () => {
 
 describe('openLocalWave', () => {
   it('reads the endpoints file once for all the drivers the wave connects', async () => {
-    // No secret by any driver's name: each connection fails at the secret, before any network.
-    const endpoints = files.write('endpoints.json', { unrelated: {} });
+    // Only an empty openstack secret: each connection fails at its secret, before any network.
+    const endpoints = files.write('endpoints.json', { openstack: {} });
     const { readText, reads } = countingReader();
     const built = await openLocalWave(h.store, new ManualClock(NOW), { endpoints, readText });
     const drivers = built.drivers;
     if (!drivers) throw new Error('an endpoints file must give the wave real drivers');
 
-    await expect(drivers.nova()).rejects.toThrow(/secret openstack: not in secrets file/);
+    await expect(drivers.nova()).rejects.toThrow(/secret openstack/);
     await expect(drivers.nova()).rejects.toThrow(/secret openstack/);
     await expect(drivers.maintenance()).rejects.toThrow(/secret consul: not in secrets file/);
     await expect(drivers.drainer('east')).rejects.toThrow(/secret kubernetes: not in secrets file/);
     expect(reads.get(endpoints)).toBe(1);
+  });
+
+  it('refuses an endpoints file without OpenStack credentials when the wave opens', async () => {
+    const endpoints = files.write('no-openstack.json', { unrelated: {} });
+    await expect(openLocalWave(h.store, new ManualClock(NOW), { endpoints })).rejects.toThrow(
+      /secret openstack: not in secrets file/,
+    );
   });
 
   it('names the settings file it cannot read', async () => {

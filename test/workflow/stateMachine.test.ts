@@ -548,10 +548,13 @@ describe('placid migrate', () => {
     expect([dry.status, JSON.parse(dry.stdout).ok, again.status]).toEqual([0, true, 0]);
   });
 
-  it('says the migration would be deferred when the destination does not pass the placement engine', async () => {
+  it('refuses a destination the store does not know before the dry run starts (exit 2)', async () => {
     const dir = await storeWithVm(VM);
     const run = await runCli(['migrate', '--instance', VM, '--to', 'cmp9', '--data-dir', dir, '--dry-run']);
-    expect([run.status, run.stdout]).toEqual([1, expect.stringContaining('would be deferred')]);
+    expect([run.status, run.stderr]).toEqual([
+      2,
+      expect.stringContaining('destination cmp9 is not a compute host'),
+    ]);
   });
 
   it('reports a failed, rolled-back migration with exit status 4', async () => {

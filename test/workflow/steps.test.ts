@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dispatchAgentStep, dispatchCloudStep } from '../../lib/workflow/dispatch.js';
 import { hostSlots, vmLease } from '../../lib/workflow/leaseNames.js';
 import { causeText } from '../../lib/workflow/outcome.js';
-import { maintenanceReason } from '../../lib/workflow/reasons.js';
+import { maintenanceReason, reasonMark } from '../../lib/workflow/reasons.js';
 import { leaseTtlMs } from '../../lib/workflow/settings.js';
 import type { WorkflowState } from '../../lib/workflow/state.js';
 import { acquireLeases } from '../../lib/workflow/steps/acquireLeases.js';
@@ -328,10 +328,14 @@ describe('dispatching steps', () => {
 });
 
 describe('texts left on other systems', () => {
-  it('names the migration in the maintenance reason, so it can be recognised later', () => {
-    expect(maintenanceReason(migration())).toBe(
-      'placid migration mig-1: live-migrating vm-1 from cmp-1 to cmp-2',
+  it('names the migration and the time in the maintenance reason, so it can be recognised later', () => {
+    const at = new Date('2026-12-01T12:00:00Z');
+    const reason = maintenanceReason(migration(), at);
+    expect(reason).toBe(
+      'placid migration mig-1 since 2026-12-01T12:00:00.000Z: live-migrating vm-1 from cmp-1 to cmp-2',
     );
+    expect(reasonMark(reason)).toEqual({ migrationId: 'mig-1', since: at });
+    expect(reasonMark('kernel upgrade (ops)')).toBeNull();
   });
 
   it.each([

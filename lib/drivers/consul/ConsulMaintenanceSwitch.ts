@@ -78,6 +78,15 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
     return 'disabled';
   }
 
+  /** The node and datacenter of the agent at `address` (`/v1/agent/self`; needs agent:read). */
+  async agentSelf(address: string): Promise<{ node: string; datacenter: string }> {
+    const agent = await this.verifiedAgent({ node: '', address }, false);
+    const self = (await agent.run('read agent identity', () => agent.client.agent.self(), {
+      permission: 'agent:read',
+    })) as { Config?: { NodeName?: string; Datacenter?: string } } | undefined;
+    return { node: String(self?.Config?.NodeName), datacenter: String(self?.Config?.Datacenter) };
+  }
+
   /** Closes idle keep-alive connections. */
   close(): void {
     this.#agents.http.destroy();
@@ -137,11 +146,11 @@ export class ConsulMaintenanceSwitch implements MaintenanceSwitch {
     };
   }
 
-  private async verifiedAgent(target: ConsulAgentRef): Promise<AgentHandle> {
+  private async verifiedAgent(target: ConsulAgentRef, verify = true): Promise<AgentHandle> {
     const options = this.#options;
     const agent = this.handle(target.address, `node ${target.node}`);
     const { client } = agent;
-    if (options.verifyNodeName) {
+    if (verify && options.verifyNodeName) {
       // /v1/agent/self is the only endpoint that names the agent's node, and it needs agent:read.
       const self = (await agent.run('read agent identity', () => client.agent.self(), {
         permission: 'agent:read',

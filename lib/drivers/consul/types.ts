@@ -43,6 +43,8 @@ export interface MaintenanceSwitch {
   enable(agent: ConsulAgentRef, reason: string): Promise<EnableOutcome>;
   disable(agent: ConsulAgentRef): Promise<DisableOutcome>;
   status(agent: ConsulAgentRef): Promise<MaintenanceStatus>;
+  /** The node of the agent at `address` (optional for test doubles). */
+  agentSelf?(address: string): Promise<{ node: string; datacenter: string }>;
   /** The catalog's nodes at the server's addresses; null when no catalog is configured. */
   catalogNodesOf(server: ServerIdentity, datacenter?: string): Promise<CatalogNode[] | null>;
 }

@@ -54,16 +54,25 @@ export class KubernetesApi {
     );
   }
 
-  /** A strategic merge patch, as `kubectl cordon` sends; only `spec.unschedulable` changes. */
-  async setUnschedulable(name: string, unschedulable: boolean): Promise<V1Node> {
-    const operation = `${unschedulable ? 'cordon' : 'uncordon'} node ${name}`;
+  /**
+   * One strategic merge patch of the node's `spec.unschedulable` and annotations (null removes
+   * one), so a cordon and the mark saying who made it land together or not at all.
+   */
+  async patchNode(
+    name: string,
+    patch: { unschedulable?: boolean; annotations?: Record<string, string | null> },
+  ): Promise<V1Node> {
+    const body = {
+      ...(patch.annotations ? { metadata: { annotations: patch.annotations } } : {}),
+      ...(patch.unschedulable === undefined ? {} : { spec: { unschedulable: patch.unschedulable } }),
+    };
     const request: RestRequest = {
       method: 'PATCH',
       path: nodePath(name),
-      body: { spec: { unschedulable } },
+      body,
       contentType: 'application/strategic-merge-patch+json',
     };
-    return this.call<V1Node>(operation, request, { 404: () => nodeMissing(name) });
+    return this.call<V1Node>(`patch node ${name}`, request, { 404: () => nodeMissing(name) });
   }
 
   /** Every node of the cluster, following `continue` tokens (the drain's node lookup, serverNode.ts). */

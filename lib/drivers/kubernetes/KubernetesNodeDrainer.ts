@@ -1,4 +1,4 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { type Clock, systemClock } from '../../model/clock.js';
 import { type KubernetesConnection, loadKubeConfig } from './connection.js';
 import { resolveDrainOptions } from './drainOptions.js';
@@ -14,6 +14,8 @@ import { podDisposition } from './podPolicy.js';
 import { nodesOfServer } from './serverNode.js';
 import {
   type CordonOutcome,
+  DRAINED_AT_ANNOTATION,
+  DRAINED_BY_ANNOTATION,
   type DrainOptions,
   type NodeDrainer,
   type NodeDrainResult,
@@ -54,6 +56,11 @@ export class KubernetesNodeDrainer implements NodeDrainer {
     this.api.close();
   }
 
+  /** Every node of the cluster, as the API gives them. */
+  async nodes(): Promise<V1Node[]> {
+    return this.api.listNodes();
+  }
+
   async nodesOfServer(server: ServerIdentity): Promise<NodeMatch[]> {
     return nodesOfServer(await this.api.listNodes(), server);
   }
@@ -64,16 +71,24 @@ export class KubernetesNodeDrainer implements NodeDrainer {
 
   // Reading first lets the caller learn whether someone else had cordoned the node, and so
   // whether an undrain should leave it cordoned.
-  async cordon(node: string): Promise<CordonOutcome> {
+  async cordon(node: string, mark?: DrainOptions['mark']): Promise<CordonOutcome> {
     if (await this.isCordoned(node)) return 'already-cordoned';
-    await this.api.setUnschedulable(node, true);
+    const annotations = mark && {
+      [DRAINED_BY_ANNOTATION]: mark.migrationId,
+      [DRAINED_AT_ANNOTATION]: mark.at.toISOString(),
+    };
+    await this.api.patchNode(node, { unschedulable: true, annotations });
     return 'cordoned';
   }
 
   async uncordon(node: string): Promise<UncordonOutcome> {
-    if (!(await this.isCordoned(node))) return 'already-schedulable';
-    await this.api.setUnschedulable(node, false);
-    return 'uncordoned';
+    const current = await this.api.getNode(node);
+    const cordoned = current.spec?.unschedulable === true;
+    const marked = current.metadata?.annotations?.[DRAINED_BY_ANNOTATION] !== undefined;
+    if (!cordoned && !marked) return 'already-schedulable';
+    const annotations = marked ? { [DRAINED_BY_ANNOTATION]: null, [DRAINED_AT_ANNOTATION]: null } : undefined;
+    await this.api.patchNode(node, { unschedulable: cordoned ? false : undefined, annotations });
+    return cordoned ? 'uncordoned' : 'already-schedulable';
   }
 
   /**
@@ -81,11 +96,12 @@ export class KubernetesNodeDrainer implements NodeDrainer {
    * when the drain fails: undoing it is the caller's rollback, which must uncordon anyway.
    */
   async drain(node: string, options?: DrainOptions): Promise<NodeDrainResult> {
-    const opts = resolveDrainOptions(options);
+    const { signal, mark, ...rest } = options ?? {};
+    const opts = resolveDrainOptions(rest);
     const started = this.clock.now();
-    const pacing: Pacing = { ...opts, clock: this.clock, deadline: started + opts.timeoutMs };
+    const pacing: Pacing = { ...opts, clock: this.clock, deadline: started + opts.timeoutMs, signal };
 
-    await this.cordon(node);
+    await this.cordon(node, mark);
     const plan = planDrain(await this.api.listPodsOnNode(node), opts.force);
     if (plan.refused.length > 0) throw new UnmanagedPodsError(node, plan.refused);
 

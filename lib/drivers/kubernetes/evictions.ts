@@ -11,6 +11,8 @@ export interface Pacing {
   initialRetryDelayMs: number;
   maxRetryDelayMs: number;
   pollIntervalMs: number;
+  /** Aborted: no further request is made; its reason is thrown. */
+  signal?: AbortSignal;
 }
 
 export type EvictionOutcome =
@@ -33,11 +35,12 @@ export async function evictUntilDeadline(
   // No jitter: each eviction is its own loop, and the PDB frees up on the cluster's schedule.
   const backoff = { baseDelayMs: pacing.initialRetryDelayMs, maxDelayMs: pacing.maxRetryDelayMs };
   for (let attempt = 1; ; attempt++) {
+    pacing.signal?.throwIfAborted();
     const response = await api.evictPod(pod.namespace, pod.name, gracePeriodSeconds);
     if (response.outcome !== 'blocked') return response;
     const now = clock.now();
     if (now >= deadline) return { outcome: 'blocked', attempts: attempt, reason: response.reason };
-    await clock.sleep(Math.min(backoffCeiling(attempt - 1, backoff), deadline - now));
+    await clock.sleep(Math.min(backoffCeiling(attempt - 1, backoff), deadline - now), pacing.signal);
   }
 }
 
@@ -53,6 +56,7 @@ export async function waitUntilGone(
   const { clock, deadline } = pacing;
   let pending = pods;
   for (;;) {
+    pacing.signal?.throwIfAborted();
     const current = await Promise.all(pending.map((p) => api.getPod(p.namespace, p.name)));
     pending = pending.filter((p, i) => {
       const found = current[i];
@@ -61,6 +65,6 @@ export async function waitUntilGone(
     if (pending.length === 0) return [];
     const now = clock.now();
     if (now >= deadline) return pending.map(({ namespace, name }) => ({ namespace, name }));
-    await clock.sleep(Math.min(pacing.pollIntervalMs, deadline - now));
+    await clock.sleep(Math.min(pacing.pollIntervalMs, deadline - now), pacing.signal);
   }
 }

@@ -6,6 +6,10 @@ export interface PodRef {
 
 export const podKey = (pod: PodRef): string => `${pod.namespace}/${pod.name}`;
 
+/** Node annotations a drain with a `mark` sets in the cordon's patch, and uncordon removes. */
+export const DRAINED_BY_ANNOTATION = 'placid.io/drained-by';
+export const DRAINED_AT_ANNOTATION = 'placid.io/drained-at';
+
 /** What `cordon` found: whether this call made the node unschedulable or it already was. */
 export type CordonOutcome = 'cordoned' | 'already-cordoned';
 /** What `uncordon` found: whether this call made the node schedulable or it already was. */
@@ -27,6 +31,10 @@ export interface DrainOptions {
   maxRetryDelayMs?: number;
   /** How often to check whether evicted pods are gone. Default 1000. */
   pollIntervalMs?: number;
+  /** Stops the drain between calls (its caller lost the right to act): the signal's reason is thrown. */
+  signal?: AbortSignal;
+  /** Annotates the node with who drained it and when, in the cordon's own patch. */
+  mark?: { migrationId: string; at: Date };
 }
 
 export interface NodeDrainResult {
@@ -60,13 +68,20 @@ export interface NodeMatch {
  * Every method is idempotent, so a workflow step may be retried after a partial effect.
  */
 export interface NodeDrainer {
-  /** Marks the node unschedulable. */
-  cordon(node: string): Promise<CordonOutcome>;
+  /** Marks the node unschedulable (and annotates it with `mark`, when given). */
+  cordon(node: string, mark?: DrainOptions['mark']): Promise<CordonOutcome>;
   /** Cordons the node, evicts its pods through the Eviction API and waits until they are gone. */
   drain(node: string, options?: DrainOptions): Promise<NodeDrainResult>;
-  /** Marks the node schedulable again. */
+  /** Marks the node schedulable again, removing Placid's mark. */
   uncordon(node: string): Promise<UncordonOutcome>;
   isCordoned(node: string): Promise<boolean>;
+  /** Every node, for the cleanup of Placid's marks (optional for test doubles). */
+  nodes?(): Promise<
+    Array<{
+      metadata?: { name?: string; annotations?: Record<string, string> };
+      spec?: { unschedulable?: boolean };
+    }>
+  >;
   /** The nodes that are this server (serverNode.ts): by providerID, else by address. */
   nodesOfServer(server: ServerIdentity): Promise<NodeMatch[]>;
 }

@@ -29,6 +29,11 @@ export interface HttpRequest {
   fetch?: FetchLike;
   /** Blanks secrets (passwords, tokens) out of an error message the API sent back. */
   redact?: (message: string) => string;
+  /**
+   * Never put the answer's body into an error: an authentication call's answer may echo the
+   * credentials in encodings no scrubbing can foresee. The status alone is reported.
+   */
+  withholdErrorBody?: boolean;
 }
 
 export interface HttpResponse {
@@ -68,7 +73,9 @@ export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
   }
   if (status < 200 || status >= 300) {
     // Scrub the whole message first: truncating first could leave a fragment of a secret behind.
-    const message = truncate((request.redact ?? ((m: string) => m))(errorMessage(text, status)));
+    const message = request.withholdErrorBody
+      ? `HTTP ${status} (the answer is not shown: it may echo the credentials)`
+      : truncate((request.redact ?? ((m: string) => m))(errorMessage(text, status)));
     const requestId =
       responseHeaders.get('x-openstack-request-id') ?? responseHeaders.get('x-compute-request-id');
     throw apiErrorFor(site, status, message, requestId ?? undefined, retryAfterMs(responseHeaders));

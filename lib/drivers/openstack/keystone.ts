@@ -115,6 +115,7 @@ export class KeystoneSession implements TokenSource {
       timeoutMs: this.#timeoutMs,
       fetch: this.#fetch,
       redact: (message: string) => this.redact(message),
+      withholdErrorBody: true,
     };
     const response = await sendRequest(request).catch((error: unknown) => {
       // 5xx and 429 stay retryable; any other refusal means the credentials are wrong.

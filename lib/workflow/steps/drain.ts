@@ -15,11 +15,13 @@ export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<
   const { migration } = state;
   const targets = state.recheck?.targets;
   const result: DrainResult = { kubernetes: null, consul: null };
+  // The marks name the migration and the time, so the agent's cleanup can undo a leftover.
+  const at = new Date(deps.clock.now());
   if (targets?.consul) {
     const agent = targets.consul;
     const maintenance = await deps.maintenance();
     const enabled = await guarded(`enable maintenance on Consul node ${agent.node}`, () =>
-      maintenance.enable(agent, maintenanceReason(migration)),
+      maintenance.enable(agent, maintenanceReason(migration, at)),
     );
     result.consul = { node: agent.node, outcome: enabled.outcome };
   }
@@ -32,6 +34,8 @@ export async function drain(state: WorkflowState, deps: AgentStepDeps): Promise<
         force: settings.drain_force,
         timeoutMs: settings.drain_timeout_seconds * 1000,
         gracePeriodSeconds: settings.drain_grace_period_seconds,
+        signal: deps.signal,
+        mark: { migrationId: migration.migration_id, at },
       }),
     );
     result.kubernetes = {

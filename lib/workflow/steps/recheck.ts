@@ -9,7 +9,7 @@ import type { NovaServer } from '../../drivers/openstack/schemas.js';
 import type { MigrationInput } from '../../model/migration.js';
 import { NovaPermissionError, ServerNotMigratableError, VmMovedError } from '../errors.js';
 import type { AgentStepDeps } from '../ports.js';
-import { maintenanceReason } from '../reasons.js';
+import { reasonMark } from '../reasons.js';
 import type { DrainTargets, RecheckResult, WorkflowState } from '../state.js';
 import { findTargets } from '../targets.js';
 import { guarded, NOVA_POLICY_HINT } from '../translate.js';
@@ -65,7 +65,8 @@ async function preDrainState(
     const maintenance = await deps.maintenance();
     const status = await guarded(`read maintenance of ${agent.node}`, () => maintenance.status(agent));
     // Our own reason here means an earlier attempt already enabled it: that is not someone else's.
-    if (status.enabled && status.reason !== maintenanceReason(migration)) reason = status.reason ?? '';
+    if (status.enabled && reasonMark(status.reason)?.migrationId !== migration.migration_id)
+      reason = status.reason ?? '';
   }
   return { cordoned, maintenance_reason: reason };
 }

@@ -1,10 +1,10 @@
 /**
  * Step 6: put the VM back in service: uncordon (unless it was cordoned before Placid came) and
- * disable Consul maintenance (only when the recorded reason is this migration's: someone else's
- * maintenance is left alone). Idempotent and tolerant of an already-undrained node.
+ * disable Consul maintenance (only when the recorded reason names this migration: someone else's
+ * maintenance is left alone). Uncordoning also removes the node's Placid mark. Idempotent and tolerant of an already-undrained node.
  */
 import type { AgentStepDeps } from '../ports.js';
-import { maintenanceReason } from '../reasons.js';
+import { reasonMark } from '../reasons.js';
 import type { UndrainResult, WorkflowState } from '../state.js';
 import { guarded } from '../translate.js';
 
@@ -41,6 +41,6 @@ export async function endMaintenance(
     maintenance.status(agent),
   );
   if (!status.enabled) return 'already-disabled';
-  if (status.reason !== maintenanceReason(state.migration)) return 'left-enabled';
+  if (reasonMark(status.reason)?.migrationId !== state.migration.migration_id) return 'left-enabled';
   return guarded(`disable maintenance on Consul node ${agent.node}`, () => maintenance.disable(agent));
 }

@@ -39,6 +39,7 @@ export interface FakeNode {
   name: string;
   uid: string;
   unschedulable: boolean;
+  annotations: Record<string, string>;
   /** `spec.providerID`, e.g. `openstack:///<server uuid>` as cloud-provider-openstack sets it. */
   providerID?: string;
   /** `status.addresses` of type InternalIP. */
@@ -71,6 +72,7 @@ export class FakeCluster {
       unschedulable: options.unschedulable ?? false,
       ...(options.providerID ? { providerID: options.providerID } : {}),
       addresses: [...(options.addresses ?? [])],
+      annotations: {},
     };
     this.nodeMap.set(name, node);
     return node;

@@ -5,7 +5,11 @@ export function nodeJson(node: FakeNode) {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: node.name, uid: node.uid },
+    metadata: {
+      name: node.name,
+      uid: node.uid,
+      ...(Object.keys(node.annotations).length > 0 ? { annotations: { ...node.annotations } } : {}),
+    },
     // The real server omits `unschedulable` when false.
     spec: {
       ...(node.unschedulable ? { unschedulable: true } : {}),

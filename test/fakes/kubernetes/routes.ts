@@ -64,9 +64,19 @@ function nodeRoute(cluster: FakeCluster, call: Call, name: string): FakeResponse
       ),
     };
   }
-  const patch = parseJson(call.body) as { spec?: { unschedulable?: boolean | null } } | undefined;
+  const patch = parseJson(call.body) as
+    | {
+        spec?: { unschedulable?: boolean | null };
+        metadata?: { annotations?: Record<string, string | null> };
+      }
+    | undefined;
   if (patch === undefined) return badRequest('patch body is not valid JSON');
   if (patch.spec && 'unschedulable' in patch.spec) node.unschedulable = patch.spec.unschedulable === true;
+  // A merge patch: a null value removes the annotation.
+  for (const [key, value] of Object.entries(patch.metadata?.annotations ?? {})) {
+    if (value === null) delete node.annotations[key];
+    else node.annotations[key] = value;
+  }
   return ok(nodeJson(node));
 }
 

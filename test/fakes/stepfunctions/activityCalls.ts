@@ -18,6 +18,14 @@ export class ActivityCalls {
     private readonly activityArns: ReadonlySet<string>,
   ) {}
 
+  describeActivity(body: Body): unknown {
+    const arn = required(body, 'activityArn');
+    const name = arnName(arn, 'activity');
+    if (!this.activityArns.has(arn))
+      throw new SfnFault('ActivityDoesNotExist', `Activity Does Not Exist: '${arn}'`);
+    return { activityArn: arn, name, creationDate: 0 };
+  }
+
   async getActivityTask(body: Body): Promise<unknown> {
     const arn = required(body, 'activityArn');
     arnName(arn, 'activity');

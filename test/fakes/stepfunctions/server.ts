@@ -35,6 +35,7 @@ export class FakeStepFunctions {
     const activityCalls = new ActivityCalls(options.activities, new Set(options.activityArns));
     const executionCalls = new ExecutionCalls(new Set(options.stateMachineArns), options.runExecution);
     const operations: Record<string, (body: Body) => unknown> = {
+      DescribeActivity: (b) => activityCalls.describeActivity(b),
       GetActivityTask: (b) => activityCalls.getActivityTask(b),
       SendTaskSuccess: (b) => activityCalls.sendTaskSuccess(b),
       SendTaskFailure: (b) => activityCalls.sendTaskFailure(b),
