@@ -39,7 +39,7 @@ describe('plannerConfig', () => {
       shuffle_best_same_weighed_hosts: false,
       weight_classes: ['PredictedStealWeigher', 'RAMWeigher'],
     });
-    expect(planned.placid).toEqual({ placement_prefilter: true, seed: 0 });
+    expect(planned.placid).toEqual({ placement_prefilter: true, seed: 0, nova_release: null });
     expect(config.filter_scheduler.host_subset_size).toBe(3);
   });
 });
