@@ -1,6 +1,7 @@
 /** `placid fleet`: the fleet in the local store, by availability zone (text, or JSON for scripts). */
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
+import { isoTime } from './detect.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
@@ -69,14 +70,6 @@ function positiveMinutes(value: string): number {
     );
   }
   return n;
-}
-
-function isoTime(value: string): Date {
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(date.getTime())) {
-    throw new InvalidArgumentError('must be an ISO-8601 time, e.g. 2026-12-01T12:00:00Z');
-  }
-  return date;
 }
 
 export function addFleetCommand(program: Command, io: CliIO, done: (status: number) => void): void {

@@ -6,14 +6,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCloudCredentials } from '../../lib/drivers/openstack/cloudConfig.js';
 import {
-  KeystoneSession,
-  NovaClient,
   NovaConflictError,
-  NovaInventoryClient,
   OpenStackForbiddenError,
   OpenStackNotFoundError,
-  PlacementClient,
-} from '../../lib/drivers/openstack/index.js';
+} from '../../lib/drivers/openstack/errors.js';
+import { NovaInventoryClient } from '../../lib/drivers/openstack/inventory.js';
+import { KeystoneSession } from '../../lib/drivers/openstack/keystone.js';
+import { NovaClient } from '../../lib/drivers/openstack/nova.js';
+import { PlacementClient } from '../../lib/drivers/openstack/placement.js';
 import { COMPUTE_HOSTS, Operator, setUpOnce, useCloud } from './cloud.js';
 
 const PREFIX = 'drv-';
