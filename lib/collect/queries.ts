@@ -81,8 +81,3 @@ export const QUERY_SPECS = {
 
 export type QueryName = keyof typeof QUERY_SPECS;
 export const QUERY_NAMES = Object.keys(QUERY_SPECS) as QueryName[];
-
-/** The query text with `$rate_window` filled in. */
-export function expandQuery(query: string, rateWindow: string): string {
-  return query.replaceAll('$rate_window', rateWindow);
-}

@@ -38,11 +38,6 @@ export function identifierProblem(
   return undefined;
 }
 
-/** Printable ASCII within the default length: a well-formed id (most are), checked cheaply. */
-export function isPlainIdentifier(value: string): boolean {
-  return value.length <= MAX_IDENTIFIER_LENGTH && printableAscii(value);
-}
-
 function printableAscii(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
