@@ -154,20 +154,6 @@ export function generateFleet(shape: FleetShape): FleetInput {
   };
 }
 
-/** The fleet as a FLEET.json document (what `placid plan --fleet` reads). */
-export function fleetDocument(fleet: FleetInput): Record<string, unknown> {
-  return {
-    now: fleet.now.toISOString(),
-    hypervisors: fleet.hypervisors.map((h) => ({
-      ...h.state,
-      availability_zone: h.availability_zone,
-      samples: h.samples,
-    })),
-    instances: fleet.instances,
-    migrations: fleet.history,
-  };
-}
-
 function pickFlavor(random: () => number, ramLeft: number) {
   const fitting = FLAVORS.filter((f) => f.memory_mb <= ramLeft);
   const total = fitting.reduce((n, f) => n + f.weight, 0);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fleetDocument } from '../../lib/sim/fleet.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 import { examplePath } from './examplePath.js';
-import { contendedFleet } from './planFixtures.js';
+import { contendedFleet, fleetDocument } from './planFixtures.js';
 
 const files = tempFiles('placid-plan-');
 const fleetFile = files.write('fleet.json', fleetDocument(contendedFleet()));

@@ -161,3 +161,17 @@ export function contendedFleet(dests = ['d1', 'd2', 'd3'], vmExtra: Partial<VmSp
     ],
   );
 }
+
+/** The fleet as a FLEET.json document (what `placid plan --fleet` reads). */
+export function fleetDocument(fleet: FleetInput): Record<string, unknown> {
+  return {
+    now: fleet.now.toISOString(),
+    hypervisors: fleet.hypervisors.map((h) => ({
+      ...h.state,
+      availability_zone: h.availability_zone,
+      samples: h.samples,
+    })),
+    instances: fleet.instances,
+    migrations: fleet.history,
+  };
+}
