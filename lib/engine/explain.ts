@@ -15,14 +15,6 @@ export interface Elimination {
   instance_index: number;
 }
 
-/** One elimination's parts, without an object: the host, what removed it, the instance, the reason. */
-export type EliminationVisitor = (
-  host: HostState,
-  filter: string,
-  instanceIndex: number,
-  reason: string,
-) => void;
-
 export interface WeightPart {
   weigher: string;
   raw: number;
@@ -60,11 +52,6 @@ export interface ScheduleDecision {
    * built on demand, only for the hosts returned; empty unless explained).
    */
   eliminated: (limit?: number) => Elimination[];
-  /**
-   * `eliminated()` one at a time, in the same order, without building the rows (for a writer that
-   * prints each straight away). Absent on decisions built elsewhere.
-   */
-  eachElimination?: (visit: EliminationVisitor) => void;
   /**
    * For a capped view of a large explained decision without building every row: the best `limit`
    * weighed hosts and the first `limit` eliminations, with how many of each there are in all.

@@ -73,8 +73,3 @@ function orMatcher(alternatives: string[], label: string): ExtraSpecMatcher {
     return false;
   };
 }
-
-/** Nova's `extra_specs_ops.match(value, req)`. Prefer compileExtraSpec on hot paths. */
-export function matchExtraSpec(value: string | null | undefined, req: string): boolean {
-  return compileExtraSpec(req)(value);
-}

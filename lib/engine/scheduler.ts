@@ -4,7 +4,7 @@ import { isRebuild, type RequestSpec } from '../model/requestSpec.js';
 import { consumeFromRequest } from './consume.js';
 import type { EngineContext } from './context.js';
 import { NoValidHostError } from './errors.js';
-import type { Elimination, ScheduleDecision } from './explain.js';
+import type { ScheduleDecision } from './explain.js';
 import type { HostFilter } from './filter.js';
 import type { FilterCount } from './filterHandler.js';
 import { Fleet } from './fleet.js';
@@ -288,5 +288,3 @@ function hostKey(h: HostState): string {
 function noValidHost(message: string): { type: 'NoValidHost'; message: string } {
   return { type: 'NoValidHost', message };
 }
-
-export type { Elimination };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newestReportAt } from '../../lib/ingest/index.js';
+import { newestReportAt } from '../../lib/ingest/batchWrites.js';
 import { openLocalStore } from '../../lib/local/localStore.js';
 import type { Plan } from '../../lib/model/plan.js';
 import { generateFleet } from '../../lib/sim/fleet.js';

@@ -4,7 +4,7 @@
  */
 import { defaultConfig } from '../../lib/config/options.js';
 import type { DetectorDeps } from '../../lib/detector/index.js';
-import { newestReportAt } from '../../lib/ingest/index.js';
+import { newestReportAt } from '../../lib/ingest/batchWrites.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import type { MigrationInput, MigrationOutcomeStatus } from '../../lib/model/migration.js';
 import type { RebalanceMode } from '../../lib/rebalance/options.js';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileExtraSpec, matchExtraSpec } from '../../lib/engine/extraSpecsOps.js';
+import { compileExtraSpec } from '../../lib/engine/extraSpecsOps.js';
+
+/** Nova's `extra_specs_ops.match(value, req)`. */
+const matchExtraSpec = (value: string | null | undefined, req: string) => compileExtraSpec(req)(value);
+
 import { comparePyStrings, pySplit } from '../../lib/engine/pyStrings.js';
 import { pythonRepr, pythonStr } from '../../lib/engine/pyValues.js';
 import { RequestError } from '../../lib/model/errors.js';

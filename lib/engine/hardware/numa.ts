@@ -5,7 +5,6 @@ import { allocationRatio } from '../ratios.js';
 import { cellHasThreads } from './cpuPinning.js';
 import { type CellFit, fitCell, type NumaLimits } from './numaCell.js';
 import { type NumaPacking, orderedHostCells } from './numaOrder.js';
-import { addInstanceUsage } from './numaUsage.js';
 import { explainRequests, pciNuma, supportsRequests } from './pci.js';
 
 export type { CellFit, NumaLimits, NumaPacking };
@@ -40,19 +39,6 @@ export function placeInstance(
   packing: NumaPacking = 'spread',
 ): CellFit[] | null {
   return search(host, instance, limits, pciRequests, pciStats, packing).fits;
-}
-
-/** The host topology after placing the guest, usage added (a new object), or null when it does not fit. */
-export function fitInstanceToHost(
-  host: NumaTopology,
-  instance: InstanceNumaTopology,
-  limits: NumaLimits | null,
-  pciRequests: readonly PciRequest[] = [],
-  pciStats: PciStats | null = null,
-  packing: NumaPacking = 'spread',
-): NumaTopology | null {
-  const fits = placeInstance(host, instance, limits, pciRequests, pciStats, packing);
-  return fits ? addInstanceUsage(host, instance, fits) : null;
 }
 
 /** Why the guest does not fit, naming guest and host cells; null when it fits. */

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { packOntoCores } from '../../../lib/engine/hardware/cpuPinning.js';
-import { fitInstanceToHost } from '../../../lib/engine/hardware/numa.js';
 import type { NumaCell } from '../../../lib/model/hostState.js';
-import { guest, host, pinnedGuestCell, pinningCell } from './topology.js';
+import { fitInstanceToHost, guest, host, pinnedGuestCell, pinningCell } from './topology.js';
 
 type Policy = 'prefer' | 'isolate' | 'require' | null;
 

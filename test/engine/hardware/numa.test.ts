@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  explainNoFit,
-  fitInstanceToHost,
-  type NumaLimits,
-  placeInstance,
-} from '../../../lib/engine/hardware/numa.js';
+import { explainNoFit, type NumaLimits, placeInstance } from '../../../lib/engine/hardware/numa.js';
 import type { NumaCell } from '../../../lib/model/hostState.js';
 import type { InstanceNumaCell } from '../../../lib/model/requestSpec.js';
 import {
+  fitInstanceToHost,
   frozen,
   guest,
   guestCell,

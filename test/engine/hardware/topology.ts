@@ -1,3 +1,5 @@
+import { type NumaLimits, placeInstance } from '../../../lib/engine/hardware/numa.js';
+import { addInstanceUsage } from '../../../lib/engine/hardware/numaUsage.js';
 import type { NumaCell, NumaTopology, PciPool } from '../../../lib/model/hostState.js';
 import type { InstanceNumaCell, InstanceNumaTopology, PciRequest } from '../../../lib/model/requestSpec.js';
 
@@ -73,4 +75,14 @@ export function frozen<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** The host topology after placing the guest, usage added (a new object), or null when it does not fit. */
+export function fitInstanceToHost(
+  host: NumaTopology,
+  instance: InstanceNumaTopology,
+  limits: NumaLimits | null,
+): NumaTopology | null {
+  const fits = placeInstance(host, instance, limits);
+  return fits ? addInstanceUsage(host, instance, fits) : null;
 }
