@@ -97,12 +97,16 @@ function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState
   const cpuInfos: Trie = {};
   const sharedAggregates = (list: Aggregate[]): Aggregate[] => {
     if (list.length === 0) return EMPTY;
-    const parts = list.map((a) => sharedAggregate(aggregates, a));
-    return shared(aggregateLists, parts, parts);
+    let node = aggregateLists;
+    for (const a of list) node = at(node, sharedAggregate(aggregates, a));
+    node.value ??= list.map((a) => sharedAggregate(aggregates, a));
+    return node.value as Aggregate[];
   };
   const sharedPlatforms = (list: HostState['supported_instances']) => {
-    const parts = list.map((p) => shared(platforms, p, p));
-    return shared(platformLists, parts, parts);
+    let node = platformLists;
+    for (const p of list) node = at(node, shared(platforms, p, p));
+    node.value ??= list.map((p) => shared(platforms, p, p));
+    return node.value as HostState['supported_instances'];
   };
   return hosts.map((h) => {
     if (laidOut.has(h)) return h;
@@ -132,7 +136,7 @@ function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState
       hypervisor_version: h.hypervisor_version,
       hypervisor_hostname: h.hypervisor_hostname,
       supported_instances: sharedPlatforms(h.supported_instances),
-      cpu_info: h.cpu_info === null ? null : shared(cpuInfos, [h.cpu_info], h.cpu_info),
+      cpu_info: h.cpu_info === null ? null : sharedString(cpuInfos, h.cpu_info),
       host_ip: h.host_ip,
       stats: h.stats,
       numa_topology: h.numa_topology,
@@ -185,16 +189,17 @@ function sharedAggregate(root: Trie, a: Aggregate): Aggregate {
   return node.value as Aggregate;
 }
 
+function sharedString(root: Trie, text: string): string {
+  const node = at(root, text);
+  node.value ??= text;
+  return node.value as string;
+}
+
 // Every ServiceState field must be a part, or hosts with different services share one record.
 function sharedService(root: Trie, s: HostState['service']): HostState['service'] {
-  const parts = [
-    s.disabled,
-    s.up,
-    s.forced_down,
-    s.assumed,
-    s.report_interval_seconds,
-    s.disabled_reason,
-    s.last_seen_up,
-  ];
-  return shared(root, parts, s);
+  let node = at(at(at(root, s.disabled), s.up), s.forced_down);
+  node = at(at(at(node, s.assumed), s.report_interval_seconds), s.disabled_reason);
+  node = at(node, s.last_seen_up);
+  node.value ??= s;
+  return node.value as HostState['service'];
 }
