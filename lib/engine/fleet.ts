@@ -83,24 +83,30 @@ export class Fleet {
 
 /**
  * Copies every host into one object shape, in fleet order, with repeated sub-values shared (one
- * pool per fleet). Hosts with the same aggregate membership then share one `aggregates` array
+ * trie per fleet). Hosts with the same aggregate membership then share one `aggregates` array
  * (aggregate-derived answers are cached by that identity), and a scan over the fleet touches far
  * less memory.
  */
 function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState>): HostState[] {
-  const pool = new Map<string, unknown>();
-  const shared = <T>(kind: string, value: T, key: string = JSON.stringify(value)): T => {
-    const k = `${kind}\u0000${key}`;
-    const hit = pool.get(k);
-    if (hit !== undefined) return hit as T;
-    pool.set(k, value);
-    return value;
+  const aggregates: Trie = {};
+  const aggregateLists: Trie = {};
+  const services: Trie = {};
+  const platforms: Trie = {};
+  const platformLists: Trie = {};
+  const traitLists: Trie = {};
+  const cpuInfos: Trie = {};
+  const sharedAggregates = (list: Aggregate[]): Aggregate[] => {
+    if (list.length === 0) return EMPTY;
+    let node = aggregateLists;
+    for (const a of list) node = at(node, sharedAggregate(aggregates, a));
+    node.value ??= list.map((a) => sharedAggregate(aggregates, a));
+    return node.value as Aggregate[];
   };
-  const sharedAggregates = (aggregates: Aggregate[]): Aggregate[] => {
-    if (aggregates.length === 0) return EMPTY;
-    const keys = aggregates.map(aggregateKey);
-    const parts = aggregates.map((a, i) => shared('aggregate', a, keys[i]));
-    return shared('aggregates', parts, keys.join('\u0001'));
+  const sharedPlatforms = (list: HostState['supported_instances']) => {
+    let node = platformLists;
+    for (const p of list) node = at(node, shared(platforms, p, p));
+    node.value ??= list.map((p) => shared(platforms, p, p));
+    return node.value as HostState['supported_instances'];
   };
   return hosts.map((h) => {
     if (laidOut.has(h)) return h;
@@ -125,18 +131,18 @@ function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState
       num_io_ops: h.num_io_ops,
       failed_builds: h.failed_builds,
       metrics: h.metrics,
-      service: shared('service', h.service, serviceKey(h.service)),
+      service: sharedService(services, h.service),
       hypervisor_type: h.hypervisor_type,
       hypervisor_version: h.hypervisor_version,
       hypervisor_hostname: h.hypervisor_hostname,
-      supported_instances: shared('supported', h.supported_instances, listKey(h.supported_instances.flat())),
-      cpu_info: h.cpu_info === null ? null : shared('cpu_info', h.cpu_info, h.cpu_info),
+      supported_instances: sharedPlatforms(h.supported_instances),
+      cpu_info: h.cpu_info === null ? null : sharedString(cpuInfos, h.cpu_info),
       host_ip: h.host_ip,
       stats: h.stats,
       numa_topology: h.numa_topology,
       pci_stats: h.pci_stats,
       availability_zone: h.availability_zone,
-      traits: shared('traits', h.traits, listKey(h.traits)),
+      traits: shared(traitLists, h.traits, h.traits),
       inventories: h.inventories,
       extra: h.extra,
       limits: h.limits,
@@ -147,24 +153,53 @@ function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState
 
 const EMPTY: Aggregate[] = [];
 
-// The keys below are built by hand: JSON.stringify of each host's sub-values was most of the time
-// it takes to lay out 20k hosts. Strings are JSON-quoted, so no separator can be forged.
+/**
+ * Shared values by their parts, compared by identity (strings and numbers by value): a trie of
+ * Maps, so no key string is built and hashed per host (that was most of laying out 20k hosts).
+ */
+interface Trie {
+  next?: Map<unknown, Trie>;
+  value?: unknown;
+}
 
-function aggregateKey(a: Aggregate): string {
+function at(node: Trie, part: unknown): Trie {
+  node.next ??= new Map();
+  let child = node.next.get(part);
+  if (child === undefined) {
+    child = {};
+    node.next.set(part, child);
+  }
+  return child;
+}
+
+/** The first value seen with these `parts` (any part that differs makes a value of its own). */
+function shared<T>(root: Trie, parts: readonly unknown[], value: T): T {
+  let node = root;
+  for (const part of parts) node = at(node, part);
+  node.value ??= value;
+  return node.value as T;
+}
+
+function sharedAggregate(root: Trie, a: Aggregate): Aggregate {
+  let node = at(at(root, a.uuid), a.name);
   const keys = Object.keys(a.metadata);
   if (keys.length > 1) keys.sort();
-  let key = `${a.uuid === undefined ? '-' : JSON.stringify(a.uuid)}${JSON.stringify(a.name)}`;
-  for (const k of keys) key += `${JSON.stringify(k)}:${JSON.stringify(a.metadata[k])}`;
-  return key;
+  for (const k of keys) node = at(at(node, k), a.metadata[k]);
+  node.value ??= a;
+  return node.value as Aggregate;
 }
 
-// Every ServiceState field must be in the key, or hosts with different services share one record.
-function serviceKey(s: HostState['service']): string {
-  return `${s.disabled},${s.up},${s.forced_down},${s.assumed},${s.report_interval_seconds},${JSON.stringify(s.disabled_reason)},${JSON.stringify(s.last_seen_up)}`;
+function sharedString(root: Trie, text: string): string {
+  const node = at(root, text);
+  node.value ??= text;
+  return node.value as string;
 }
 
-function listKey(items: readonly string[]): string {
-  let key = '';
-  for (const item of items) key += JSON.stringify(item);
-  return key;
+// Every ServiceState field must be a part, or hosts with different services share one record.
+function sharedService(root: Trie, s: HostState['service']): HostState['service'] {
+  let node = at(at(at(root, s.disabled), s.up), s.forced_down);
+  node = at(at(at(node, s.assumed), s.report_interval_seconds), s.disabled_reason);
+  node = at(node, s.last_seen_up);
+  node.value ??= s;
+  return node.value as HostState['service'];
 }

@@ -53,21 +53,29 @@ export function indexAggregates(hosts: readonly HostState[]): AggregateIndex {
   return { groupOf, groups, aggregates: [...byId.values()] };
 }
 
-/** Numbers `hosts` by their trait set (by content: trait arrays are not always shared). */
+/**
+ * Numbers `hosts` by their trait set: by content, since trait arrays are not always shared (a
+ * refreshed snapshot keeps earlier hosts), but looked up by array identity first, as most are.
+ */
 export function indexTraits(hosts: readonly HostState[]): TraitIndex {
   const groupOf = new Int32Array(hosts.length);
   const ids = new Map<string, number>();
+  const byArray = new Map<readonly string[], number>();
   const groups: ReadonlySet<string>[] = [];
   const disabled: number[] = [];
   hosts.forEach((h, i) => {
-    const key = h.traits.join('\u0001');
-    let g = ids.get(key);
+    let g = byArray.get(h.traits);
     if (g === undefined) {
-      g = groups.length;
-      ids.set(key, g);
-      const set = new Set(h.traits);
-      groups.push(set);
-      disabled.push(set.has(DISABLED_TRAIT) ? 1 : 0);
+      const key = h.traits.join('\u0001');
+      g = ids.get(key);
+      if (g === undefined) {
+        g = groups.length;
+        ids.set(key, g);
+        const set = new Set(h.traits);
+        groups.push(set);
+        disabled.push(set.has(DISABLED_TRAIT) ? 1 : 0);
+      }
+      byArray.set(h.traits, g);
     }
     groupOf[i] = g;
   });

@@ -62,3 +62,43 @@ describe('Fleet.aggregateKeys', () => {
     ]);
   });
 });
+
+describe('Fleet interning of aggregates, platforms and traits', () => {
+  const zone = (az: string) => ({ name: 'zone', hosts: [], metadata: { availability_zone: az, b: 'x' } });
+
+  it('shares equal values that arrive as distinct objects, metadata key order aside', () => {
+    // Prepare: two hosts whose sub-values are equal by content, each its own objects
+    const a = makeHost({ host: 'a', aggregates: [zone('az1')], traits: ['T1', 'T2'] });
+    const b = makeHost({
+      host: 'b',
+      aggregates: [{ name: 'zone', hosts: [], metadata: { b: 'x', availability_zone: 'az1' } }],
+      traits: ['T1', 'T2'],
+    });
+    a.supported_instances = [['x86_64', 'kvm', 'hvm']];
+    b.supported_instances = [['x86_64', 'kvm', 'hvm']];
+    // Act
+    const [x, y] = Fleet.from([a, b]).hosts;
+    // Assess
+    expect(x.aggregates).toBe(y.aggregates);
+    expect(x.supported_instances).toBe(y.supported_instances);
+    expect(x.traits).toBe(y.traits);
+  });
+
+  it('keeps values apart that differ in one part', () => {
+    // Prepare
+    const a = makeHost({ host: 'a', aggregates: [zone('az1')], traits: ['T1'] });
+    const b = makeHost({ host: 'b', aggregates: [zone('az2')], traits: ['T1', 'T2'] });
+    const c = makeHost({ host: 'c', aggregates: [zone('az1'), zone('az2')], traits: [] });
+    a.supported_instances = [['x86_64', 'kvm', 'hvm']];
+    b.supported_instances = [['x86_64', 'qemu', 'hvm']];
+    // Act
+    const [x, y, z] = Fleet.from([a, b, c]).hosts;
+    // Assess
+    expect(x.aggregates).toEqual([zone('az1')]);
+    expect(y.aggregates).toEqual([zone('az2')]);
+    expect(z.aggregates).toEqual([zone('az1'), zone('az2')]);
+    expect(z.aggregates[0]).toBe(x.aggregates[0]);
+    expect(y.supported_instances).toEqual([['x86_64', 'qemu', 'hvm']]);
+    expect([x.traits, y.traits, z.traits]).toEqual([['T1'], ['T1', 'T2'], []]);
+  });
+});
