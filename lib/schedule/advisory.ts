@@ -7,6 +7,7 @@ import type { ScheduleDecision } from '../engine/explain.js';
 import { Fleet } from '../engine/fleet.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { HostState } from '../model/hostState.js';
+import { serviceIsUp } from '../model/liveness.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import type { ScheduleDeps } from './core.js';
 import { DECISION_MAX_BYTES, recordedDecisionJson, requestHash, type StageDecisionJson } from './record.js';
@@ -124,7 +125,7 @@ export async function adviseAmong(
   explain = false,
   refused: readonly RefusedCandidate[] = [],
 ): Promise<{ answer: AdvisoryAnswer; engine: ScheduleDecision }> {
-  const downTimeMs = scheduler.config.DEFAULT.service_down_time * 1000;
+  const downTimeSeconds = scheduler.config.DEFAULT.service_down_time;
   const judged: (HostState | StaleHost)[] = [];
   const hosts: HostState[] = [];
   const unknown: CandidateRef[] = [];
@@ -136,7 +137,7 @@ export async function adviseAmong(
     if (state) {
       if (seen.has(state)) continue;
       seen.add(state);
-      const age = staleAgeMs(state, now.getTime(), downTimeMs);
+      const age = staleAgeMs(state, now, downTimeSeconds);
       if (age !== undefined) judged.push({ host: state.host, nodename: state.nodename, ageMs: age });
       else {
         const up = upAsSent(state);
@@ -174,23 +175,16 @@ interface StaleHost extends CandidateRef {
 }
 
 /**
- * How long the host has been silent, when that is longer than `service_down_time` after its next
- * report was due (what ComputeFilter would call down); undefined while its report is fresh enough.
+ * How long the host has been silent, when ComputeFilter would call it down for that silence alone
+ * (its up and forced-down flags are Nova's call here); undefined while its report is fresh enough.
  */
-function staleAgeMs(host: HostState, nowMs: number, downTimeMs: number): number | undefined {
-  const { service } = host;
-  if (!service.last_seen_up) return undefined;
-  let seenMs = heartbeats.get(service);
-  if (seenMs === undefined) {
-    seenMs = Date.parse(service.last_seen_up);
-    heartbeats.set(service, seenMs);
-  }
-  const silentMs = nowMs - seenMs;
-  return silentMs - (service.report_interval_seconds ?? 0) * 1000 > downTimeMs ? silentMs : undefined;
+function staleAgeMs(host: HostState, now: Date, downTimeSeconds: number): number | undefined {
+  const { last_seen_up, report_interval_seconds } = host.service;
+  if (!last_seen_up) return undefined;
+  const heartbeat = { up: true, forced_down: false, last_seen_up, report_interval_seconds };
+  if (serviceIsUp(heartbeat, now, downTimeSeconds)) return undefined;
+  return now.getTime() - Date.parse(last_seen_up);
 }
-
-/** Parsed heartbeats: a snapshot's hosts keep their service records from one request to the next. */
-const heartbeats = new WeakMap<HostState['service'], number>();
 
 /** The host as Nova sees it when it sends it: up (a report saying down or forced down is older). */
 function upAsSent(host: HostState): HostState {
