@@ -27,10 +27,18 @@ Configuration (YAML or JSON; relative paths are relative to the file):
                     poll_interval_seconds, on_deadline, ...): keep the two equal
   collect           optional: run the collector on its schedule and send to the ingest queue
                       {config: collect.yaml, interval: 60s, queue_url: <IngestQueueUrl output>}
+  trust             where a VM's node and Consul agent may be found (docs/trust-model.md):
+                      {kubernetes: {clusters: [...], node_names: [regex, ...]},
+                       consul: {datacenters: [...]}, server_metadata: false}
+                    server metadata is tenant-writable: leave server_metadata off unless every
+                    project is trusted
+  cleanup           undoing drains Placid left behind (docs/agent.md):
+                      {max_drained: 2h, interval: 5m, consul_agents: [address, ...]}
 
 AWS credentials come from the SDK's standard chain: IAM Roles Anywhere (a credential_process
 profile), AWS_PROFILE, AWS_ACCESS_KEY_ID/..., or an instance or pod role. Attach the stack output
-AgentPolicyArn, or use AgentRoleArn. Outbound HTTPS only: states, sqs and secretsmanager endpoints
+AgentPolicyArn, or use the stack's agent role (…AgentRoleArn…, with
+placid:agentTrustAnchorArn and placid:agentCertificateSubjects). Outbound HTTPS only: states, sqs and secretsmanager endpoints
 in AWS; Keystone/Nova, Kubernetes API, Consul agents and Prometheus inside the network.
 
 Signals: SIGTERM or SIGINT stops taking steps and lets running ones finish and report; a second
