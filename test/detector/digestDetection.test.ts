@@ -16,7 +16,7 @@ import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { toSqsRecord } from '../../lib/local/sqsRecord.js';
 import type { HostSample, InstanceReport, InstanceSample } from '../../lib/model/reports.js';
-import { type SampleSeries, samplesOf } from '../../lib/model/sampleSeries.js';
+import type { SampleSeries } from '../../lib/model/sampleSeries.js';
 import { detect } from '../../lib/rebalance/detect.js';
 import type { FleetInput } from '../../lib/rebalance/fleetInput.js';
 import { planRebalance } from '../../lib/rebalance/planner.js';
@@ -24,6 +24,7 @@ import { defaultRebalanceSettings, type RebalanceSettings } from '../../lib/reba
 import { generateFleet, HOST_STEAL_VARIANTS } from '../../lib/sim/fleet.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { markDigestsWritten } from '../../lib/store/windowCoverage.js';
+import { samplesOf } from '../model/seriesSamples.js';
 import { storeWithOwnTables, useStore } from '../store/fixtures.js';
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
