@@ -40,11 +40,6 @@ export function parseScheduleRequest(doc: unknown, source = 'schedule request'):
   return spec;
 }
 
-/** A message or HTTP body: JSON text holding one schedule request. */
-export function parseScheduleBody(body: string, source = 'schedule request'): RequestSpec {
-  return parseScheduleRequest(parseJsonBody(body, source), source);
-}
-
 /** Candidates per advisory request at most (a whole region's compute nodes fit easily). */
 export const MAX_CANDIDATES = 100_000;
 
