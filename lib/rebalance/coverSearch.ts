@@ -59,14 +59,10 @@ export function cheapestCover(
   });
   if (budget && !budget.take(items.length * goal)) return 'over_budget';
   // best[c]: fewest bytes for at least c steps of demand; took[i * (goal + 1) + c]: item i improved c.
-  // Scratch buffers are reused across calls (the search is synchronous): the planner runs
-  // thousands of small searches per plan, and fresh typed arrays for each would feed the GC.
   const width = goal + 1;
-  const best = scratchBest(width);
-  best.fill(Number.POSITIVE_INFINITY, 0, width);
+  const best = new Float64Array(width).fill(Number.POSITIVE_INFINITY);
   best[0] = 0;
-  const took = rounding === 'sure' ? scratchTook(items.length * width) : undefined;
-  if (took) took.fill(0, 0, items.length * width);
+  const took = rounding === 'sure' ? new Uint8Array(items.length * width) : undefined;
   for (let i = 0; i < items.length; i++) {
     const size = steps[i];
     if (size <= 0) continue;
@@ -92,17 +88,4 @@ export function cheapestCover(
     }
   }
   return { bytes: best[goal], picks: picks.reverse() };
-}
-
-let bestBuffer = new Float64Array(1024);
-let tookBuffer = new Uint8Array(16_384);
-
-function scratchBest(size: number): Float64Array {
-  if (bestBuffer.length < size) bestBuffer = new Float64Array(Math.max(size, 2 * bestBuffer.length));
-  return bestBuffer;
-}
-
-function scratchTook(size: number): Uint8Array {
-  if (tookBuffer.length < size) tookBuffer = new Uint8Array(Math.max(size, 2 * tookBuffer.length));
-  return tookBuffer;
 }
