@@ -6,7 +6,8 @@ export { pyFloat, pyInt };
 
 /** Nova's aggregate helpers (`nova/scheduler/utils.py`, `filters/utils.py`). */
 
-type Metadata = ReadonlyMap<string, ReadonlySet<string>>;
+/** Each metadata key of a host's aggregates → its values (comma-split, stripped, unioned). */
+export type Metadata = ReadonlyMap<string, ReadonlySet<string>>;
 
 /**
  * What each aggregate membership of a fleet says, worked out when a host of that membership first
