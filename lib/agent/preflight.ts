@@ -7,7 +7,7 @@
  */
 import type { AgentConfig } from './config.js';
 
-export interface Verdict {
+export interface ProbeResult {
   check: string;
   ok: boolean;
   detail: string;
@@ -45,8 +45,8 @@ export async function checkAgentFiles(config: AgentConfig): Promise<string[]> {
 }
 
 /** One verdict per connection the agent makes, in the order it makes them. */
-export async function preflight(config: AgentConfig, parts: PreflightParts = {}): Promise<Verdict[]> {
-  const verdicts: Verdict[] = [];
+export async function preflight(config: AgentConfig, parts: PreflightParts = {}): Promise<ProbeResult[]> {
+  const verdicts: ProbeResult[] = [];
   const probe = async (check: string, call: () => Promise<string>) => {
     try {
       verdicts.push({ check, ok: true, detail: await call() });

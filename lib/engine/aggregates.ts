@@ -1,28 +1,78 @@
 import type { Aggregate, HostState } from '../model/hostState.js';
 import { pyFloat, pyInt } from './pyStrings.js';
 
-/**
- * Nova's aggregate helpers (`nova/scheduler/utils.py`, `filters/utils.py`). Results are cached per
- * aggregates array; Fleet makes hosts with the same membership share that array.
- */
+/** Nova's aggregate helpers (`nova/scheduler/utils.py`, `filters/utils.py`). */
 
-type Metadata = ReadonlyMap<string, ReadonlySet<string>>;
-const metadataCache = new WeakMap<readonly Aggregate[], Metadata>();
+/** Each metadata key of a host's aggregates → its values (comma-split, stripped, unioned). */
+export type Metadata = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * What each aggregate membership of a fleet says, worked out when a host of that membership first
+ * asks and kept by the Fleet: hosts with the same membership share one aggregates array (Fleet lays
+ * them out so), which keys the answers. A decision reads its fleet's (`ctx.fleet.memberships`).
+ */
+export class MembershipFacts {
+  private readonly metadataOf = new Map<readonly Aggregate[], Metadata>();
+  private readonly zonesOf = new Map<readonly Aggregate[], ReadonlySet<string>>();
+  private readonly multipliersOf = new Map<readonly Aggregate[], Map<string, CachedMultiplier>>();
+
+  /** aggregateMetadata(host), once per membership. */
+  metadata(host: HostState): Metadata {
+    let md = this.metadataOf.get(host.aggregates);
+    if (!md) {
+      md = aggregateMetadata(host);
+      this.metadataOf.set(host.aggregates, md);
+    }
+    return md;
+  }
+
+  /** Zones named by the host's aggregates (`availability_zone` metadata, comma-split). */
+  zones(host: HostState): ReadonlySet<string> {
+    let zones = this.zonesOf.get(host.aggregates);
+    if (!zones) {
+      zones = aggregateMetadataWithKey(host, 'availability_zone').get('availability_zone') ?? NO_ZONES;
+      this.zonesOf.set(host.aggregates, zones);
+    }
+    return zones;
+  }
+
+  /**
+   * `get_weight_multiplier(host, key, config)`: aggregate override (MIN), else the config value.
+   * Called once per host per weigher when some aggregate overrides the key, so the answer is found
+   * without building a string or parsing anything (the config value is checked, not keyed).
+   */
+  multiplier(host: HostState, key: string, configValue: number): number {
+    const aggs = host.aggregates;
+    if (aggs.length === 0) return configValue;
+    let byKey = this.multipliersOf.get(aggs);
+    if (!byKey) {
+      byKey = new Map();
+      this.multipliersOf.set(aggs, byKey);
+    }
+    const hit = byKey.get(key);
+    if (hit !== undefined && Object.is(hit.configValue, configValue)) return hit.value;
+    const value = aggregateNumber(host, key, configValue, 'float');
+    byKey.set(key, { configValue, value });
+    return value;
+  }
+}
+
+/** A membership's multiplier for one key, and the config value it was derived with. */
+interface CachedMultiplier {
+  configValue: number;
+  value: number;
+}
+
+const NO_ZONES: ReadonlySet<string> = new Set();
 
 /**
  * `aggregate_metadata_get_by_host(host)`: every metadata key of the host's aggregates mapped to the
  * union of its values, each value split on ',' and stripped.
  */
 export function aggregateMetadata(host: HostState): Metadata {
-  const aggs = host.aggregates;
-  let md = metadataCache.get(aggs);
-  if (!md) {
-    const out = new Map<string, Set<string>>();
-    for (const agg of aggs) addMetadata(out, agg);
-    md = out;
-    metadataCache.set(aggs, md);
-  }
-  return md;
+  const out = new Map<string, Set<string>>();
+  for (const agg of host.aggregates) addMetadata(out, agg);
+  return out;
 }
 
 /**
@@ -143,58 +193,26 @@ export function aggregateLimitOrigin(
   return `the smallest aggregate metadata ${key} among ${values.map((v) => `'${v}'`).join(', ')}`;
 }
 
-/** A membership's multiplier for one key, and the config value it was derived with. */
-interface CachedMultiplier {
-  configValue: number;
-  value: number;
-}
-
-const multiplierCache = new WeakMap<readonly Aggregate[], Map<string, CachedMultiplier>>();
-
-/**
- * `get_weight_multiplier(host, key, config)`: aggregate override (MIN), else the config value.
- * Called once per host per weigher when some aggregate overrides the key, so the cached answer is
- * found without building a string or parsing anything (the config value is checked, not keyed).
- */
-export function weightMultiplier(host: HostState, key: string, configValue: number): number {
-  const aggs = host.aggregates;
-  if (aggs.length === 0) return configValue;
-  let byKey = multiplierCache.get(aggs);
-  if (!byKey) {
-    byKey = new Map();
-    multiplierCache.set(aggs, byKey);
-  }
-  const hit = byKey.get(key);
-  if (hit !== undefined && Object.is(hit.configValue, configValue)) return hit.value;
-  const value = aggregateNumber(host, key, configValue, 'float');
-  byKey.set(key, { configValue, value });
-  return value;
-}
-
-const zoneCache = new WeakMap<readonly Aggregate[], ReadonlySet<string>>();
-const NO_ZONES: ReadonlySet<string> = new Set();
-
-/** Zones named by the host's aggregates (`availability_zone` metadata, comma-split), cached. */
-function aggregateZones(host: HostState): ReadonlySet<string> {
-  let zones = zoneCache.get(host.aggregates);
-  if (!zones) {
-    zones = aggregateMetadataWithKey(host, 'availability_zone').get('availability_zone') ?? NO_ZONES;
-    zoneCache.set(host.aggregates, zones);
-  }
-  return zones;
-}
-
 /**
  * The host's availability zones: its aggregates' `availability_zone` metadata, else the host's own
  * `availability_zone` field (reports carry it), else `[DEFAULT] default_availability_zone`.
  */
-export function availabilityZones(host: HostState, defaultZone: string): ReadonlySet<string> {
-  const zones = aggregateZones(host);
+export function availabilityZones(
+  host: HostState,
+  defaultZone: string,
+  memberships: MembershipFacts,
+): ReadonlySet<string> {
+  const zones = memberships.zones(host);
   return zones.size > 0 ? zones : new Set([host.availability_zone ?? defaultZone]);
 }
 
 /** True when `zone` is one of the host's availability zones (no allocation on the hot path). */
-export function inAvailabilityZone(host: HostState, zone: string, defaultZone: string): boolean {
-  const zones = aggregateZones(host);
+export function inAvailabilityZone(
+  host: HostState,
+  zone: string,
+  defaultZone: string,
+  memberships: MembershipFacts,
+): boolean {
+  const zones = memberships.zones(host);
   return zones.size > 0 ? zones.has(zone) : (host.availability_zone ?? defaultZone) === zone;
 }

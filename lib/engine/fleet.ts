@@ -1,4 +1,5 @@
 import type { Aggregate, HostState } from '../model/hostState.js';
+import { MembershipFacts } from './aggregates.js';
 import {
   type AggregateIndex,
   indexAggregates,
@@ -31,7 +32,11 @@ export class Fleet {
   private nameIndex?: NameIndex;
   private nodeIndex?: ReadonlyMap<string, HostState>;
 
-  private constructor(readonly hosts: readonly HostState[]) {
+  private constructor(
+    readonly hosts: readonly HostState[],
+    /** What each aggregate membership says (metadata, zones, multipliers), as decisions ask. */
+    readonly memberships = new MembershipFacts(),
+  ) {
     this.aggregates = indexAggregates(hosts);
     this.traits = indexTraits(hosts);
     this.hostsReportZones = hosts.some((h) => h.availability_zone != null);
@@ -77,7 +82,7 @@ export class Fleet {
    * itself (its sub-values, aggregates included, still this fleet's).
    */
   among(hosts: readonly HostState[]): Fleet {
-    return new Fleet(hosts);
+    return new Fleet(hosts, this.memberships);
   }
 }
 

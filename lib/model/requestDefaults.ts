@@ -2,13 +2,12 @@
  * Request specs as the schema (requestSchema.ts) hands them over, completed with RequestSpec's
  * defaults.
  */
+import { randomUUID } from 'node:crypto';
 import { ValidationError } from './errors.js';
 import { canonicalImageProperties } from './imageMeta.js';
 import { duplicateIssues } from './reportChecks.js';
 import type { RequestSpecOutput } from './requestSchema.js';
 import type { RequestSpec } from './requestSpec.js';
-
-let requestCounter = 0;
 
 /**
  * A validated request spec document (from requestSchema.ts) with
@@ -18,7 +17,8 @@ export function completeRequestSpec(r: RequestSpecOutput, input: unknown, source
   const uuids = r.instance_uuids ?? null;
   checkInstanceUuids(input, uuids, r.num_instances, source);
   return {
-    request_id: r.request_id ?? `req-${++requestCounter}`,
+    // Nova's form of a request id; a counter would start again at req-1 in every process.
+    request_id: r.request_id ?? `req-${randomUUID()}`,
     flavor: r.flavor,
     image: r.image
       ? {

@@ -9,7 +9,7 @@
  * explanations; only when no host is left does it run again with them, to say which filters
  * removed the candidates.
  */
-import { inAvailabilityZone } from '../engine/aggregates.js';
+import { inAvailabilityZone, MembershipFacts } from '../engine/aggregates.js';
 import type { Elimination } from '../engine/explain.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { InstanceReport } from '../model/reports.js';
@@ -144,6 +144,7 @@ export function noDestinationReason(
 ): string {
   const zone = q.vm.availability_zone;
   const defaultZone = scheduler.config.DEFAULT.default_availability_zone;
+  const memberships = new MembershipFacts();
   const byStage = new Map<string, { count: number; example: string }>();
   let inZone = 0;
   let otherZones = 0;
@@ -151,7 +152,7 @@ export function noDestinationReason(
     // The source and the excluded hosts are listed apart; they were never candidates.
     if (e.host === q.source || q.excluded.has(e.host)) continue;
     const host = state.host(e.host);
-    if (host && !inAvailabilityZone(host, zone, defaultZone)) {
+    if (host && !inAvailabilityZone(host, zone, defaultZone, memberships)) {
       otherZones++;
       continue;
     }

@@ -41,10 +41,17 @@ export interface StoreContext {
    * `serviceDownTimeSeconds` and `reportIntervalSeconds` unless given (sightingLookback.ts).
    */
   sightingLookbackMs: number;
+  /**
+   * Leases tables this store has marked as holding window digests (windowCoverage.ts): one
+   * conditional write per store, so per warm container.
+   */
+  digestsMarked: Set<string>;
 }
 
 export type StoreOptions = Pick<StoreContext, 'doc' | 'tables'> &
-  Partial<Omit<StoreContext, 'doc' | 'tables' | 'retry'>> & { retry?: Partial<RetryPolicy> } & LivenessWindow;
+  Partial<Omit<StoreContext, 'doc' | 'tables' | 'retry' | 'digestsMarked'>> & {
+    retry?: Partial<RetryPolicy>;
+  } & LivenessWindow;
 
 export function storeContext(options: StoreOptions): StoreContext {
   const { serviceDownTimeSeconds, reportIntervalSeconds, ...tunables } = options;
@@ -61,6 +68,7 @@ export function storeContext(options: StoreOptions): StoreContext {
     sightingLookbackMs: sightingLookbackMs({ serviceDownTimeSeconds, reportIntervalSeconds }),
     ...tunables,
     retry: { ...DEFAULT_RETRY, ...options.retry },
+    digestsMarked: new Set(),
   };
 }
 

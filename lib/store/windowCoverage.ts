@@ -6,7 +6,6 @@
  * reads the pages instead (readFleet). Without it, the first window after an upgrade would look
  * empty: no data, hence no suffering VMs, and a suffering VM's hysteresis would be forgotten.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MAX_CLOCK_SKEW_MS } from '../model/reportChecks.js';
 import type { StoreContext } from './context.js';
 import { readMarker, updateMarkerIf } from './markers.js';
@@ -16,21 +15,16 @@ export const WINDOW_DIGESTS_SINCE_NAME = '#window-digests-since';
 /** Skew a report's samples may have, plus a rollout's old ingest code finishing its batches. */
 export const DIGEST_COVERAGE_MARGIN_MS = MAX_CLOCK_SKEW_MS + 5 * 60_000;
 
-/** Tables this process has already marked (per client): one conditional write per warm container. */
-const marked = new WeakMap<DynamoDBDocumentClient, Set<string>>();
-
 /** Records now as the time digests start, unless an earlier time is recorded. */
 export async function markDigestsWritten(ctx: StoreContext): Promise<void> {
-  const tables = marked.get(ctx.doc) ?? new Set<string>();
-  if (tables.has(ctx.tables.leases)) return;
+  if (ctx.digestsMarked.has(ctx.tables.leases)) return;
   await updateMarkerIf(ctx, WINDOW_DIGESTS_SINCE_NAME, {
     UpdateExpression: 'SET #since = :since',
     ConditionExpression: 'attribute_not_exists(#since)',
     ExpressionAttributeNames: { '#since': 'since' },
     ExpressionAttributeValues: { ':since': new Date(ctx.clock.now()).toISOString() },
   });
-  tables.add(ctx.tables.leases);
-  marked.set(ctx.doc, tables);
+  ctx.digestsMarked.add(ctx.tables.leases);
 }
 
 /** When digests started (ISO-8601), or null if none was ever written. */

@@ -3,8 +3,8 @@ import {
   type AggregateMemo,
   aggregateLimit,
   aggregateLimitOrigin,
+  MembershipFacts,
   memoizedByAggregates,
-  weightMultiplier,
 } from '../../lib/engine/aggregates.js';
 import type { HostState } from '../../lib/model/hostState.js';
 import { makeHost } from '../helpers/factories.js';
@@ -72,7 +72,7 @@ describe('aggregateLimitOrigin', () => {
   });
 });
 
-describe('weightMultiplier', () => {
+describe('MembershipFacts.multiplier', () => {
   const ram = (...values: string[]) =>
     makeHost({
       aggregates: values.map((v, i) => ({ name: `agg${i}`, metadata: { ram_weight_multiplier: v } })),
@@ -84,15 +84,16 @@ describe('weightMultiplier', () => {
     ['falls back to the config value when an override is not a number', ram('2', 'x'), 1],
   ])('%s', (_case, host, expected) => {
     // Act + Assess
-    expect(weightMultiplier(host, 'ram_weight_multiplier', 1)).toBe(expected);
+    expect(new MembershipFacts().multiplier(host, 'ram_weight_multiplier', 1)).toBe(expected);
   });
 
   it('answers anew for the same membership under another config value', () => {
     // Prepare
     const host = ram('x');
-    weightMultiplier(host, 'ram_weight_multiplier', 1);
+    const facts = new MembershipFacts();
+    facts.multiplier(host, 'ram_weight_multiplier', 1);
     // Act
-    const other = weightMultiplier(host, 'ram_weight_multiplier', 3);
+    const other = facts.multiplier(host, 'ram_weight_multiplier', 3);
     // Assess
     expect(other).toBe(3);
   });
@@ -102,12 +103,29 @@ describe('weightMultiplier', () => {
     const host = makeHost({
       aggregates: [{ name: 'a', metadata: { ram_weight_multiplier: '2', cpu_weight_multiplier: '5' } }],
     });
+    const facts = new MembershipFacts();
     // Act
     const answers = [
-      weightMultiplier(host, 'ram_weight_multiplier', 1),
-      weightMultiplier(host, 'cpu_weight_multiplier', 1),
+      facts.multiplier(host, 'ram_weight_multiplier', 1),
+      facts.multiplier(host, 'cpu_weight_multiplier', 1),
     ];
     // Assess
     expect(answers).toEqual([2, 5]);
+  });
+});
+
+describe('MembershipFacts', () => {
+  it('answers for the fleet it belongs to: a fleet built after a membership changed reads the change', () => {
+    // Prepare: one aggregates array, read by a fleet, then (against the rules) changed in place
+    const aggregates = [{ name: 'zone', hosts: [], metadata: { availability_zone: 'az1' } }];
+    const host = makeHost({ aggregates });
+    const first = new MembershipFacts();
+    expect([...first.zones(host)]).toEqual(['az1']);
+    host.aggregates[0].metadata.availability_zone = 'az2';
+    // Act
+    const later = new MembershipFacts();
+    // Assess: no answer outlives the facts object that worked it out
+    expect([...later.zones(host)]).toEqual(['az2']);
+    expect([...first.zones(host)]).toEqual(['az1']);
   });
 });

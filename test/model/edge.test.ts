@@ -121,6 +121,12 @@ describe('host states at the edge', () => {
 });
 
 describe('requests at the edge', () => {
+  it('gives a request without request_id an id of its own, as Nova does (req-<uuid>)', () => {
+    const [a, b] = [parseRequestSpec({ flavor }), parseRequestSpec({ flavor })];
+    expect(a.request_id).toMatch(/^req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(b.request_id).not.toBe(a.request_id);
+  });
+
   it('refuses duplicate instance uuids, naming each repeat', () => {
     const issues = issuesOf(() => parseRequestSpec({ flavor, instance_uuids: ['u', 'v', 'u', 'u'] }));
     expect(issues.map((i) => i.path)).toEqual(['instance_uuids[2]', 'instance_uuids[3]']);

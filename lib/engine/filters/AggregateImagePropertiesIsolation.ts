@@ -1,6 +1,6 @@
-import type { Aggregate, HostState } from '../../model/hostState.js';
+import type { Aggregate } from '../../model/hostState.js';
 import { isKnownImageProperty, isTruthyImageProperty } from '../../model/imageMeta.js';
-import { aggregateMetadata } from '../aggregates.js';
+import type { Metadata } from '../aggregates.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 
 interface State {
@@ -11,10 +11,11 @@ interface State {
   answers: WeakMap<readonly Aggregate[], boolean>;
 }
 
-const IMAGE_PROPERTY_EXCLUDED = reject<State>((host, _spec, state) => {
-  const key = firstConflict(host, state);
+const IMAGE_PROPERTY_EXCLUDED = reject<State>((host, _spec, state, ctx) => {
+  const metadata = ctx.fleet.memberships.metadata(host);
+  const key = firstConflict(metadata, state);
   if (key === undefined) return `image properties match ${host.host}'s aggregate metadata`;
-  const allowed = [...(aggregateMetadata(host).get(key) ?? [])].join(',');
+  const allowed = [...(metadata.get(key) ?? [])].join(',');
   return `image property ${key}=${state.props.get(key)} is not among ${host.host}'s aggregate metadata values ${key}=${allowed}`;
 });
 
@@ -41,10 +42,10 @@ export const AggregateImagePropertiesIsolation = defineFilter<State>({
     } = ctx.config.filter_scheduler;
     return { props, prefix: ns ? ns + sep : null, answers: new WeakMap() };
   },
-  check: (host, _spec, state) => {
+  check: (host, _spec, state, ctx) => {
     let answer = state.answers.get(host.aggregates);
     if (answer === undefined) {
-      answer = firstConflict(host, state) === undefined;
+      answer = firstConflict(ctx.fleet.memberships.metadata(host), state) === undefined;
       state.answers.set(host.aggregates, answer);
     }
     return answer ? PASS : IMAGE_PROPERTY_EXCLUDED;
@@ -52,8 +53,8 @@ export const AggregateImagePropertiesIsolation = defineFilter<State>({
 });
 
 /** The first aggregate metadata key whose values exclude the image's value for that property. */
-function firstConflict(host: HostState, state: State): string | undefined {
-  for (const [key, options] of aggregateMetadata(host)) {
+function firstConflict(metadata: Metadata, state: State): string | undefined {
+  for (const [key, options] of metadata) {
     if (state.prefix !== null && !key.startsWith(state.prefix)) continue;
     const prop = state.props.get(key);
     if (prop !== undefined && !options.has(prop)) return key;

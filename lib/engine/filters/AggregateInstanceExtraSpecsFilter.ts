@@ -1,5 +1,5 @@
-import type { Aggregate, HostState } from '../../model/hostState.js';
-import { aggregateMetadata } from '../aggregates.js';
+import type { Aggregate } from '../../model/hostState.js';
+import type { Metadata } from '../aggregates.js';
 import { compileExtraSpec, type ExtraSpecMatcher } from '../extraSpecsOps.js';
 import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 
@@ -22,9 +22,10 @@ interface State {
 
 // Rendered only for a host `check` rejected, so one requirement is unmet; a key the metadata holds
 // has at least one value (splitting yields one part).
-const EXTRA_SPEC_UNMET = reject<State>((host, _spec, state) => {
-  const unmet = firstUnmet(host, state.requirements)!;
-  const values = aggregateMetadata(host).get(unmet.key);
+const EXTRA_SPEC_UNMET = reject<State>((host, _spec, state, ctx) => {
+  const metadata = ctx.fleet.memberships.metadata(host);
+  const unmet = firstUnmet(metadata, state.requirements)!;
+  const values = metadata.get(unmet.key);
   const rule = `flavor extra spec ${unmet.specKey}='${unmet.req}'`;
   if (!values) {
     const aggs = host.aggregates.map((a) => a.name).join(', ') || 'none';
@@ -46,10 +47,10 @@ export const AggregateInstanceExtraSpecsFilter = defineFilter<State>({
     const requirements = relevantSpecs(spec.flavor.extra_specs);
     return requirements.length > 0 ? { requirements, answers: new WeakMap() } : PASS_ALL;
   },
-  check: (host, _spec, state) => {
+  check: (host, _spec, state, ctx) => {
     let answer = state.answers.get(host.aggregates);
     if (answer === undefined) {
-      answer = firstUnmet(host, state.requirements) === undefined;
+      answer = firstUnmet(ctx.fleet.memberships.metadata(host), state.requirements) === undefined;
       state.answers.set(host.aggregates, answer);
     }
     return answer ? PASS : EXTRA_SPEC_UNMET;
@@ -67,8 +68,7 @@ function relevantSpecs(extraSpecs: Readonly<Record<string, string>>): Requiremen
   return out;
 }
 
-function firstUnmet(host: HostState, requirements: readonly Requirement[]): Requirement | undefined {
-  const metadata = aggregateMetadata(host);
+function firstUnmet(metadata: Metadata, requirements: readonly Requirement[]): Requirement | undefined {
   for (const r of requirements) {
     const values = metadata.get(r.key);
     if (!values || values.size === 0) return r;

@@ -6,8 +6,8 @@ const KEY_PREFIX = 'filter_tenant_id';
 const NO_TENANTS: ReadonlySet<string> = new Set();
 
 const RESERVED_FOR_OTHERS = reject<AggregateMemo<ReadonlySet<string>>>(
-  (host, spec) =>
-    `host's aggregates reserve it for projects ${[...allowedTenants(host)].join(', ')} (${KEY_PREFIX}* metadata); ` +
+  (host, spec, memo) =>
+    `host's aggregates reserve it for projects ${[...memoizedByAggregates(memo, host, allowedTenants, undefined)].join(', ')} (${KEY_PREFIX}* metadata); ` +
     `project ${spec.project_id ?? '(none)'} is not one of them`,
 );
 

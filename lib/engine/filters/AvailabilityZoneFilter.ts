@@ -3,7 +3,7 @@ import { defineFilter, PASS, PASS_ALL, reject } from '../filter.js';
 
 const OTHER_ZONE = reject<string>(
   (host, _spec, az, ctx) =>
-    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}, not ${az}`,
+    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone, ctx.fleet.memberships)].join(', ')}, not ${az}`,
 );
 
 /**
@@ -16,5 +16,7 @@ export const AvailabilityZoneFilter = defineFilter<string>({
   runFilterOncePerRequest: true,
   prepare: (spec) => spec.availability_zone ?? PASS_ALL,
   check: (host, _spec, az, ctx) =>
-    inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone) ? PASS : OTHER_ZONE,
+    inAvailabilityZone(host, az, ctx.config.DEFAULT.default_availability_zone, ctx.fleet.memberships)
+      ? PASS
+      : OTHER_ZONE,
 });

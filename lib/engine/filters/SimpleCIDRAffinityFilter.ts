@@ -6,10 +6,9 @@ import { addressBits, type IpNetwork, inNetwork, parseAddress, parsePrefix } fro
 interface Network extends IpNetwork {
   /** The network as the hints spelled it, for explanations. */
   text: string;
+  /** Each host's address is parsed into this request's buffer, so the check allocates nothing. */
+  hostBytes: Uint8Array;
 }
-
-/** Reused for every host's address, so the per-host check allocates nothing. */
-const hostBytes = new Uint8Array(16);
 
 const near = (net: Network) => `${net.text} (build_near_host_ip + cidr hints)`;
 const NO_HOST_IP = reject<Network>(
@@ -42,10 +41,10 @@ export const SimpleCIDRAffinityFilter = defineFilter<Network>({
   },
   check: (host, _spec, net) => {
     if (!host.host_ip) return NO_HOST_IP;
-    const family = parseAddress(host.host_ip, hostBytes);
+    const family = parseAddress(host.host_ip, net.hostBytes);
     if (family === 0) return NOT_AN_ADDRESS;
     if (family !== net.family) return OTHER_FAMILY;
-    return inNetwork(hostBytes, net) ? PASS : OUTSIDE;
+    return inNetwork(net.hostBytes, net) ? PASS : OUTSIDE;
   },
 });
 
@@ -64,13 +63,14 @@ function networkFromHints(spec: RequestSpec, near: string | string[]): Network {
   const family = parseAddress(address, bytes);
   if (family === 0) throw fail(`'${address}' is not an IPv4 or IPv6 address`);
   const width = addressBits(family);
-  if (slash < 0) return { family, bytes, prefix: width, text };
+  const hostBytes = new Uint8Array(16);
+  if (slash < 0) return { family, bytes, prefix: width, text, hostBytes };
   const prefixText = text.slice(slash + 1);
   const prefix = parsePrefix(prefixText, family);
   if (prefix === undefined || prefix < 0 || prefix > width) {
     throw fail(`'/${prefixText}' is not a prefix length from 0 to ${width} or an IPv${family} netmask`);
   }
-  return { family, bytes, prefix, text };
+  return { family, bytes, prefix, text, hostBytes };
 }
 
 function badHint(detail: string): RequestError {

@@ -11,21 +11,6 @@ export function pciNuma(cellIds: readonly number[], host: NumaTopology | null | 
   return { cellIds, hostCells: host?.cells ?? null };
 }
 
-/**
- * Pool order depends only on the pools' keys, and host snapshots are shared by many requests, so
- * it is cached per stats object (counts are always read live from the pools).
- */
-const orderCache = new WeakMap<PciStats, PciPool[]>();
-
-function poolsOf(stats: PciStats): PciPool[] {
-  let pools = orderCache.get(stats);
-  if (!pools || pools.length !== stats.pools.length) {
-    pools = orderedPools(stats.pools);
-    orderCache.set(stats, pools);
-  }
-  return pools;
-}
-
 interface Shortfall {
   request: number;
   stage: PoolStage;
@@ -62,7 +47,7 @@ export function supportsRequests(
   requests: readonly PciRequest[],
   numa: PciNuma | null = null,
 ): boolean {
-  return Array.isArray(consume(poolsOf(stats), requests, numa));
+  return Array.isArray(consume(orderedPools(stats.pools), requests, numa));
 }
 
 /**
@@ -74,7 +59,7 @@ export function applyRequests(
   requests: readonly PciRequest[],
   numa: PciNuma | null = null,
 ): PciStats | null {
-  const pools = poolsOf(stats);
+  const pools = orderedPools(stats.pools);
   const counts = consume(pools, requests, numa);
   if (!Array.isArray(counts)) return null;
   const left = new Map(pools.map((p, i) => [p, counts[i]]));
@@ -91,7 +76,7 @@ export function explainRequests(
   requests: readonly PciRequest[],
   numa: PciNuma | null = null,
 ): string | null {
-  const result = consume(poolsOf(stats), requests, numa);
+  const result = consume(orderedPools(stats.pools), requests, numa);
   if (Array.isArray(result)) return null;
   const req = requests[result.request];
   const alias = req.alias_name ? ` (alias ${req.alias_name})` : '';

@@ -125,7 +125,7 @@ export class HostCheck {
     if (rule) return this.aggregateReason(rule, host);
     if (this.zoneByHostField !== null && !this.inZone(host)) {
       const fallback = this.ctx.config.DEFAULT.default_availability_zone;
-      const zones = [...availabilityZones(host, fallback)].join(', ');
+      const zones = [...availabilityZones(host, fallback, this.ctx.fleet.memberships)].join(', ');
       const note = host.aggregates.length === 0 && host.availability_zone == null ? ' (the default)' : '';
       return `is in availability zone ${zones}${note}, not ${this.zoneByHostField} (no aggregate defines that zone, so the hosts' own availability_zone field decides)`;
     }
@@ -159,7 +159,8 @@ export class HostCheck {
   }
 
   private inZone(host: HostState): boolean {
-    return inAvailabilityZone(host, this.zoneByHostField!, this.ctx.config.DEFAULT.default_availability_zone);
+    const defaultZone = this.ctx.config.DEFAULT.default_availability_zone;
+    return inAvailabilityZone(host, this.zoneByHostField!, defaultZone, this.ctx.fleet.memberships);
   }
 
   private disabled(host: HostState, i: number): boolean {

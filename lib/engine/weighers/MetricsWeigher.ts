@@ -1,6 +1,5 @@
 import { RequestError } from '../../model/errors.js';
 import type { HostState, MonitorMetric } from '../../model/hostState.js';
-import { weightMultiplier } from '../aggregates.js';
 import type { EngineContext } from '../context.js';
 import { ALL_ZERO, defineWeigher } from '../weigher.js';
 import { parseOptions } from './parseOptions.js';
@@ -48,7 +47,7 @@ export const MetricsWeigher = defineWeigher<MetricsSetting>({
 });
 
 function metricsMultiplier(host: HostState, ctx: EngineContext): number {
-  return weightMultiplier(host, AGGREGATE_KEY, ctx.config.metrics.weight_multiplier);
+  return ctx.fleet.memberships.multiplier(host, AGGREGATE_KEY, ctx.config.metrics.weight_multiplier);
 }
 
 /** The host's metric named `name`; with duplicates the last one wins, as in Nova's name-keyed dict. */

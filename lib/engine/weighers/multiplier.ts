@@ -1,6 +1,5 @@
 import type { SchedulerConfig } from '../../config/options.js';
 import type { HostState } from '../../model/hostState.js';
-import { weightMultiplier } from '../aggregates.js';
 import type { EngineContext } from '../context.js';
 
 type FilterSchedulerMultiplier = {
@@ -19,7 +18,8 @@ export function configMultiplier(
   uniformMultiplier(ctx: EngineContext): boolean;
 } {
   return {
-    multiplier: (host, ctx) => weightMultiplier(host, aggregateKey, ctx.config.filter_scheduler[option]),
+    multiplier: (host, ctx) =>
+      ctx.fleet.memberships.multiplier(host, aggregateKey, ctx.config.filter_scheduler[option]),
     uniformMultiplier: (ctx) => !ctx.fleet.aggregateKeys.has(aggregateKey),
   };
 }

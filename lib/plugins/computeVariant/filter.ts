@@ -95,8 +95,8 @@ export function computeVariantFilter(options: ComputeVariantOptions = {}): HostF
       if (asked.length === 0) return PASS_ALL;
       return { variants: asked, from: `instance metadata ${s.metadataKey}`, aggregateKey: s.aggregateKey };
     },
-    check: (host, _spec, request) => {
-      const offered = aggregateMetadata(host).get(request.aggregateKey);
+    check: (host, _spec, request, ctx) => {
+      const offered = ctx.fleet.memberships.metadata(host).get(request.aggregateKey);
       if (!offered) return OTHER_VARIANT;
       for (const variant of request.variants) if (offered.has(variant)) return PASS;
       return OTHER_VARIANT;

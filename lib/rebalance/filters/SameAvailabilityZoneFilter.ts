@@ -4,7 +4,7 @@ import { moveContextOf } from '../moveContext.js';
 
 const OTHER_ZONE = reject<string>(
   (host, _spec, zone, ctx) =>
-    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone)].join(', ')}; the VM stays in ${zone}`,
+    `host is in availability zone ${[...availabilityZones(host, ctx.config.DEFAULT.default_availability_zone, ctx.fleet.memberships)].join(', ')}; the VM stays in ${zone}`,
 );
 
 /**
@@ -18,5 +18,7 @@ export const SameAvailabilityZoneFilter = defineFilter<string>({
   runFilterOncePerRequest: true,
   prepare: (spec) => moveContextOf(spec)?.vm.availabilityZone ?? PASS_ALL,
   check: (host, _spec, zone, ctx) =>
-    inAvailabilityZone(host, zone, ctx.config.DEFAULT.default_availability_zone) ? PASS : OTHER_ZONE,
+    inAvailabilityZone(host, zone, ctx.config.DEFAULT.default_availability_zone, ctx.fleet.memberships)
+      ? PASS
+      : OTHER_ZONE,
 });

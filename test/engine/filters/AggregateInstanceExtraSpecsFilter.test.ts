@@ -1,16 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { aggregateMetadata } from '../../../lib/engine/aggregates.js';
 import { PASS, PASS_ALL, rejectionMessage } from '../../../lib/engine/filter.js';
 import { AggregateInstanceExtraSpecsFilter } from '../../../lib/engine/filters/AggregateInstanceExtraSpecsFilter.js';
 import { Fleet } from '../../../lib/engine/fleet.js';
 import { RequestError } from '../../../lib/model/errors.js';
 import type { HostState } from '../../../lib/model/hostState.js';
 import { makeContext, makeHost, makeSpec } from '../../helpers/factories.js';
-
-vi.mock('../../../lib/engine/aggregates.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../lib/engine/aggregates.js')>();
-  return { ...original, aggregateMetadata: vi.fn(original.aggregateMetadata) };
-});
 
 const filter = AggregateInstanceExtraSpecsFilter;
 
@@ -119,14 +113,15 @@ describe('AggregateInstanceExtraSpecsFilter', () => {
   it('evaluates hosts that share an aggregates array once per request', () => {
     // Prepare
     const fleet = Fleet.from([hostIn({ storage: 'ssd' }), hostIn({ storage: 'ssd' })]);
-    const { spec, ctx, state } = prepare({ storage: 'ssd' });
-    vi.mocked(aggregateMetadata).mockClear();
+    const { spec, state } = prepare({ storage: 'ssd' });
+    const ctx = { ...makeContext(), fleet };
+    const metadata = vi.spyOn(fleet.memberships, 'metadata');
     // Act
     const answers = fleet.hosts.map((h) => filter.check(h, spec, state as never, ctx) === PASS);
     // Assess
     expect(fleet.hosts[0].aggregates).toBe(fleet.hosts[1].aggregates);
     expect(answers).toEqual([true, true]);
-    expect(aggregateMetadata).toHaveBeenCalledTimes(1);
+    expect(metadata).toHaveBeenCalledTimes(1);
   });
 
   it('does not reuse answers across requests', () => {
