@@ -5,6 +5,7 @@
  * or the real drivers connected from an endpoints file.
  */
 import { readFile } from 'node:fs/promises';
+import type { SimulatedFleet } from '../drivers/simulated/fleet.js';
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { MigrationInput } from '../model/migration.js';
@@ -148,18 +149,20 @@ export async function waveStepDeps(
   return { deps, beforeStep };
 }
 
+/** Simulated drivers over a fleet holding just `instance`: its server, node pods and agent. */
 async function simulatedDriversFor(
-  instance: Parameters<typeof import('../drivers/simulated/index.js')['fleetAroundVm']>[0],
+  instance: Parameters<SimulatedFleet['addVm']>[0],
   clock: ManualClock,
   args: Pick<LocalMigrationOptions, 'seed' | 'failureRate'>,
 ) {
-  const { fleetAroundVm, simulatedDrivers } = await import('../drivers/simulated/index.js');
+  const [{ SimulatedFleet }, { simulatedDrivers }] = await Promise.all([
+    import('../drivers/simulated/fleet.js'),
+    import('../drivers/simulated/index.js'),
+  ]);
   const rate = args.failureRate ?? 0;
-  const fleet = fleetAroundVm(instance, {
-    clock,
-    seed: args.seed,
-    failures: { migration: rate, novaUnavailable: rate },
-  });
+  const failures = { migration: rate, novaUnavailable: rate };
+  const fleet = new SimulatedFleet({ clock, seed: args.seed, failures });
+  fleet.addVm(instance, instance.kubernetes_node ?? '');
   return simulatedDrivers(fleet);
 }
 

@@ -1,6 +1,6 @@
 /** Simulated Nova, Kubernetes and Consul drivers over one in-memory fleet, for the local simulation. */
 import { SimulatedMaintenanceSwitch } from './consul.js';
-import { SimulatedFleet, type SimulatedFleetOptions } from './fleet.js';
+import type { SimulatedFleet } from './fleet.js';
 import { SimulatedNodeDrainer } from './kubernetes.js';
 import { SimulatedNova } from './nova.js';
 
@@ -10,14 +10,4 @@ export function simulatedDrivers(fleet: SimulatedFleet) {
   const drainer = new SimulatedNodeDrainer(fleet);
   const maintenance = new SimulatedMaintenanceSwitch(fleet);
   return { nova: async () => nova, drainer: async () => drainer, maintenance: async () => maintenance };
-}
-
-/** A simulated fleet holding one VM as its report describes it: its server, node pods and agent. */
-export function fleetAroundVm(
-  vm: Parameters<SimulatedFleet['addVm']>[0],
-  options: SimulatedFleetOptions,
-): SimulatedFleet {
-  const fleet = new SimulatedFleet(options);
-  fleet.addVm(vm, vm.kubernetes_node ?? '');
-  return fleet;
 }
