@@ -2,22 +2,10 @@
  * Steps into samples and gaps: a step with every field known is a sample; the others become gaps,
  * consecutive steps with the same reason and missing fields merged into one.
  */
+import type { DataGap, InstanceSample as Sample } from '../model/reports.js';
 
-export type GapReason = 'source_error' | 'counter_reset' | 'invalid_value' | 'no_data';
-
-export interface DataGap {
-  from: string;
-  to: string;
-  reason: GapReason;
-  metrics: string[];
-}
-
-export interface Sample {
-  ts: string;
-  steal_percent: number;
-  cpu_percent: number;
-  load5: number;
-}
+export type { DataGap, Sample };
+export type GapReason = DataGap['reason'];
 
 export interface SampleSet {
   samples: Sample[];
