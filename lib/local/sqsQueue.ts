@@ -14,7 +14,7 @@ import {
   type VisibilityControl,
 } from '../queue/port.js';
 import {
-  type DrainOptions,
+  type QueueDrainOptions,
   EventSourceMapping,
   type EventSourceOptions,
   type QueueDrainResult,
@@ -158,8 +158,8 @@ export class LocalSqsQueue implements MessageQueue, VisibilityControl {
     return this.mapping;
   }
 
-  /** Delivers batches to the attached handler until nothing is visible (see `DrainOptions`). */
-  async drain(options?: DrainOptions): Promise<QueueDrainResult> {
+  /** Delivers batches to the attached handler until nothing is visible (see `QueueDrainOptions`). */
+  async drain(options?: QueueDrainOptions): Promise<QueueDrainResult> {
     if (!this.mapping) throw new ConfigError(`queue ${this.name} has no handler attached`);
     return this.mapping.drain(options);
   }
