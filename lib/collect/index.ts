@@ -4,7 +4,7 @@ export { formatDuration, parseDuration } from './duration.js';
 export { InventoryUnavailableError } from './errors.js';
 export { loadCollectConfig, parseCollectConfig } from './loadConfig.js';
 export { MAPPING_DEFAULTS, type MappingRule } from './mappingConfig.js';
-export type { Inventory, InventorySource, MetricsSource, TimeRange } from './ports.js';
+export type { InventorySnapshot, InventorySource, MetricsSource, TimeRange } from './ports.js';
 export { QUERY_SPECS, type QueryName } from './queries.js';
 export { type CollectDeps, type CollectRun, collectOnce, type Phase } from './run.js';
 export { queueSink, type ReportSink, type SendOutcome } from './sink.js';

@@ -11,7 +11,7 @@ import { type Clock, systemClock } from '../model/clock.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { CollectConfig } from './config.js';
 import { InventoryUnavailableError } from './errors.js';
-import type { Inventory, InventoryHost, InventorySource, PlacementData } from './ports.js';
+import type { InventorySnapshot, InventoryHost, InventorySource, PlacementData } from './ports.js';
 
 export type NovaInventoryApi = Pick<
   NovaInventoryClient,
@@ -33,7 +33,7 @@ export class NovaInventory implements InventorySource {
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
-  async read(): Promise<Inventory> {
+  async read(): Promise<InventorySnapshot> {
     const os = this.config.openstack;
     const history = os.migration_history;
     const [hosts, servers, aggregates, serverGroups, migrations] = await Promise.all([

@@ -9,7 +9,7 @@ import { type CollectConfig, queryText } from './config.js';
 import { InventoryUnavailableError } from './errors.js';
 import { SeriesMapper } from './mapping.js';
 import { buildMetricTable, type QueryOutcome } from './metricTable.js';
-import type { Inventory, InventorySource, MetricsSource } from './ports.js';
+import type { InventorySnapshot, InventorySource, MetricsSource } from './ports.js';
 import { QUERY_NAMES, type QueryName } from './queries.js';
 import { buildReports } from './reports.js';
 import type { RunSummary } from './summary.js';
@@ -37,7 +37,7 @@ export async function collectOnce(deps: CollectDeps): Promise<CollectRun> {
   const window = sampleWindow(deps.config, now);
   const progress = deps.progress ?? (() => {});
   progress('inventory', 0, 1);
-  let inventory: Inventory;
+  let inventory: InventorySnapshot;
   try {
     inventory = await deps.inventory.read();
   } catch (error) {
