@@ -136,7 +136,7 @@ const migrationRecordSchema = z
 
 export const migrationRecordsSchema = z.object({ migrations: z.array(migrationRecordSchema) });
 /** A row of `GET /os-migrations`: every migration, finished ones included. */
-export type MigrationRecord = z.output<typeof migrationRecordSchema>;
+export type NovaMigrationRecord = z.output<typeof migrationRecordSchema>;
 
 export const metadataSchema = z.object({ metadata: z.record(z.string(), z.string()) });
 
