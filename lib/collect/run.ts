@@ -15,7 +15,7 @@ import { buildReports } from './reports.js';
 import type { RunSummary } from './summary.js';
 import { type SampleWindow, sampleWindow } from './window.js';
 
-export type Phase = 'inventory' | 'queries' | 'reports';
+export type CollectPhase = 'inventory' | 'queries' | 'reports';
 
 export interface CollectDeps {
   config: CollectConfig;
@@ -23,7 +23,7 @@ export interface CollectDeps {
   inventory: InventorySource;
   clock?: Pick<Clock, 'now'>;
   /** Called as the run moves on, e.g. for a progress line on a terminal. */
-  progress?: (phase: Phase, done: number, total: number) => void;
+  progress?: (phase: CollectPhase, done: number, total: number) => void;
 }
 
 export interface CollectRun {
