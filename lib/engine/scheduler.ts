@@ -12,7 +12,7 @@ import { resolvedDestination } from './narrow.js';
 import { PlacementClaims } from './placementClaim.js';
 import { HostCheck } from './prefilter/hostCheck.js';
 import { seededRandom } from './random.js';
-import { type Plugins, type SortedHosts, sortHosts } from './sortHosts.js';
+import { type EnabledPlugins, type SortedHosts, sortHosts } from './sortHosts.js';
 import { DecisionTrace } from './trace.js';
 import type { HostWeigher } from './weigher.js';
 
@@ -115,7 +115,7 @@ export class Scheduler {
     numAlts: number,
   ): Promise<Placed> {
     const { spec, uuids } = run;
-    const plugins: Plugins = { filters: this.filters, weighers: this.weighers };
+    const plugins: EnabledPlugins = { filters: this.filters, weighers: this.weighers };
     const chosen: HostState[] = [];
     let hosts: HostState[] = [];
     // The full ranking of the last instance's survivors, when `hosts` holds only the best few.
@@ -151,7 +151,7 @@ export class Scheduler {
     if (run.uuids.length <= 1 || numAlts === 0) return placed.hosts;
     const ctx: EngineContext = { ...run.ctx, index: run.uuids.length - 1 };
     const sort = { random: run.random, spares: numAlts, full: true };
-    const plugins: Plugins = { filters: this.filters, weighers: this.weighers };
+    const plugins: EnabledPlugins = { filters: this.filters, weighers: this.weighers };
     return (await sortHosts(plugins, placed.hosts, run.spec, ctx, sort, null)).hosts;
   }
 
