@@ -18,8 +18,8 @@ import type {
   EnableOutcome,
   MaintenanceStatus,
   MaintenanceSwitch,
-  ServerIdentity,
 } from './types.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 
 /** The check Consul registers on an agent while its node is in maintenance. */
 export const NODE_MAINTENANCE_CHECK = '_node_maintenance';

@@ -22,9 +22,9 @@ import {
   type NodeMatch,
   type PodRef,
   podKey,
-  type ServerIdentity,
   type UncordonOutcome,
 } from './types.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 
 export interface DrainerDependencies {
   /** Time source for deadlines, backoff and polling; a ManualClock makes tests instant. */

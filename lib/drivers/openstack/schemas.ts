@@ -67,6 +67,12 @@ export const serverSchema = z
 
 export type NovaServer = z.output<typeof serverSchema>;
 
+/** A Nova server as the drain-target lookups (Kubernetes nodes, the Consul catalog) see it: its uuid and the addresses Nova assigned it. */
+export interface ServerIdentity {
+  id: string;
+  addresses: readonly string[];
+}
+
 // Byte counters are null until the hypervisor reports progress.
 const bytes = z
   .number()

@@ -7,9 +7,9 @@ import type {
   EnableOutcome,
   MaintenanceStatus,
   MaintenanceSwitch,
-  ServerIdentity,
 } from '../consul/types.js';
 import type { SimulatedFleet } from './fleet.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 
 export class SimulatedMaintenanceSwitch implements MaintenanceSwitch {
   constructor(private readonly fleet: SimulatedFleet) {}

@@ -6,10 +6,10 @@ import type {
   NodeDrainer,
   NodeDrainResult,
   NodeMatch,
-  ServerIdentity,
   UncordonOutcome,
 } from '../kubernetes/types.js';
 import type { SimNode, SimulatedFleet } from './fleet.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 
 export class SimulatedNodeDrainer implements NodeDrainer {
   constructor(private readonly fleet: SimulatedFleet) {}
