@@ -6,7 +6,7 @@ export { loadCollectConfig, parseCollectConfig } from './loadConfig.js';
 export { MAPPING_DEFAULTS, type MappingRule } from './mappingConfig.js';
 export type { InventorySnapshot, InventorySource, MetricsSource, TimeRange } from './ports.js';
 export { QUERY_SPECS, type QueryName } from './queries.js';
-export { type CollectDeps, type CollectRun, collectOnce, type CollectPhase } from './run.js';
+export { type CollectDeps, type CollectPhase, type CollectRun, collectOnce } from './run.js';
 export { queueSink, type ReportSink, type SendOutcome } from './sink.js';
 export { formatSummary, type RunSummary } from './summary.js';
 export { type CollectorSources, connectSources, type WiringOptions } from './wiring.js';

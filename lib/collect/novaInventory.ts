@@ -11,7 +11,7 @@ import { type Clock, systemClock } from '../model/clock.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { CollectConfig } from './config.js';
 import { InventoryUnavailableError } from './errors.js';
-import type { InventorySnapshot, InventoryHost, InventorySource, PlacementData } from './ports.js';
+import type { InventoryHost, InventorySnapshot, InventorySource, PlacementData } from './ports.js';
 
 export type NovaInventoryApi = Pick<
   NovaInventoryClient,

@@ -11,7 +11,7 @@ import { instanceReport } from './instanceReport.js';
 import { clusterResolver } from './kubernetesCluster.js';
 import { type NodeGroup, packMessages } from './messages.js';
 import type { MetricTable } from './metricTable.js';
-import type { InventorySnapshot, InventoryServer, InventoryServerGroup } from './ports.js';
+import type { InventoryServer, InventoryServerGroup, InventorySnapshot } from './ports.js';
 import { type GapReason, hostSamples, type VmDemand, vmSamples } from './samples.js';
 import type { RunSummary } from './summary.js';
 import type { SampleWindow } from './window.js';

@@ -20,7 +20,11 @@ import type { HostWeigher } from './weigher.js';
  * Claims the request's resources on a host (Placement's PUT /allocations). Returning false makes the
  * scheduler try the next host, as Nova does when a claim races with another scheduler.
  */
-export type ClaimHost = (host: HostState, spec: RequestSpec, instanceUuid: string) => boolean | Promise<boolean>;
+export type ClaimHost = (
+  host: HostState,
+  spec: RequestSpec,
+  instanceUuid: string,
+) => boolean | Promise<boolean>;
 
 export interface ScheduleOptions {
   /** Record every eliminated host and every weighed host (their reasons are built when read). */
@@ -156,7 +160,11 @@ export class Scheduler {
   }
 
   /** Placement's claims in memory: only a multi-create can be refused (its earlier instances count). */
-  private memoryClaim(placement: boolean, uuids: readonly string[], spec: RequestSpec): ClaimHost | undefined {
+  private memoryClaim(
+    placement: boolean,
+    uuids: readonly string[],
+    spec: RequestSpec,
+  ): ClaimHost | undefined {
     return placement && uuids.length > 1 ? new PlacementClaims(spec, this.config).claim : undefined;
   }
 }

@@ -10,10 +10,10 @@ import { ConfigError } from '../model/errors.js';
 import type { MigrationInput } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { StepName } from '../workflow/dispatch.js';
-import type { StepRequest } from '../workflow/stepRequest.js';
 import type { DriverDeps } from '../workflow/drivers.js';
 import type { PlacementChecker, StepDeps } from '../workflow/ports.js';
 import type { WorkflowSettings } from '../workflow/settings.js';
+import type { StepRequest } from '../workflow/stepRequest.js';
 
 export interface LocalMigrationOptions {
   instance: string;

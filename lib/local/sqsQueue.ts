@@ -14,9 +14,9 @@ import {
   type VisibilityControl,
 } from '../queue/port.js';
 import {
-  type QueueDrainOptions,
   EventSourceMapping,
   type EventSourceOptions,
+  type QueueDrainOptions,
   type QueueDrainResult,
   type SqsBatchHandler,
 } from './eventSourceMapping.js';

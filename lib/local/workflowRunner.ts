@@ -18,9 +18,9 @@ import {
 import { Agent } from '../agent/agent.js';
 import { dispatchCloudStep } from '../workflow/cloudSteps.js';
 import type { StepName } from '../workflow/dispatch.js';
-import type { StepRequest } from '../workflow/stepRequest.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { WorkflowState } from '../workflow/state.js';
+import type { StepRequest } from '../workflow/stepRequest.js';
 import { LocalActivities } from './activities.js';
 import { workflowDefinition } from './workflowDefinition.js';
 
@@ -38,7 +38,11 @@ export interface WorkflowRunOptions {
    * Called after each step with its state's name and, when it threw, the error (before the state
    * machine retries or catches it): e.g. let simulated time pass for the retry interval zeroed here.
    */
-  afterStep?: (step: { state: string; request: StepRequest<StepName>; error?: unknown }) => void | Promise<void>;
+  afterStep?: (step: {
+    state: string;
+    request: StepRequest<StepName>;
+    error?: unknown;
+  }) => void | Promise<void>;
   /** A template `cdk synth` wrote, whose state machine to run instead of the emitted definition. */
   templatePath?: string;
   /** The definition to run (e.g. one the caller loaded) instead of loading one. */
@@ -119,7 +123,11 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
   }
 }
 
-type OnPremises = (activityArn: string, request: StepRequest<StepName>, heartbeatSeconds?: number) => Promise<unknown>;
+type OnPremises = (
+  activityArn: string,
+  request: StepRequest<StepName>,
+  heartbeatSeconds?: number,
+) => Promise<unknown>;
 
 /** The caller's agents poll `activities`. */
 function external(activities: LocalActivities): OnPremises {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import Consul from 'consul';
 import { ValidationError } from '../../model/errors.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 import { parseAgentAddress } from './agentAddress.js';
 import {
   ConsulApiError,
@@ -19,7 +20,6 @@ import type {
   MaintenanceStatus,
   MaintenanceSwitch,
 } from './types.js';
-import type { ServerIdentity } from '../openstack/schemas.js';
 
 /** The check Consul registers on an agent while its node is in maintenance. */
 export const NODE_MAINTENANCE_CHECK = '_node_maintenance';

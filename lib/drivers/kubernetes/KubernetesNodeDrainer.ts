@@ -1,5 +1,6 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { type Clock, systemClock } from '../../model/clock.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 import { type KubernetesConnection, loadKubeConfig } from './connection.js';
 import { resolveDrainOptions } from './drainOptions.js';
 import {
@@ -24,7 +25,6 @@ import {
   podKey,
   type UncordonOutcome,
 } from './types.js';
-import type { ServerIdentity } from '../openstack/schemas.js';
 
 export interface DrainerDependencies {
   /** Time source for deadlines, backoff and polling; a ManualClock makes tests instant. */

@@ -13,9 +13,9 @@ import { type FetchLike, type HttpResponse, parseBody, scrub, sendRequest } from
 import type { TokenSource } from './keystone.js';
 import { assertMicroversion, NOVA_DEFAULT_MICROVERSION } from './microversion.js';
 import {
-  type NovaMigrationRecord,
   metadataSchema,
   migrationRecordsSchema,
+  type NovaMigrationRecord,
   type NovaServer,
   type ServerMigration,
   serverMigrationsSchema,

@@ -8,8 +8,8 @@ import type {
   MaintenanceStatus,
   MaintenanceSwitch,
 } from '../consul/types.js';
-import type { SimulatedFleet } from './fleet.js';
 import type { ServerIdentity } from '../openstack/schemas.js';
+import type { SimulatedFleet } from './fleet.js';
 
 export class SimulatedMaintenanceSwitch implements MaintenanceSwitch {
   constructor(private readonly fleet: SimulatedFleet) {}

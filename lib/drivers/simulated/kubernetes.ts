@@ -8,8 +8,8 @@ import type {
   NodeMatch,
   UncordonOutcome,
 } from '../kubernetes/types.js';
-import type { SimNode, SimulatedFleet } from './fleet.js';
 import type { ServerIdentity } from '../openstack/schemas.js';
+import type { SimNode, SimulatedFleet } from './fleet.js';
 
 export class SimulatedNodeDrainer implements NodeDrainer {
   constructor(private readonly fleet: SimulatedFleet) {}
