@@ -3,14 +3,11 @@
  * consecutive steps with the same reason and missing fields merged into one.
  */
 
-export type GapReason = 'source_error' | 'counter_reset' | 'invalid_value' | 'no_data';
+import type { DataGap } from '../model/reports.js';
 
-export interface DataGap {
-  from: string;
-  to: string;
-  reason: GapReason;
-  metrics: string[];
-}
+export type { DataGap };
+/** Why a stretch has no samples: the report schema's list (lib/model/reportSchema.ts). */
+export type GapReason = DataGap['reason'];
 
 export interface Sample {
   ts: string;

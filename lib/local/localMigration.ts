@@ -9,10 +9,11 @@ import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { MigrationInput } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { StepRequest } from '../workflow/dispatch.js';
+import type { StepName } from '../workflow/dispatch.js';
 import type { DriverDeps } from '../workflow/drivers.js';
 import type { PlacementChecker, StepDeps } from '../workflow/ports.js';
 import type { WorkflowSettings } from '../workflow/settings.js';
+import type { StepRequest } from '../workflow/stepRequest.js';
 
 export interface LocalMigrationOptions {
   instance: string;
@@ -31,7 +32,7 @@ export interface LocalMigration {
   migration: MigrationInput;
   deps: StepDeps;
   simulated: boolean;
-  beforeStep?: (request: StepRequest) => void;
+  beforeStep?: (request: StepRequest<StepName>) => void;
   close(): Promise<void>;
 }
 
@@ -125,7 +126,7 @@ export async function waveStepDeps(
   store: FleetStore,
   clock: Clock,
   instance: Parameters<typeof simulatedDriversFor>[0],
-): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest) => void }> {
+): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest<StepName>) => void }> {
   const workflow = await import('../workflow/index.js');
   const { settings } = wave;
   const drivers = wave.drivers ?? (await simulatedDriversFor(instance, clock as ManualClock, wave.options));
@@ -140,7 +141,7 @@ export async function waveStepDeps(
   };
   const beforeStep = wave.drivers
     ? undefined
-    : (request: StepRequest) => {
+    : (request: StepRequest<StepName>) => {
         // The Wait state the runner skips: simulated time still passes.
         if (request.step === 'pollMigration')
           (clock as ManualClock).advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);

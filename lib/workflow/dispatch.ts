@@ -7,7 +7,6 @@
  */
 import { AGENT_STEPS, type AgentStepName } from './agentSteps.js';
 import { CLOUD_STEPS, type CloudStepName } from './cloudSteps.js';
-import type { StepRequest as Request } from './stepRequest.js';
 
 export { AGENT_STEPS, type AgentStepName, dispatchAgentStep } from './agentSteps.js';
 export { CLOUD_STEPS, type CloudStepName, dispatchCloudStep } from './cloudSteps.js';
@@ -16,5 +15,3 @@ export type StepName = CloudStepName | AgentStepName;
 export const CLOUD_STEP_NAMES = Object.keys(CLOUD_STEPS) as CloudStepName[];
 export const AGENT_STEP_NAMES = Object.keys(AGENT_STEPS) as AgentStepName[];
 export const STEP_NAMES: StepName[] = [...CLOUD_STEP_NAMES, ...AGENT_STEP_NAMES];
-
-export type StepRequest = Request<StepName>;

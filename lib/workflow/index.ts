@@ -13,7 +13,6 @@ export {
   dispatchCloudStep,
   STEP_NAMES,
   type StepName,
-  type StepRequest,
 } from './dispatch.js';
 export { DEFAULT_SECRET_NAMES, type DriverDeps, type DriverSecretNames, lazyDrivers } from './drivers.js';
 export * from './errors.js';
@@ -46,3 +45,4 @@ export {
   startPlannedMigrations,
 } from './starter.js';
 export type * from './state.js';
+export type { StepRequest } from './stepRequest.js';
