@@ -17,10 +17,11 @@
  */
 import { type Clock, systemClock } from '../model/clock.js';
 import { dispatchAgentStep } from '../workflow/agentSteps.js';
-import type { StepRequest } from '../workflow/dispatch.js';
+import type { StepName } from '../workflow/dispatch.js';
 import { fencedDeps, TaskFence } from '../workflow/fence.js';
 import type { AgentStepDeps } from '../workflow/ports.js';
 import { agentTaskTimeoutSeconds } from '../workflow/settings.js';
+import type { StepRequest } from '../workflow/stepRequest.js';
 import {
   type ActivityTask,
   MAX_CAUSE_CHARS,
@@ -187,7 +188,11 @@ export class Agent {
   }
 
   /** The task's fence, with the deadlines the agent's own clock can tell. */
-  private fenceFor(request: Partial<StepRequest>, running: Running, ids: { step: string }): TaskFence {
+  private fenceFor(
+    request: Partial<StepRequest<StepName>>,
+    running: Running,
+    ids: { step: string },
+  ): TaskFence {
     const fence = new TaskFence(this.clock);
     this.watchFence(fence, running, ids);
     if (this.options.fenceByClock === false) return fence;
@@ -268,9 +273,9 @@ export class Agent {
 
 const CLEANUP_STEPS = new Set(['rollback', 'defer']);
 
-function parseRequest(input: string): Partial<StepRequest> {
+function parseRequest(input: string): Partial<StepRequest<StepName>> {
   try {
-    return (JSON.parse(input) ?? {}) as Partial<StepRequest>;
+    return (JSON.parse(input) ?? {}) as Partial<StepRequest<StepName>>;
   } catch {
     return {};
   }

@@ -6,7 +6,7 @@
  */
 import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import { parseDuration } from '../collect/durationText.js';
-import type { Phase } from '../collect/run.js';
+import type { CollectPhase } from '../collect/run.js';
 import { type Clock, systemClock } from '../model/clock.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
@@ -99,7 +99,7 @@ function progressLine(io: CliIO) {
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true && !process.env.CI;
   let shown = false;
   return {
-    update: (phase: Phase, done: number, total: number) => {
+    update: (phase: CollectPhase, done: number, total: number) => {
       if (!tty) return;
       io.stderr.write(`\r\x1b[2Kcollect: ${phase} ${done}/${total}`);
       shown = true;

@@ -6,12 +6,12 @@
 import { EndpointNotFoundError, OpenStackNotFoundError } from '../drivers/openstack/errors.js';
 import type { NovaInventoryClient } from '../drivers/openstack/inventory.js';
 import type { PlacementClient } from '../drivers/openstack/placement.js';
-import type { MigrationRecord } from '../drivers/openstack/schemas.js';
+import type { NovaMigrationRecord } from '../drivers/openstack/schemas.js';
 import { type Clock, systemClock } from '../model/clock.js';
 import { mapLimit } from '../store/concurrency.js';
 import type { CollectConfig } from './config.js';
 import { InventoryUnavailableError } from './errors.js';
-import type { Inventory, InventoryHost, InventorySource, PlacementData } from './ports.js';
+import type { InventoryHost, InventorySnapshot, InventorySource, PlacementData } from './ports.js';
 
 export type NovaInventoryApi = Pick<
   NovaInventoryClient,
@@ -33,7 +33,7 @@ export class NovaInventory implements InventorySource {
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
-  async read(): Promise<Inventory> {
+  async read(): Promise<InventorySnapshot> {
     const os = this.config.openstack;
     const history = os.migration_history;
     const [hosts, servers, aggregates, serverGroups, migrations] = await Promise.all([
@@ -114,7 +114,7 @@ async function required<T>(part: string, read: () => Promise<T>): Promise<T> {
 }
 
 /** Each server's latest completed live migration (Nova's times have no zone: they are UTC). */
-function lastCompleted(records: readonly MigrationRecord[]): Map<string, string> {
+function lastCompleted(records: readonly NovaMigrationRecord[]): Map<string, string> {
   const latest = new Map<string, string>();
   for (const m of records) {
     if (m.status !== 'completed') continue;

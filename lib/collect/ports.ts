@@ -90,7 +90,8 @@ export interface PlacementData {
   usages: Record<string, number>;
 }
 
-export interface Inventory {
+/** What one collector run read from Nova and Placement (not a Placement inventory: see HostState.inventories). */
+export interface InventorySnapshot {
   hosts: InventoryHost[];
   servers: InventoryServer[];
   aggregates: InventoryAggregate[];
@@ -108,5 +109,5 @@ export interface Inventory {
 
 export interface InventorySource {
   /** The whole inventory, or a throw when a part the reports cannot do without failed. */
-  read(): Promise<Inventory>;
+  read(): Promise<InventorySnapshot>;
 }

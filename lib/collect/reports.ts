@@ -11,13 +11,13 @@ import { instanceReport } from './instanceReport.js';
 import { clusterResolver } from './kubernetesCluster.js';
 import { type NodeGroup, packMessages } from './messages.js';
 import type { MetricTable } from './metricTable.js';
-import type { Inventory, InventoryServer, InventoryServerGroup } from './ports.js';
+import type { InventoryServer, InventoryServerGroup, InventorySnapshot } from './ports.js';
 import { type GapReason, hostSamples, type VmDemand, vmSamples } from './samples.js';
 import type { RunSummary } from './summary.js';
 import type { SampleWindow } from './window.js';
 
 export interface ReportInputs {
-  inventory: Inventory;
+  inventory: InventorySnapshot;
   table: MetricTable;
   window: SampleWindow;
   config: CollectConfig;
@@ -130,7 +130,7 @@ export function buildReports(inputs: ReportInputs): {
   return { messages: packMessages(groups), counts, problems: [...clusters.conflicts, ...cellProblems] };
 }
 
-function placeServers(inventory: Inventory, counts: Counts): Map<string, PlacedServer[]> {
+function placeServers(inventory: InventorySnapshot, counts: Counts): Map<string, PlacedServer[]> {
   const nodes = new Set(inventory.hosts.map(nodeKey));
   const byNode = new Map<string, PlacedServer[]>();
   for (const s of inventory.servers) {

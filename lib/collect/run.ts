@@ -9,13 +9,13 @@ import { type CollectConfig, queryText } from './config.js';
 import { InventoryUnavailableError } from './errors.js';
 import { SeriesMapper } from './mapping.js';
 import { buildMetricTable, type QueryOutcome } from './metricTable.js';
-import type { Inventory, InventorySource, MetricsSource } from './ports.js';
+import type { InventorySnapshot, InventorySource, MetricsSource } from './ports.js';
 import { QUERY_NAMES, type QueryName } from './queries.js';
 import { buildReports, noCounts } from './reports.js';
 import type { RunSummary } from './summary.js';
 import { type SampleWindow, sampleWindow } from './window.js';
 
-export type Phase = 'inventory' | 'queries' | 'reports';
+export type CollectPhase = 'inventory' | 'queries' | 'reports';
 
 export interface CollectDeps {
   config: CollectConfig;
@@ -23,7 +23,7 @@ export interface CollectDeps {
   inventory: InventorySource;
   clock?: Pick<Clock, 'now'>;
   /** Called as the run moves on, e.g. for a progress line on a terminal. */
-  progress?: (phase: Phase, done: number, total: number) => void;
+  progress?: (phase: CollectPhase, done: number, total: number) => void;
 }
 
 export interface CollectRun {
@@ -37,7 +37,7 @@ export async function collectOnce(deps: CollectDeps): Promise<CollectRun> {
   const window = sampleWindow(deps.config, now);
   const progress = deps.progress ?? (() => {});
   progress('inventory', 0, 1);
-  let inventory: Inventory;
+  let inventory: InventorySnapshot;
   try {
     inventory = await deps.inventory.read();
   } catch (error) {

@@ -5,6 +5,7 @@
 import type { DataGap, InstanceSample as Sample } from '../model/reports.js';
 
 export type { DataGap, Sample };
+/** Why a stretch has no samples: the report schema's list (lib/model/reportSchema.ts). */
 export type GapReason = DataGap['reason'];
 
 export interface SampleSet {

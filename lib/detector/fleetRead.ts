@@ -21,13 +21,14 @@ import { nodeEntityKey } from '../store/samplePages.js';
 import { digestsCover } from '../store/windowCoverage.js';
 import { WINDOW_KEEP_SECONDS } from '../store/windowDigest.js';
 
-export type WindowSettings = Pick<RebalanceSettings, 'sustain_minutes' | 'sample_interval_seconds'>;
+/** The two settings that fix which samples a window covers (the rest of the window settings are in lib/rebalance/samples). */
+export type WindowSpan = Pick<RebalanceSettings, 'sustain_minutes' | 'sample_interval_seconds'>;
 
 /**
  * The samples a detection at `now` can use: the window (now - sustain, now] plus one sample
  * interval, so a sample stamped a little early at the window's start is not lost to clock skew.
  */
-export function sampleWindow(now: Date, settings: WindowSettings): { from: Date; to: Date } {
+export function sampleWindow(now: Date, settings: WindowSpan): { from: Date; to: Date } {
   const ms = settings.sustain_minutes * 60_000 + settings.sample_interval_seconds * 1000;
   return { from: new Date(now.getTime() - ms), to: now };
 }
@@ -39,7 +40,7 @@ export interface FleetReadOptions {
   store: Pick<FleetStore, 'listInstances' | 'nodeWindow' | 'fleetWindows' | 'digestsWrittenSince'>;
   hosts: readonly StoredHost[];
   now: Date;
-  settings: WindowSettings;
+  settings: WindowSpan;
   config: SchedulerConfig;
   concurrency: number;
   /** Read every node's window (the reference) instead of the digests. */

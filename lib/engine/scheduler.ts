@@ -12,7 +12,7 @@ import { resolvedDestination } from './narrow.js';
 import { PlacementClaims } from './placementClaim.js';
 import { HostCheck } from './prefilter/hostCheck.js';
 import { seededRandom } from './random.js';
-import { type Plugins, type SortedHosts, sortHosts } from './sortHosts.js';
+import { type EnabledPlugins, type SortedHosts, sortHosts } from './sortHosts.js';
 import { DecisionTrace } from './trace.js';
 import type { HostWeigher } from './weigher.js';
 
@@ -20,7 +20,11 @@ import type { HostWeigher } from './weigher.js';
  * Claims the request's resources on a host (Placement's PUT /allocations). Returning false makes the
  * scheduler try the next host, as Nova does when a claim races with another scheduler.
  */
-export type Claim = (host: HostState, spec: RequestSpec, instanceUuid: string) => boolean | Promise<boolean>;
+export type ClaimHost = (
+  host: HostState,
+  spec: RequestSpec,
+  instanceUuid: string,
+) => boolean | Promise<boolean>;
 
 export interface ScheduleOptions {
   /** Record every eliminated host and every weighed host (their reasons are built when read). */
@@ -34,7 +38,7 @@ export interface ScheduleOptions {
    * Claims each instance. Without one, a multi-create claims in memory as Placement would (when the
    * Placement pre-filter is on); a rebuild never claims, as in Nova.
    */
-  claim?: Claim;
+  claim?: ClaimHost;
   now?: Date;
   /** Overrides the random source for host_subset_size / shuffle (tests, simulations). */
   random?: () => number;
@@ -111,11 +115,11 @@ export class Scheduler {
   private async placeEach(
     run: Run,
     candidates: readonly HostState[],
-    claim: Claim | undefined,
+    claim: ClaimHost | undefined,
     numAlts: number,
   ): Promise<Placed> {
     const { spec, uuids } = run;
-    const plugins: Plugins = { filters: this.filters, weighers: this.weighers };
+    const plugins: EnabledPlugins = { filters: this.filters, weighers: this.weighers };
     const chosen: HostState[] = [];
     let hosts: HostState[] = [];
     // The full ranking of the last instance's survivors, when `hosts` holds only the best few.
@@ -151,12 +155,16 @@ export class Scheduler {
     if (run.uuids.length <= 1 || numAlts === 0) return placed.hosts;
     const ctx: EngineContext = { ...run.ctx, index: run.uuids.length - 1 };
     const sort = { random: run.random, spares: numAlts, full: true };
-    const plugins: Plugins = { filters: this.filters, weighers: this.weighers };
+    const plugins: EnabledPlugins = { filters: this.filters, weighers: this.weighers };
     return (await sortHosts(plugins, placed.hosts, run.spec, ctx, sort, null)).hosts;
   }
 
   /** Placement's claims in memory: only a multi-create can be refused (its earlier instances count). */
-  private memoryClaim(placement: boolean, uuids: readonly string[], spec: RequestSpec): Claim | undefined {
+  private memoryClaim(
+    placement: boolean,
+    uuids: readonly string[],
+    spec: RequestSpec,
+  ): ClaimHost | undefined {
     return placement && uuids.length > 1 ? new PlacementClaims(spec, this.config).claim : undefined;
   }
 }
@@ -257,7 +265,7 @@ async function claimFirst(
   from: number,
   spec: RequestSpec,
   uuid: string,
-  claim?: Claim,
+  claim?: ClaimHost,
 ): Promise<number> {
   if (!claim) return hosts.length > from ? from : -1;
   for (let i = from; i < hosts.length; i++) if (await claim(hosts[i], spec, uuid)) return i;

@@ -24,7 +24,8 @@ export interface SortedHosts {
   remaining: (() => HostState[]) | null;
 }
 
-export interface Plugins {
+/** The filters and weighers one scheduler runs, in the configured order (resolved from config and Plugins). */
+export interface EnabledPlugins {
   filters: readonly HostFilter<unknown>[];
   weighers: readonly HostWeigher<unknown>[];
 }
@@ -39,7 +40,7 @@ export interface Plugins {
  * weighing, for an explanation (the same run, recorded, not another one).
  */
 export async function sortHosts(
-  plugins: Plugins,
+  plugins: EnabledPlugins,
   candidates: readonly HostState[],
   spec: RequestSpec,
   ctx: EngineContext,

@@ -24,7 +24,7 @@ export interface EventSourceOptions {
   maxConcurrency?: number;
 }
 
-export interface DrainOptions {
+export interface QueueDrainOptions {
   /** Invocations (and clock jumps) before giving up, so a handler that always fails cannot loop forever. */
   maxIterations?: number;
   /** Wait (on the queue's clock) for invisible messages to come back, instead of stopping. */
@@ -96,7 +96,7 @@ export class EventSourceMapping {
    * Polls until the queue is empty or only invisible messages remain (or waits for them; see
    * options), with up to `maxConcurrency` invocations in flight.
    */
-  async drain(options: DrainOptions = {}): Promise<QueueDrainResult> {
+  async drain(options: QueueDrainOptions = {}): Promise<QueueDrainResult> {
     let budget = options.maxIterations ?? 10_000;
     const handlerErrors: unknown[] = [];
     let batches = 0;

@@ -11,12 +11,13 @@ import { ConfigError } from '../model/errors.js';
 import type { MigrationInput } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import { adHocMigration } from '../workflow/adHoc.js';
-import type { StepRequest } from '../workflow/dispatch.js';
+import type { StepName } from '../workflow/dispatch.js';
 import { type DriverDeps, lazyDrivers } from '../workflow/drivers.js';
 import { enginePlacementChecker, trustThePlan } from '../workflow/placementCheck.js';
 import type { PlacementChecker, StepDeps } from '../workflow/ports.js';
 import { storeRecorder, storeStealReader } from '../workflow/records.js';
 import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';
+import type { StepRequest } from '../workflow/stepRequest.js';
 
 export interface LocalMigrationOptions {
   instance: string;
@@ -35,7 +36,7 @@ export interface LocalMigration {
   migration: MigrationInput;
   deps: StepDeps;
   simulated: boolean;
-  beforeStep?: (request: StepRequest) => void;
+  beforeStep?: (request: StepRequest<StepName>) => void;
   close(): Promise<void>;
 }
 
@@ -127,7 +128,7 @@ export async function waveStepDeps(
   store: FleetStore,
   clock: Clock,
   instance: Parameters<typeof simulatedDriversFor>[0],
-): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest) => void }> {
+): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest<StepName>) => void }> {
   const { settings } = wave;
   const drivers = wave.drivers ?? (await simulatedDriversFor(instance, clock as ManualClock, wave.options));
   const deps: StepDeps = {
@@ -141,7 +142,7 @@ export async function waveStepDeps(
   };
   const beforeStep = wave.drivers
     ? undefined
-    : (request: StepRequest) => {
+    : (request: StepRequest<StepName>) => {
         // The Wait state the runner skips: simulated time still passes.
         if (request.step === 'pollMigration')
           (clock as ManualClock).advance((request.state.live?.poll_interval_seconds ?? 0) * 1000);

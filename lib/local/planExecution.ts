@@ -10,7 +10,8 @@ import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import type { MigrationInput, MigrationOutcomeStatus } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
-import type { StepRequest } from '../workflow/dispatch.js';
+import type { StepName } from '../workflow/dispatch.js';
+import type { StepRequest } from '../workflow/stepRequest.js';
 import type { LocalDynamo } from './dynalite.js';
 import type { LocalRunOptions, LocalWave } from './localMigration.js';
 
@@ -104,7 +105,7 @@ async function executeOne(
     input: message,
     executionName: message.migration_id,
     instant: simulated,
-    beforeStep: beforeStep as ((request: StepRequest) => void) | undefined,
+    beforeStep: beforeStep as ((request: StepRequest<StepName>) => void) | undefined,
     definition,
   });
   if (run.status === 'FAILED') {

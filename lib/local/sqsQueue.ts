@@ -14,9 +14,9 @@ import {
   type VisibilityControl,
 } from '../queue/port.js';
 import {
-  type DrainOptions,
   EventSourceMapping,
   type EventSourceOptions,
+  type QueueDrainOptions,
   type QueueDrainResult,
   type SqsBatchHandler,
 } from './eventSourceMapping.js';
@@ -158,8 +158,8 @@ export class LocalSqsQueue implements MessageQueue, VisibilityControl {
     return this.mapping;
   }
 
-  /** Delivers batches to the attached handler until nothing is visible (see `DrainOptions`). */
-  async drain(options?: DrainOptions): Promise<QueueDrainResult> {
+  /** Delivers batches to the attached handler until nothing is visible (see `QueueDrainOptions`). */
+  async drain(options?: QueueDrainOptions): Promise<QueueDrainResult> {
     if (!this.mapping) throw new ConfigError(`queue ${this.name} has no handler attached`);
     return this.mapping.drain(options);
   }

@@ -17,9 +17,10 @@ import {
 } from 'aws-local-stepfunctions';
 import { Agent } from '../agent/agent.js';
 import { dispatchCloudStep } from '../workflow/cloudSteps.js';
-import type { StepRequest } from '../workflow/dispatch.js';
+import type { StepName } from '../workflow/dispatch.js';
 import type { StepDeps } from '../workflow/ports.js';
 import type { WorkflowState } from '../workflow/state.js';
+import type { StepRequest } from '../workflow/stepRequest.js';
 import { LocalActivities } from './activities.js';
 import { workflowDefinition } from './workflowDefinition.js';
 
@@ -32,12 +33,16 @@ export interface WorkflowRunOptions {
   /** Zero every Wait and retry interval (tests, simulation). Default true. */
   instant?: boolean;
   /** Called before each step with its request: e.g. move a manual clock on by the poll interval. */
-  beforeStep?: (request: StepRequest) => void | Promise<void>;
+  beforeStep?: (request: StepRequest<StepName>) => void | Promise<void>;
   /**
    * Called after each step with its state's name and, when it threw, the error (before the state
    * machine retries or catches it): e.g. let simulated time pass for the retry interval zeroed here.
    */
-  afterStep?: (step: { state: string; request: StepRequest; error?: unknown }) => void | Promise<void>;
+  afterStep?: (step: {
+    state: string;
+    request: StepRequest<StepName>;
+    error?: unknown;
+  }) => void | Promise<void>;
   /** A template `cdk synth` wrote, whose state machine to run instead of the emitted definition. */
   templatePath?: string;
   /** The definition to run (e.g. one the caller loaded) instead of loading one. */
@@ -72,11 +77,11 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
     const resource = String((state as { Resource?: string }).Resource ?? '');
     const heartbeatSeconds = (state as { HeartbeatSeconds?: number }).HeartbeatSeconds;
     const run = resource.includes(':activity:')
-      ? (request: StepRequest) => onPremises(resource, request, heartbeatSeconds)
-      : (request: StepRequest) => dispatchCloudStep(request, options.deps);
+      ? (request: StepRequest<StepName>) => onPremises(resource, request, heartbeatSeconds)
+      : (request: StepRequest<StepName>) => dispatchCloudStep(request, options.deps);
     handlers[name] = async (input) => {
       steps.push(name);
-      const request = withStartTime(input as StepRequest, startedAt);
+      const request = withStartTime(input as StepRequest<StepName>, startedAt);
       await options.beforeStep?.(request);
       let result: unknown;
       try {
@@ -118,7 +123,11 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
   }
 }
 
-type OnPremises = (activityArn: string, request: StepRequest, heartbeatSeconds?: number) => Promise<unknown>;
+type OnPremises = (
+  activityArn: string,
+  request: StepRequest<StepName>,
+  heartbeatSeconds?: number,
+) => Promise<unknown>;
 
 /** The caller's agents poll `activities`. */
 function external(activities: LocalActivities): OnPremises {
@@ -155,7 +164,7 @@ function inlineAgent(deps: StepDeps): OnPremises {
  * aws-local-stepfunctions sets `$$.Execution.StartTime` to the wall clock whatever context it is
  * given; the steps must see the execution's own (possibly simulated) start, as on AWS.
  */
-function withStartTime(request: StepRequest, startedAt: Date): StepRequest {
+function withStartTime(request: StepRequest<StepName>, startedAt: Date): StepRequest<StepName> {
   if (!request?.state) return request;
   return { ...request, state: { ...request.state, execution_started_at: startedAt.toISOString() } };
 }

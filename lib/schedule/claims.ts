@@ -3,7 +3,7 @@
  * UpdateItem. A refused claim makes the engine try the next alternate (Nova's claim-and-retry).
  */
 import type { SchedulerConfig } from '../config/options.js';
-import type { Claim } from '../engine/scheduler.js';
+import type { ClaimHost } from '../engine/scheduler.js';
 import type { HostState } from '../model/hostState.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { type ClaimRequest, claimLimits } from '../store/claims.js';
@@ -33,7 +33,7 @@ export interface ClaimedHost {
 
 /** A claim hook that also remembers what it claimed and how many races it lost. */
 export interface TrackedClaim {
-  claim: Claim;
+  claim: ClaimHost;
   /** Every successful claim of this attempt, in order. */
   readonly made: ClaimedHost[];
   /** Claims refused because the host had no room left (another scheduler got there first). */

@@ -1,7 +1,7 @@
 /** Where a simulation's time goes: wall and CPU time (this process) per phase. */
 import { performance } from 'node:perf_hooks';
 
-export type Phase = 'setup' | 'baseline' | 'world' | 'ingest' | 'detector' | 'workflow' | 'wind-down';
+export type SimPhase = 'setup' | 'baseline' | 'world' | 'ingest' | 'detector' | 'workflow' | 'wind-down';
 
 export interface PhaseTime {
   wallMs: number;
@@ -9,10 +9,10 @@ export interface PhaseTime {
 }
 
 export class PhaseTimer {
-  readonly phases = new Map<Phase, PhaseTime>();
+  readonly phases = new Map<SimPhase, PhaseTime>();
 
   /** Times `work` under `phase` (phases may repeat; their times add up). */
-  async time<T>(phase: Phase, work: () => T | Promise<T>): Promise<T> {
+  async time<T>(phase: SimPhase, work: () => T | Promise<T>): Promise<T> {
     const wall = performance.now();
     const cpu = process.cpuUsage();
     try {

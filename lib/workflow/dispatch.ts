@@ -7,7 +7,6 @@
  */
 import { AGENT_STEPS, type AgentStepName } from './agentSteps.js';
 import { CLOUD_STEPS, type CloudStepName } from './cloudSteps.js';
-import type { StepRequest as Request } from './stepRequest.js';
 
 export { AGENT_STEPS, type AgentStepName } from './agentSteps.js';
 export { CLOUD_STEPS, type CloudStepName } from './cloudSteps.js';
@@ -15,5 +14,3 @@ export { CLOUD_STEPS, type CloudStepName } from './cloudSteps.js';
 export type StepName = CloudStepName | AgentStepName;
 export const CLOUD_STEP_NAMES = Object.keys(CLOUD_STEPS) as CloudStepName[];
 export const AGENT_STEP_NAMES = Object.keys(AGENT_STEPS) as AgentStepName[];
-
-export type StepRequest = Request<StepName>;

@@ -4,7 +4,7 @@
  * identifies it by what it asked for: this server, live, to this destination, created after the
  * execution started. That is what lets a retried step adopt a migration instead of starting another.
  */
-import type { MigrationRecord } from '../drivers/openstack/schemas.js';
+import type { NovaMigrationRecord } from '../drivers/openstack/schemas.js';
 import type { ComputeApi } from './ports.js';
 import type { WorkflowState } from './state.js';
 import { guarded } from './translate.js';
@@ -32,7 +32,7 @@ export function novaTime(text: string | null): number {
 export async function findOurMigration(
   nova: ComputeApi,
   state: WorkflowState,
-): Promise<MigrationRecord | undefined> {
+): Promise<NovaMigrationRecord | undefined> {
   const { migration } = state;
   const knownId = state.live?.nova_migration_id ?? null;
   const records = await guarded('list the server migrations', () =>

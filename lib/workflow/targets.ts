@@ -6,7 +6,7 @@
  * one outside the allowlists, refuse the migration: nothing is drained, the VM is not moved, and
  * the record says why. Drain and undrain act only on what this returned.
  */
-import type { ServerIdentity } from '../drivers/kubernetes/types.js';
+import type { ServerIdentity } from '../drivers/openstack/schemas.js';
 import type { MigrationInput } from '../model/migration.js';
 import { DrainTargetRefusedError } from './errors.js';
 import type { AgentStepDeps } from './ports.js';

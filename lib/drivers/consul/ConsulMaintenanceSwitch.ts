@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import Consul from 'consul';
 import { ValidationError } from '../../model/errors.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 import { parseAgentAddress } from './agentAddress.js';
 import {
   ConsulApiError,
@@ -18,7 +19,6 @@ import type {
   EnableOutcome,
   MaintenanceStatus,
   MaintenanceSwitch,
-  ServerIdentity,
 } from './types.js';
 
 /** The check Consul registers on an agent while its node is in maintenance. */

@@ -1,3 +1,5 @@
+import type { ServerIdentity } from '../openstack/schemas.js';
+
 /** A VM's Consul agent, as an instance report carries it: the node name and the agent's address. */
 export interface ConsulAgentRef {
   node: string;
@@ -21,12 +23,6 @@ export interface EnableOutcome {
 }
 
 export type DisableOutcome = 'disabled' | 'already-disabled';
-
-/** A Nova server as the catalog lookup sees it: its uuid and the addresses Nova assigned it. */
-export interface ServerIdentity {
-  id: string;
-  addresses: readonly string[];
-}
 
 /** A node of the Consul catalog, at the address its agent listens on. */
 export interface CatalogNode {

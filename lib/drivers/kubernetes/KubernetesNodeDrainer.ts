@@ -1,5 +1,6 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { type Clock, systemClock } from '../../model/clock.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 import { type KubernetesConnection, loadKubeConfig } from './connection.js';
 import { resolveDrainOptions } from './drainOptions.js';
 import {
@@ -22,7 +23,6 @@ import {
   type NodeMatch,
   type PodRef,
   podKey,
-  type ServerIdentity,
   type UncordonOutcome,
 } from './types.js';
 

@@ -6,7 +6,8 @@
  * address match; the caller refuses more than one.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import type { NodeMatch, ServerIdentity } from './types.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
+import type { NodeMatch } from './types.js';
 
 const PROVIDER_ID = /^openstack:\/\/[^/]*\/([^/]+)$/;
 const ADDRESS_TYPES = new Set(['InternalIP', 'ExternalIP']);

@@ -1,3 +1,5 @@
+import type { ServerIdentity } from '../openstack/schemas.js';
+
 /** A pod by namespace and name, as reported in drain results and errors. */
 export interface PodRef {
   namespace: string;
@@ -48,12 +50,6 @@ export interface NodeDrainResult {
   /** kubectl-style warnings: emptyDir data deleted, unmanaged pods removed under `force`. */
   warnings: string[];
   durationMs: number;
-}
-
-/** A Nova server as the node lookup sees it: its uuid and the addresses Nova assigned it. */
-export interface ServerIdentity {
-  id: string;
-  addresses: readonly string[];
 }
 
 /** A node that is the server, and how that was found. */

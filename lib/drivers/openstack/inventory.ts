@@ -23,7 +23,7 @@ import {
 } from './inventorySchemas.js';
 import type { TokenSource } from './keystone.js';
 import { compareMicroversions } from './microversion.js';
-import type { MigrationRecord } from './schemas.js';
+import type { NovaMigrationRecord } from './schemas.js';
 import { getFromService, type ServiceTarget } from './serviceCall.js';
 
 export const INVENTORY_DEFAULT_MICROVERSION = '2.87';
@@ -104,7 +104,7 @@ export class NovaInventoryClient {
    * `GET /os-migrations?migration_type=live-migration&changes-since=…`: migrations of every server
    * changed since `since`, every page (paged by marker from 2.59).
    */
-  listLiveMigrationsSince(since: Date): Promise<MigrationRecord[]> {
+  listLiveMigrationsSince(since: Date): Promise<NovaMigrationRecord[]> {
     const query = new URLSearchParams({
       migration_type: 'live-migration',
       'changes-since': since.toISOString(),

@@ -13,9 +13,9 @@ import { type FetchLike, type HttpResponse, parseBody, scrub, sendRequest } from
 import type { TokenSource } from './keystone.js';
 import { assertMicroversion, NOVA_DEFAULT_MICROVERSION } from './microversion.js';
 import {
-  type MigrationRecord,
   metadataSchema,
   migrationRecordsSchema,
+  type NovaMigrationRecord,
   type NovaServer,
   type ServerMigration,
   serverMigrationsSchema,
@@ -97,7 +97,7 @@ export class NovaClient {
   }
 
   /** `GET /os-migrations?instance_uuid=…`: every migration of a server, finished ones included. */
-  async listMigrations(filter: MigrationFilter): Promise<MigrationRecord[]> {
+  async listMigrations(filter: MigrationFilter): Promise<NovaMigrationRecord[]> {
     const query = new URLSearchParams({
       instance_uuid: id('instanceUuid', filter.instanceUuid),
       migration_type: filter.migrationType ?? 'live-migration',

@@ -66,6 +66,12 @@ export const serverSchema = z
 
 export type NovaServer = z.output<typeof serverSchema>;
 
+/** A Nova server as the drain-target lookups (Kubernetes nodes, the Consul catalog) see it: its uuid and the addresses Nova assigned it. */
+export interface ServerIdentity {
+  id: string;
+  addresses: readonly string[];
+}
+
 // Byte counters are null until the hypervisor reports progress.
 const bytes = z
   .number()
@@ -135,7 +141,7 @@ const migrationRecordSchema = z
 
 export const migrationRecordsSchema = z.object({ migrations: z.array(migrationRecordSchema) });
 /** A row of `GET /os-migrations`: every migration, finished ones included. */
-export type MigrationRecord = z.output<typeof migrationRecordSchema>;
+export type NovaMigrationRecord = z.output<typeof migrationRecordSchema>;
 
 export const metadataSchema = z.object({ metadata: z.record(z.string(), z.string()) });
 

@@ -7,8 +7,8 @@ import type {
   EnableOutcome,
   MaintenanceStatus,
   MaintenanceSwitch,
-  ServerIdentity,
 } from '../consul/types.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 import type { SimulatedFleet } from './fleet.js';
 
 export class SimulatedMaintenanceSwitch implements MaintenanceSwitch {

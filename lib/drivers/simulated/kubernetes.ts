@@ -6,9 +6,9 @@ import type {
   NodeDrainer,
   NodeDrainResult,
   NodeMatch,
-  ServerIdentity,
   UncordonOutcome,
 } from '../kubernetes/types.js';
+import type { ServerIdentity } from '../openstack/schemas.js';
 import type { SimNode, SimulatedFleet } from './fleet.js';
 
 export class SimulatedNodeDrainer implements NodeDrainer {

@@ -8,7 +8,7 @@ import {
   OpenStackUnavailableError,
 } from '../openstack/errors.js';
 import type { LiveMigrateOptions, MigrationFilter } from '../openstack/nova.js';
-import type { MigrationRecord, NovaServer, ServerMigration } from '../openstack/schemas.js';
+import type { NovaMigrationRecord, NovaServer, ServerMigration } from '../openstack/schemas.js';
 import type { SimMigration, SimServer, SimulatedFleet } from './fleet.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -64,7 +64,7 @@ export class SimulatedNova {
       .map((m) => this.progress(m));
   }
 
-  async listMigrations(filter: MigrationFilter): Promise<MigrationRecord[]> {
+  async listMigrations(filter: MigrationFilter): Promise<NovaMigrationRecord[]> {
     this.available(this.site('GET', '/os-migrations'));
     this.fleet.settle(filter.instanceUuid);
     return (this.fleet.migrations.get(filter.instanceUuid) ?? [])
