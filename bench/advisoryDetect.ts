@@ -16,9 +16,9 @@ import { type ServeExtension, startServe } from '../lib/cli/serve.js';
 import { serveDetector } from '../lib/cli/serveDetector.js';
 import { openLocalStore } from '../lib/local/localStore.js';
 import { systemClock } from '../lib/model/clock.js';
-import { generateFleet } from '../lib/sim/fleet.js';
 import { markDigestsWritten } from '../lib/store/windowCoverage.js';
 import { askAdvisory } from './advisory.js';
+import { generateFleet } from './generateFleet.js';
 import { seedWindow } from './seedWindow.js';
 import { percentile, round } from './stats.js';
 

@@ -6,12 +6,15 @@
  * The first round creates every state and is measured apart; then ROUNDS steady rounds, every
  * third of which rewrites the hosts (their 15-minute heartbeat). Per round: CPU of every thread
  * (the store's included) and of the main thread alone (Linux /proc), and per VM sample.
- * `INGEST_ROUNDS_HOSTS=60` gives the default scenario's size.
+ * `INGEST_ROUNDS_HOSTS=60` gives the default scenario's size. `page_build_ms`: the CPU of building
+ * one round's sample pages alone (messagePages over the parsed messages), median of 9, in process.
  */
 import { readFileSync } from 'node:fs';
 import { INGEST_STAGE, ingestPipelineStage } from '../lib/local/ingestPipelineStage.js';
 import { LocalPipeline } from '../lib/local/pipeline.js';
+import { parseReportMessage } from '../lib/model/reports.js';
 import { SimClock } from '../lib/sim/simClock.js';
+import { messagePages } from '../lib/store/samplePages.js';
 import { round } from './stats.js';
 
 const HOSTS = Number(process.env.INGEST_ROUNDS_HOSTS ?? 1000);
@@ -36,7 +39,7 @@ const cpuMs = () => {
 const level = (seed: number, i: number, r: number, mod: number) => ((seed * 7 + i * 13 + r) % mod) / 3;
 
 /** One agent message per hypervisor, reported at `end`, its samples the 5 minutes before. */
-function roundMessages(end: number, r: number): string[] {
+export function roundMessages(end: number, r: number): string[] {
   const reportedAt = new Date(end).toISOString();
   const samples = (seed: number) =>
     Array.from({ length: SAMPLES }, (_, i) => ({
@@ -117,9 +120,27 @@ export async function benchIngestRounds(): Promise<Record<string, unknown>> {
       steady_rounds: steady,
       steady_us_per_sample: round((sum('all_cpu_ms') * 1000) / samples),
       steady_main_thread_us_per_sample: round((sum('main_thread_cpu_ms') * 1000) / samples),
+      page_build_ms: pageBuildMs(),
       load_average: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
     };
   } finally {
     await pipeline.close();
   }
+}
+
+/** CPU ms to build one round's sample pages (messagePages), median of 9 after a warm-up. */
+export function pageBuildMs(): number {
+  const end = START + 5 * 60_000;
+  const messages = roundMessages(end, 0).map((body) => parseReportMessage(body, new Date(end)));
+  const build = () => {
+    for (const m of messages) messagePages(m.hypervisors, m.instances, 86_400);
+  };
+  for (let i = 0; i < 3; i++) build();
+  const runs: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const t0 = cpuMs();
+    build();
+    runs.push(cpuMs() - t0);
+  }
+  return round(runs.sort((a, b) => a - b)[4]);
 }

@@ -1,9 +1,9 @@
 /**
- * The migration planner on generated fleets (lib/sim/fleet.ts) of 100 hosts / 2,000 VMs and
+ * The migration planner on generated fleets (bench/generateFleet.ts) of 100 hosts / 2,000 VMs and
  * 1,000 hosts / 20,000 VMs: detection and planning time (wall clock, plus the CPU time of the
  * planner, since this machine is shared), and the plan's quality under the proportional-share
  * model — suffering VMs left, bytes moved, waves — side by side with the simple strategy "move each
- * victim to the same-AZ host with the most free RAM" (lib/sim/baseline.ts) and with the lower bound.
+ * victim to the same-AZ host with the most free RAM" (simpleStrategy.ts) and with the lower bound.
  * Quality is measured with the default limits and 30-minute plan expiry (both strategies get the
  * same migration budget), without a time budget (a day: the choices alone), and with
  * noisy_neighbour_moves. The lower bound covers the suffering VMs of the hosts the plan relieves
@@ -20,8 +20,8 @@ import { predictOutcome } from '../lib/rebalance/outcome.js';
 import { planRebalance } from '../lib/rebalance/planner.js';
 import { defaultRebalanceSettings, type RebalanceSettings } from '../lib/rebalance/settings.js';
 import type { DetectionReport } from '../lib/rebalance/types.js';
-import { simpleStrategy } from '../lib/sim/baseline.js';
-import { generateFleet, HOST_STEAL_VARIANTS, type HostStealVariant } from '../lib/sim/fleet.js';
+import { generateFleet, HOST_STEAL_VARIANTS, type HostStealVariant } from './generateFleet.js';
+import { simpleStrategy } from './simpleStrategy.js';
 import { round, time } from './stats.js';
 
 const SIZES = [

@@ -8,7 +8,7 @@
  * - `snapshot`: the schedule stage's FleetSnapshot, a full load after the first minute and an
  *   incremental refresh after the measured one;
  * - `detector_planning` / `detector_idle`: lib/detector's reconcile over a generated fleet
- *   (lib/sim/fleet.ts: a 10-minute sample window, 10 % of hosts contended) stored as ingest
+ *   (bench/generateFleet.ts: a 10-minute sample window, 10 % of hosts contended) stored as ingest
  *   stores it (a page per host and minute, window digests per batch of 10 hosts; seeded by
  *   bench/seedWindow.ts, which writes ingest's own items, many at once), first a run that
  *   detects and plans from the digests, then a minute later one with no new report;
@@ -29,7 +29,6 @@ import { LocalSqsQueue } from '../lib/local/sqsQueue.js';
 import { parseReportMessage } from '../lib/model/reports.js';
 import { defaultRebalanceSettings } from '../lib/rebalance/settings.js';
 import { FleetSnapshot, type RefreshStats } from '../lib/schedule/snapshot.js';
-import { generateFleet } from '../lib/sim/fleet.js';
 import type { FleetStore } from '../lib/store/fleetStore.js';
 import { markDigestsWritten } from '../lib/store/windowCoverage.js';
 import { digestWrites } from '../lib/store/windowDigest.js';
@@ -38,6 +37,7 @@ import { countDynamo, type DynamoCounts } from './dynamoCounter.js';
 import { warmIngestBatch } from './fleetMinute.js';
 import { hypervisorReport, instanceReport, reportTimes, type VmShape } from './fleetReports.js';
 import { liveHeap } from './gc.js';
+import { generateFleet } from './generateFleet.js';
 import { warmContainerHeap } from './ingestMemory.js';
 import { itemBytes } from './itemBytes.js';
 import { benchDetectorOffline } from './scaleOffline.js';

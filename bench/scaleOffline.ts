@@ -14,7 +14,6 @@ import { EMPTY_SERIES } from '../lib/model/sampleSeries.js';
 import { detect } from '../lib/rebalance/detect.js';
 import { planRebalance } from '../lib/rebalance/planner.js';
 import { defaultRebalanceSettings } from '../lib/rebalance/settings.js';
-import { generateFleet } from '../lib/sim/fleet.js';
 import { type NodeSeries, WindowMerge } from '../lib/store/fleetWindows.js';
 import type { StoredHost } from '../lib/store/hostItems.js';
 import type { StoredInstance } from '../lib/store/instances.js';
@@ -22,6 +21,7 @@ import { messagePages, nodeEntityKey } from '../lib/store/samplePages.js';
 import { digestWrites, type WindowDigestItem } from '../lib/store/windowDigest.js';
 import { ownCpuMs } from './dynaliteProcess.js';
 import { liveHeap } from './gc.js';
+import { generateFleet } from './generateFleet.js';
 import { mib } from './stats.js';
 
 const BATCH = 10;

@@ -79,8 +79,6 @@ export const agentConfigSchema = z.strictObject({
     .optional(),
 });
 
-export type AgentConfigInput = z.input<typeof agentConfigSchema>;
-
 export interface AgentConfig {
   activityArn: string;
   region: string;

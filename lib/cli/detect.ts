@@ -11,9 +11,9 @@ import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
 import { storeExitHelp, withLocalStore } from './localDetector.js';
-import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
+import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP, type WorkflowFiles } from './workflowOptions.js';
 
-export interface DetectArgs {
+export interface DetectArgs extends WorkflowFiles {
   dataDir?: string;
   config?: string;
   json?: boolean;
@@ -21,9 +21,6 @@ export interface DetectArgs {
   execute?: boolean;
   /** The detector's (and simulated time's) now instead of the wall clock. */
   at?: Date;
-  endpoints?: string;
-  settings?: string;
-  template?: string;
   /** Read one sample window per node instead of the window digests. */
   fullRead?: boolean;
 }

@@ -3,12 +3,14 @@
  * what it sent through the local state machine (what the cloud's plan starter and Step Functions
  * do), and reconcile again for the next wave until a run sends nothing.
  */
+
 import type { ReconcileResult } from '../detector/index.js';
 import type { LocalDynamo } from '../local/dynalite.js';
 import type { ExecutedMigration } from '../local/planExecution.js';
 import type { Clock } from '../model/clock.js';
 import type { FleetStore } from '../store/fleetStore.js';
 import type { PlanConfig } from './planConfig.js';
+import type { WorkflowFiles } from './workflowOptions.js';
 
 /** A plan has at most this many waves in practice; the bound only stops a detector gone wrong. */
 const MAX_ROUNDS = 50;
@@ -18,19 +20,13 @@ export interface Round {
   executed: ExecutedMigration[];
 }
 
-export interface DetectRoundsOptions {
+export interface DetectRoundsOptions extends WorkflowFiles {
   store: FleetStore;
   dynamo: LocalDynamo;
   plan: PlanConfig;
   clock: Pick<Clock, 'now'>;
   /** False: send only, execute nothing (records stay `queued`). Default true. */
   execute?: boolean;
-  /** Real drivers from this endpoints file; simulated over the stored reports when absent. */
-  endpoints?: string;
-  /** Workflow settings JSON. */
-  settings?: string;
-  /** A synthesized template instead of the definition the build emitted. */
-  template?: string;
   /** Read every node's window instead of the window digests (the reference read). */
   fullRead?: boolean;
 }

@@ -13,16 +13,13 @@ import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
 import type { CliIO } from './io.js';
-import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
+import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP, type WorkflowFiles } from './workflowOptions.js';
 
-export interface MigrateArgs {
+export interface MigrateArgs extends WorkflowFiles {
   instance: string;
   to: string;
   dryRun?: boolean;
   dataDir?: string;
-  endpoints?: string;
-  settings?: string;
-  template?: string;
   seed?: number;
   failureRate?: number;
   skipPlacementCheck?: boolean;

@@ -19,7 +19,7 @@ import type { CliIO } from './io.js';
 import { parseDetectEvery, serveDetector } from './serveDetector.js';
 import type { ReplicaOptions } from './serveReplica.js';
 import { stopOnSignals } from './stopSignals.js';
-import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP } from './workflowOptions.js';
+import { ENDPOINTS_HELP, SETTINGS_HELP, TEMPLATE_HELP, type WorkflowFiles } from './workflowOptions.js';
 
 const DEFAULT_SERVE_HOST = '127.0.0.1';
 const DEFAULT_SERVE_PORT = 8780;
@@ -240,7 +240,7 @@ async function shutDown(
   }
 }
 
-export interface ServeArgs {
+export interface ServeArgs extends WorkflowFiles {
   dataDir?: string;
   dynamodbEndpoint?: string;
   host?: string;
@@ -255,9 +255,6 @@ export interface ServeArgs {
   staleAfter?: string;
   /** Pins the Nova release decided as (over [placid] nova_release and the requests'). */
   novaRelease?: string;
-  endpoints?: string;
-  settings?: string;
-  template?: string;
 }
 
 /** Runs until `signal` aborts (SIGINT/SIGTERM from the command line). */

@@ -4,21 +4,19 @@
  * machine and land in the store. The rounds run in a worker thread (serveDetectorThread.ts), off
  * the thread that answers requests. Runs never overlap; stopping waits for the run in progress.
  */
+
 import { parseDuration } from '../collect/durationText.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import type { ServeExtension } from './serve.js';
+import type { WorkflowFiles } from './workflowOptions.js';
 
 const DEFAULT_DETECT_EVERY_MS = 60_000;
 
-export interface ServeDetectorOptions {
+export interface ServeDetectorOptions extends WorkflowFiles {
   everyMs: number;
   /** nova.conf / JSON with a [rebalance] section (mode, thresholds...). */
   config?: string;
-  /** Real drivers from this endpoints file (as `placid detect --endpoints`); simulated otherwise. */
-  endpoints?: string;
-  settings?: string;
-  template?: string;
 }
 
 /** Parses `--detect-every`: a duration of at least one second. */

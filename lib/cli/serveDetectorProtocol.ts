@@ -1,14 +1,13 @@
 /** What `placid serve` and its detector thread say to each other (serveDetectorThread.ts, serveDetectorWorker.ts). */
+
 import type { TableNames } from '../store/tables.js';
+import type { WorkflowFiles } from './workflowOptions.js';
 
 /** Everything the thread needs, all of it cloneable: where the store is, and the detector's files. */
-export interface DetectorThreadData {
+export interface DetectorThreadData extends WorkflowFiles {
   endpoint: string;
   tableNames: TableNames;
   config?: string;
-  endpoints?: string;
-  settings?: string;
-  template?: string;
 }
 
 /** `run`: one detector run (rounds until nothing is sent); `close`: end the thread (sent between runs). */

@@ -8,9 +8,6 @@ import type { HostKey, MappingRule, VmKey } from './mappingConfig.js';
 import type { InventoryHost, InventoryServer } from './ports.js';
 import type { EntityKind } from './queries.js';
 
-/** Key of a compute node in the collector: its node UUID. */
-export type NodeId = string;
-
 export type Resolution =
   | { outcome: 'mapped'; id: string }
   | { outcome: 'ambiguous'; label: string; value: string }

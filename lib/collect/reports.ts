@@ -24,7 +24,7 @@ export interface ReportInputs {
   reportedAt: string;
 }
 
-type Counts = Pick<
+export type Counts = Pick<
   RunSummary,
   | 'hosts'
   | 'vms'
@@ -36,16 +36,9 @@ type Counts = Pick<
   | 'usage_sources'
 >;
 
-type PlacedServer = InventoryServer & { host: string; nodename: string };
-
-export function buildReports(inputs: ReportInputs): {
-  messages: string[];
-  counts: Counts;
-  /** What makes the run's reports doubtful (aggregates naming two Kubernetes clusters for a host). */
-  problems: string[];
-} {
-  const { inventory, table, window, config, reportedAt } = inputs;
-  const counts: Counts = {
+/** What a run counts, before it has counted anything. */
+export function noCounts(): Counts {
+  return {
     hosts: 0,
     vms: 0,
     samples: { hosts: 0, vms: 0 },
@@ -55,6 +48,18 @@ export function buildReports(inputs: ReportInputs): {
     skipped_servers: { without_host: 0, on_unknown_node: 0 },
     usage_sources: {},
   };
+}
+
+type PlacedServer = InventoryServer & { host: string; nodename: string };
+
+export function buildReports(inputs: ReportInputs): {
+  messages: string[];
+  counts: Counts;
+  /** What makes the run's reports doubtful (aggregates naming two Kubernetes clusters for a host). */
+  problems: string[];
+} {
+  const { inventory, table, window, config, reportedAt } = inputs;
+  const counts = noCounts();
   const countGaps = (gaps: readonly { reason: GapReason }[]) => {
     for (const reason of new Set(gaps.map((g) => g.reason))) counts.gaps[reason] += 1;
   };

@@ -11,7 +11,7 @@ import { SeriesMapper } from './mapping.js';
 import { buildMetricTable, type QueryOutcome } from './metricTable.js';
 import type { InventorySnapshot, InventorySource, MetricsSource } from './ports.js';
 import { QUERY_NAMES, type QueryName } from './queries.js';
-import { buildReports } from './reports.js';
+import { buildReports, noCounts } from './reports.js';
 import type { RunSummary } from './summary.js';
 import { type SampleWindow, sampleWindow } from './window.js';
 
@@ -112,15 +112,8 @@ function failedSummary(now: Date, window: SampleWindow, reason: string): RunSumm
   return {
     started_at: now.toISOString(),
     window: windowText(window),
-    hosts: 0,
-    vms: 0,
-    samples: { hosts: 0, vms: 0 },
-    gaps: { source_error: 0, counter_reset: 0, invalid_value: 0, no_data: 0 },
-    vms_without_series: [],
-    hosts_without_series: [],
+    ...noCounts(),
     mapping: { unmapped: [], ambiguous: [], otherKind: 0, duplicates: [] },
-    skipped_servers: { without_host: 0, on_unknown_node: 0 },
-    usage_sources: {},
     messages: { built: 0, sent: 0, rejected: [] },
     notes: [],
     problems: [reason],

@@ -2,19 +2,11 @@
  * Steps into samples and gaps: a step with every field known is a sample; the others become gaps,
  * consecutive steps with the same reason and missing fields merged into one.
  */
+import type { DataGap, InstanceSample as Sample } from '../model/reports.js';
 
-import type { DataGap } from '../model/reports.js';
-
-export type { DataGap };
+export type { DataGap, Sample };
 /** Why a stretch has no samples: the report schema's list (lib/model/reportSchema.ts). */
 export type GapReason = DataGap['reason'];
-
-export interface Sample {
-  ts: string;
-  steal_percent: number;
-  cpu_percent: number;
-  load5: number;
-}
 
 export interface SampleSet {
   samples: Sample[];

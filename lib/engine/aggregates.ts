@@ -1,9 +1,6 @@
 import type { Aggregate, HostState } from '../model/hostState.js';
 import { pyFloat, pyInt } from './pyStrings.js';
 
-// Re-exported for the pre-filter modules that import them from here; new code imports pyStrings.js.
-export { pyFloat, pyInt };
-
 /** Nova's aggregate helpers (`nova/scheduler/utils.py`, `filters/utils.py`). */
 
 /** Each metadata key of a host's aggregates → its values (comma-split, stripped, unioned). */

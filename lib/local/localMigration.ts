@@ -5,14 +5,18 @@
  * or the real drivers connected from an endpoints file.
  */
 import { readFile } from 'node:fs/promises';
+import type { SimulatedFleet } from '../drivers/simulated/fleet.js';
 import { type Clock, ManualClock, systemClock } from '../model/clock.js';
 import { ConfigError } from '../model/errors.js';
 import type { MigrationInput } from '../model/migration.js';
 import type { FleetStore } from '../store/fleetStore.js';
+import { adHocMigration } from '../workflow/adHoc.js';
 import type { StepName } from '../workflow/dispatch.js';
-import type { DriverDeps } from '../workflow/drivers.js';
+import { type DriverDeps, lazyDrivers } from '../workflow/drivers.js';
+import { enginePlacementChecker, trustThePlan } from '../workflow/placementCheck.js';
 import type { PlacementChecker, StepDeps } from '../workflow/ports.js';
-import type { WorkflowSettings } from '../workflow/settings.js';
+import { storeRecorder, storeStealReader } from '../workflow/records.js';
+import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';
 import type { StepRequest } from '../workflow/stepRequest.js';
 
 export interface LocalMigrationOptions {
@@ -37,10 +41,9 @@ export interface LocalMigration {
 }
 
 export async function openLocalMigration(args: LocalMigrationOptions): Promise<LocalMigration> {
-  const [{ openLocalStore }, { defaultDataDir }, workflow, rebalance] = await Promise.all([
+  const [{ openLocalStore }, { defaultDataDir }, rebalance] = await Promise.all([
     import('./localStore.js'),
     import('./dynalite.js'),
-    import('../workflow/index.js'),
     import('../rebalance/settings.js'),
   ]);
   const simulated = !args.endpoints;
@@ -49,7 +52,7 @@ export async function openLocalMigration(args: LocalMigrationOptions): Promise<L
   const local = await openLocalStore({ dataDir: args.dataDir ?? defaultDataDir(), store: { clock } });
   try {
     const { store } = local;
-    const { migration, instance } = await workflow.adHocMigration(store, {
+    const { migration, instance } = await adHocMigration(store, {
       instanceUuid: args.instance,
       dest: args.to,
       now: now(),
@@ -99,9 +102,8 @@ export async function openLocalWave(
   clock: Clock,
   options: LocalRunOptions,
 ): Promise<LocalWave> {
-  const workflow = await import('../workflow/index.js');
   const read = onePerPath(options.readText ?? ((path) => readFile(path, 'utf8')));
-  const settings = workflow.parseWorkflowSettings(
+  const settings = parseWorkflowSettings(
     await readSettings(options.settings, read),
     options.settings ?? 'workflow settings',
   );
@@ -110,9 +112,9 @@ export async function openLocalWave(
     const secrets = (await import('../drivers/credentials.js')).fileSecrets(options.endpoints, read);
     // Read now: an unreadable file is a usage error before anything starts, not a failed step.
     await secrets.loadSecret('openstack');
-    drivers = workflow.lazyDrivers(secrets);
+    drivers = lazyDrivers(secrets);
   }
-  const placement = options.skipPlacementCheck ? workflow.trustThePlan : await enginePlacement(store, clock);
+  const placement = options.skipPlacementCheck ? trustThePlan : await enginePlacement(store, clock);
   return { settings, placement, drivers, options };
 }
 
@@ -127,15 +129,14 @@ export async function waveStepDeps(
   clock: Clock,
   instance: Parameters<typeof simulatedDriversFor>[0],
 ): Promise<{ deps: StepDeps; beforeStep?: (request: StepRequest<StepName>) => void }> {
-  const workflow = await import('../workflow/index.js');
   const { settings } = wave;
   const drivers = wave.drivers ?? (await simulatedDriversFor(instance, clock as ManualClock, wave.options));
   const deps: StepDeps = {
     settings,
     clock,
     leases: store,
-    records: workflow.storeRecorder(store, settings.record_retention_days),
-    steal: workflow.storeStealReader(store),
+    records: storeRecorder(store, settings.record_retention_days),
+    steal: storeStealReader(store),
     placement: wave.placement,
     ...drivers,
   };
@@ -149,29 +150,29 @@ export async function waveStepDeps(
   return { deps, beforeStep };
 }
 
+/** Simulated drivers over a fleet holding just `instance`: its server, node pods and agent. */
 async function simulatedDriversFor(
-  instance: Parameters<typeof import('../drivers/simulated/index.js')['fleetAroundVm']>[0],
+  instance: Parameters<SimulatedFleet['addVm']>[0],
   clock: ManualClock,
   args: Pick<LocalMigrationOptions, 'seed' | 'failureRate'>,
 ) {
-  const { fleetAroundVm, simulatedDrivers } = await import('../drivers/simulated/index.js');
+  const [{ SimulatedFleet }, { simulatedDrivers }] = await Promise.all([
+    import('../drivers/simulated/fleet.js'),
+    import('../drivers/simulated/index.js'),
+  ]);
   const rate = args.failureRate ?? 0;
-  const fleet = fleetAroundVm(instance, {
-    clock,
-    seed: args.seed,
-    failures: { migration: rate, novaUnavailable: rate },
-  });
+  const failures = { migration: rate, novaUnavailable: rate };
+  const fleet = new SimulatedFleet({ clock, seed: args.seed, failures });
+  fleet.addVm(instance, instance.kubernetes_node ?? '');
   return simulatedDrivers(fleet);
 }
 
 async function enginePlacement(store: FleetStore, clock: Clock) {
-  const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }, { enginePlacementChecker }] =
-    await Promise.all([
-      import('../engine/registry.js'),
-      import('../config/options.js'),
-      import('../schedule/snapshot.js'),
-      import('../workflow/placementCheck.js'),
-    ]);
+  const [{ createScheduler }, { defaultConfig }, { FleetSnapshot }] = await Promise.all([
+    import('../engine/registry.js'),
+    import('../config/options.js'),
+    import('../schedule/snapshot.js'),
+  ]);
   return enginePlacementChecker({
     store,
     snapshot: new FleetSnapshot(store),

@@ -74,11 +74,6 @@ export function isKnownImageProperty(key: string): boolean {
   return KIND.has(key);
 }
 
-/** The value type of an ImageMetaProps field, or undefined for unknown keys. */
-export function imagePropertyKind(key: string): ImagePropertyKind | undefined {
-  return KIND.get(key);
-}
-
 /** Python truthiness of a canonical property value: 'False', '0' (integers) and '' are false. */
 export function isTruthyImageProperty(key: string, value: string | undefined): boolean {
   if (!value) return false;

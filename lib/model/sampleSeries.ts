@@ -4,7 +4,7 @@
  * 10,000 hosts (issue 17); as objects with ISO strings those cost a Date.parse per sample and
  * most of a Lambda's memory, as a stretch of one shared Float64Array they cost neither.
  */
-import type { HostSample, InstanceSample } from './reports.js';
+import type { HostSample } from './reports.js';
 
 /** Doubles per sample. */
 export const SERIES_STRIDE = 4;
@@ -45,21 +45,6 @@ export function seriesOf(samples: readonly NumericSample[]): SampleSeries {
     data[at + SERIES_LOAD5] = numberOrNaN(s.load5);
   });
   return { data, start: 0, end: samples.length };
-}
-
-/** A series back as sample objects (for views and tests, not for the detector's hot path). */
-export function samplesOf(series: SampleSeries): InstanceSample[] {
-  const out: InstanceSample[] = [];
-  for (let i = series.start; i < series.end; i++) {
-    const at = i * SERIES_STRIDE;
-    out.push({
-      ts: new Date(series.data[at + SERIES_MS]).toISOString(),
-      steal_percent: series.data[at + SERIES_STEAL],
-      cpu_percent: series.data[at + SERIES_CPU],
-      load5: series.data[at + SERIES_LOAD5],
-    });
-  }
-  return out;
 }
 
 export const seriesLength = (s: SampleSeries): number => s.end - s.start;

@@ -123,17 +123,3 @@ function firstMinuteOutside(from: number, to: number, inside: (ms: number) => bo
   }
   return hi;
 }
-
-/** Minutes from `at` until the next window starts (Infinity without windows); 0 inside a window. */
-export function minutesUntilBlackout(at: Date, windows: readonly BlackoutWindow[], timeZone: string): number {
-  if (windows.length === 0) return Number.POSITIVE_INFINITY;
-  const minute = localMinuteOfDay(at, timeZone);
-  const seconds = (at.getTime() % 60_000) / 1000;
-  let best = Number.POSITIVE_INFINITY;
-  for (const w of windows) {
-    if (contains(w, minute)) return 0;
-    const ahead = (w.start - minute + MINUTES_PER_DAY) % MINUTES_PER_DAY;
-    best = Math.min(best, ahead - seconds / 60);
-  }
-  return best;
-}

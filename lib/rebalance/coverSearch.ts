@@ -26,13 +26,10 @@ export type Rounding = 'sure' | 'bound';
 
 /**
  * One plan's searches: counts the DP cells they fill, so the planner can stop searching and fall
- * back to greedy, and holds the scratch arrays they reuse (a plan runs thousands of small
- * searches, one after another; fresh typed arrays for each would feed the GC).
+ * back to greedy.
  */
 export class SearchBudget {
   used = 0;
-  private best = new Float64Array(1024);
-  private took = new Uint8Array(16_384);
   constructor(readonly cells: number) {}
   get exhausted(): boolean {
     return this.used >= this.cells;
@@ -42,14 +39,6 @@ export class SearchBudget {
     if (this.used + cells > this.cells) return false;
     this.used += cells;
     return true;
-  }
-  scratchBest(size: number): Float64Array {
-    if (this.best.length < size) this.best = new Float64Array(Math.max(size, 2 * this.best.length));
-    return this.best;
-  }
-  scratchTook(size: number): Uint8Array {
-    if (this.took.length < size) this.took = new Uint8Array(Math.max(size, 2 * this.took.length));
-    return this.took;
   }
 }
 
@@ -74,13 +63,9 @@ export function cheapestCover(
   if (budget && !budget.take(items.length * goal)) return 'over_budget';
   // best[c]: fewest bytes for at least c steps of demand; took[i * (goal + 1) + c]: item i improved c.
   const width = goal + 1;
-  const best = budget ? budget.scratchBest(width) : new Float64Array(width);
-  best.fill(Number.POSITIVE_INFINITY, 0, width);
+  const best = new Float64Array(width).fill(Number.POSITIVE_INFINITY);
   best[0] = 0;
-  const tookSize = items.length * width;
-  const took =
-    rounding === 'sure' ? (budget ? budget.scratchTook(tookSize) : new Uint8Array(tookSize)) : undefined;
-  if (took) took.fill(0, 0, tookSize);
+  const took = rounding === 'sure' ? new Uint8Array(items.length * width) : undefined;
   for (let i = 0; i < items.length; i++) {
     const size = steps[i];
     if (size <= 0) continue;

@@ -83,7 +83,7 @@ export interface ScheduleOutcome {
  *
  * @throws RequestIdConflictError when the request id was decided for a different request.
  * @example
- * const outcome = await scheduleRequest(parseScheduleBody(record.body), { store, snapshot, scheduler });
+ * const outcome = await scheduleRequest(parseScheduleRequest(JSON.parse(record.body)), { store, snapshot, scheduler });
  * if (outcome.decision.error) console.log('NoValidHost', outcome.decision.error.message);
  */
 export async function scheduleRequest(spec: RequestSpec, deps: ScheduleDeps): Promise<ScheduleOutcome> {

@@ -1,17 +1,10 @@
 /** Schedule requests as the stage receives them: a request spec document that must carry its request id. */
 import { type Issue, ValidationError } from '../model/errors.js';
-import { identifierProblem, MAX_IDENTIFIER_LENGTH } from '../model/identifiers.js';
+import { identifierProblem } from '../model/identifiers.js';
 import { parseRequestSpec } from '../model/requestSchema.js';
 import type { RequestSpec } from '../model/requestSpec.js';
 import { parseJsonBody } from '../queue/jsonBody.js';
 import type { CandidateRef, RefusedCandidate } from './advisory.js';
-
-/**
- * DynamoDB keys may be longer; a longer id is almost certainly not an id. The id schema
- * (lib/model/identifiers.ts) also refuses control characters and lone surrogates: the id becomes a
- * store key, an SQS reply attribute and an HTTP header, and must be valid in all three.
- */
-export const MAX_REQUEST_ID_LENGTH = MAX_IDENTIFIER_LENGTH;
 
 /**
  * Validates a request document (REQUEST.json's schema). Unlike the CLI, `request_id` is required:
@@ -38,11 +31,6 @@ export function parseScheduleRequest(doc: unknown, source = 'schedule request'):
   }
   if (issues.length > 0) throw new ValidationError(source, issues);
   return spec;
-}
-
-/** A message or HTTP body: JSON text holding one schedule request. */
-export function parseScheduleBody(body: string, source = 'schedule request'): RequestSpec {
-  return parseScheduleRequest(parseJsonBody(body, source), source);
 }
 
 /** Candidates per advisory request at most (a whole region's compute nodes fit easily). */

@@ -5,26 +5,14 @@
  * the hypervisor's report (its state as Nova would show it: usage of the VMs on it and of those
  * migrating to it) and a report of each VM on it, carrying the samples the VM took on that host.
  */
+import type { HostSample, InstanceSample } from '../model/reports.js';
 import type { Layout, SimVm } from './layout.js';
 import type { HostSpec } from './scenarioSchema.js';
 import type { HostUsage } from './usage.js';
 import type { World } from './world.js';
 
-interface VmSample {
-  host: number;
-  ts: string;
-  steal_percent: number;
-  load5: number;
-  cpu_percent: number;
-}
-
-interface HostSample {
-  ts: string;
-  steal_percent: number;
-  cpu_percent: number;
-  load5: number;
-  migration_net_mbps: number;
-}
+/** A VM's sample and the host (index) it was taken on. */
+type VmSample = InstanceSample & { host: number };
 
 export class Agents {
   private vmSamples: VmSample[][];

@@ -11,8 +11,7 @@ export type Random = () => number;
 
 /** An independent stream for `name` under `seed`. */
 export function stream(seed: number, name: string): Random {
-  const digest = createHash('sha256').update(`${seed}/${name}`).digest();
-  return seededRandom(digest.readUInt32LE(0));
+  return seededRandom(seedFor(seed, name));
 }
 
 /** A 32-bit seed for `name` under `seed` (for components that take a seed, not a stream). */
@@ -24,11 +23,6 @@ export function seedFor(seed: number, name: string): number {
 export function gaussian(random: Random): number {
   const u = Math.max(Number.EPSILON, random());
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
-
-/** Uniform in [lo, hi). */
-export function between(random: Random, lo: number, hi: number): number {
-  return lo + random() * (hi - lo);
 }
 
 /** An item picked with probability proportional to its weight. */

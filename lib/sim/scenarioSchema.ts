@@ -191,7 +191,6 @@ export const scenarioInput = z
   })
   .strict();
 
-export type ScenarioInput = z.output<typeof scenarioInput>;
 export type CurvePoint = z.output<typeof curvePoint>;
 export type FlavorSpec = z.output<typeof flavor>;
 export type RoleSpec = z.output<typeof role> & { name: string };

@@ -83,7 +83,7 @@ export async function openSimulatedPlacid(
         import('../local/workflowRunner.js'),
         import('../local/workflowDefinition.js'),
         import('../detector/index.js'),
-        import('../workflow/index.js'),
+        import('../workflow/records.js'),
         placementModules(scenario.reportIntervalMinutes),
       ]),
     );

@@ -58,24 +58,15 @@ export class WorldFleet extends SimulatedFleet {
     this.hostIndex = new Map(layout.hosts.map((h) => [h.name, h.index]));
     for (const vm of layout.vms) {
       this.vmIndex.set(vm.uuid, vm.index);
-      this.addServer({
+      const vmReport = {
         uuid: vm.uuid,
         host: layout.hosts[vm.host].name,
         flavor: { memory_mb: vm.flavor.ram_mb, root_gb: vm.flavor.disk_gb },
         shared_storage: !vm.localDisk,
-      });
-      if (vm.kubernetesNode) {
-        this.addNode(
-          vm.kubernetesNode,
-          [
-            { name: `${vm.name}-app-0` },
-            { name: `${vm.name}-app-1` },
-            { name: `${vm.name}-node-exporter`, daemonSet: true },
-          ],
-          vm.uuid,
-        );
-      }
-      if (vm.consul) this.addConsulAgent(vm.consul.node, vm.uuid);
+        kubernetes_node: vm.kubernetesNode,
+        consul: vm.consul,
+      };
+      this.addVm(vmReport, vm.name);
     }
   }
 

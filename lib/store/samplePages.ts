@@ -59,17 +59,11 @@ export function nodeEntityKey(node: NodeRef): string {
   return `host/${encodeURIComponent(toWellFormed(node.host))}/${encodeURIComponent(toWellFormed(node.nodename))}`;
 }
 
-/** One sample and whose it is: '' for the node itself, else an instance uuid. */
+/** One sample, whose it is ('' for the node itself, else an instance uuid) and its JSON. */
 interface Entry {
   owner: string;
   sample: HostSample | InstanceSample;
-  bytes: number;
-}
-
-/** One report's samples on a node: '' for the node itself, else an instance uuid. */
-interface OwnerSamples {
-  owner: string;
-  samples: readonly (HostSample | InstanceSample)[];
+  json: string;
 }
 
 /**
@@ -100,122 +94,48 @@ export function messagePages(
   limits: PageLimits = DEFAULT_LIMITS,
 ): PageWrite[] {
   const pages: PageWrite[] = [];
-  for (const [entity, groups] of byNode(hypervisors, instances)) {
-    const whole = onePage(entity, groups, retentionSeconds, limits);
-    if (whole) pages.push(whole);
-    else pages.push(...splitPages(entity, groups, retentionSeconds, limits));
-  }
+  for (const [entity, entries] of byNode(hypervisors, instances))
+    for (const chunk of chunks(entries, limits))
+      pages.push({ item: page(entity, chunk, retentionSeconds), samples: chunk.length });
   return pages;
 }
 
-/**
- * The pages messagePages gives, always built sample by sample (`onePage` is its shortcut for a
- * node whose samples fit one page); tests hold the two equal.
- */
-export function pagesSampleBySample(
-  hypervisors: readonly HypervisorReport[],
-  instances: readonly InstanceReport[],
-  retentionSeconds: number,
-  limits: PageLimits = DEFAULT_LIMITS,
-): PageWrite[] {
-  const pages: PageWrite[] = [];
-  for (const [entity, groups] of byNode(hypervisors, instances))
-    pages.push(...splitPages(entity, groups, retentionSeconds, limits));
-  return pages;
-}
-
-/** Each node's reports with samples, by page partition key, in message order. */
+/** Each node's samples, by page partition key, in message order. */
 function byNode(
   hypervisors: readonly HypervisorReport[],
   instances: readonly InstanceReport[],
-): Map<string, OwnerSamples[]> {
-  const nodes = new Map<string, OwnerSamples[]>();
+): Map<string, Entry[]> {
+  const nodes = new Map<string, Entry[]>();
   const add = (node: NodeRef, owner: string, samples: readonly (HostSample | InstanceSample)[]) => {
     if (samples.length === 0) return;
     const key = nodeEntityKey(node);
-    const list = nodes.get(key);
-    if (list) list.push({ owner, samples });
-    else nodes.set(key, [{ owner, samples }]);
+    const list = nodes.get(key) ?? [];
+    nodes.set(key, list);
+    for (const sample of samples) list.push({ owner, sample, json: JSON.stringify(sample) });
   };
   for (const h of hypervisors) add(h, '', h.samples);
   for (const i of instances) add(i, i.uuid, i.samples);
   return nodes;
 }
 
-function splitPages(
-  entity: string,
-  groups: readonly OwnerSamples[],
-  retentionSeconds: number,
-  limits: PageLimits,
-): PageWrite[] {
-  return chunks(entriesOf(groups), limits).map((chunk) => ({
-    item: page(entity, chunk, retentionSeconds),
-    samples: chunk.length,
-  }));
-}
-
-function entriesOf(groups: readonly OwnerSamples[]): Entry[] {
-  const entries: Entry[] = [];
-  for (const { owner, samples } of groups)
-    for (const sample of samples) entries.push({ owner, sample, bytes: JSON.stringify(sample).length + 1 });
-  return entries;
-}
-
-/**
- * The common case without building an entry per sample: every owner reported once, its samples
- * in time order, and all of them within one page's span and size. Then the page is the one
- * `chunks` + `page` would build (an owner's JSON is its samples as reported, and its entries'
- * bytes sum to that JSON's length - 1); otherwise undefined, and they build it.
- */
-function onePage(
-  entity: string,
-  groups: readonly OwnerSamples[],
-  retentionSeconds: number,
-  limits: PageLimits,
-): PageWrite | undefined {
-  const byOwner = new Map<string, readonly (HostSample | InstanceSample)[]>();
-  let first = '';
-  let newest = '';
-  let count = 0;
-  for (const { owner, samples } of groups) {
-    if (byOwner.has(owner)) return undefined;
-    for (let i = 1; i < samples.length; i++) if (samples[i].ts < samples[i - 1].ts) return undefined;
-    const head = samples[0].ts;
-    const tail = samples[samples.length - 1].ts;
-    if (count === 0 || head < first) first = head;
-    if (tail > newest) newest = tail;
-    count += samples.length;
-    byOwner.set(owner, samples);
-  }
-  // `chunks` measures a page's span from its oldest sample to each later one.
-  const start = Date.parse(first);
-  for (const { samples } of groups)
-    for (const s of samples) if (Date.parse(s.ts) - start > limits.maxSpanMs) return undefined;
-  const json = new Map<string, string>();
-  let bytes = 0;
-  for (const [owner, samples] of byOwner) {
-    const text = JSON.stringify(samples);
-    json.set(owner, text);
-    bytes += text.length - 1 + owner.length + 8;
-  }
-  if (bytes > limits.maxBytes) return undefined;
-  const item = pageItem(entity, json, first, newest, retentionSeconds);
-  builtFrom.set(item, byOwner);
-  return { item, samples: count };
-}
-
 /** Splits a node's samples, in time order, into runs within the span and size limits. */
 function chunks(entries: Entry[], limits: PageLimits): Entry[][] {
-  const sorted = [...entries].sort((a, b) => compare(a.sample.ts, b.sample.ts) || compare(a.owner, b.owner));
+  const sorted = entries.sort((a, b) => compare(a.sample.ts, b.sample.ts) || compare(a.owner, b.owner));
   const out: Entry[][] = [];
   let current: Entry[] = [];
   let owners = new Set<string>();
   let start = 0;
   let bytes = 0;
-  // An owner's first sample in a page also pays for its map key.
-  const cost = (e: Entry) => e.bytes + (owners.has(e.owner) ? 0 : e.owner.length + 8);
+  // A sample costs its JSON and a comma; an owner's first sample in a page also pays for its map key.
+  const cost = (e: Entry) => e.json.length + 1 + (owners.has(e.owner) ? 0 : e.owner.length + 8);
+  let ts = '';
+  let t = 0;
   for (const entry of sorted) {
-    const t = Date.parse(entry.sample.ts);
+    // Sorted, a node's samples share few timestamps: parse each once.
+    if (entry.sample.ts !== ts) {
+      ts = entry.sample.ts;
+      t = Date.parse(ts);
+    }
     if (current.length > 0 && (t - start > limits.maxSpanMs || bytes + cost(entry) > limits.maxBytes)) {
       out.push(current);
       current = [];
@@ -231,51 +151,35 @@ function chunks(entries: Entry[], limits: PageLimits): Entry[][] {
   return out;
 }
 
+/** The item for a page of `entries` (in time order); an owner's JSON is its samples' JSON as one array. */
 function page(entity: string, entries: Entry[], retentionSeconds: number): SamplePage {
-  const byOwner = new Map<string, (HostSample | InstanceSample)[]>();
-  for (const { owner, sample } of entries) {
-    const list = byOwner.get(owner);
-    if (list) list.push(sample);
-    else byOwner.set(owner, [sample]);
+  const byOwner = new Map<string, Entry[]>();
+  for (const entry of entries) {
+    const list = byOwner.get(entry.owner) ?? [];
+    byOwner.set(entry.owner, list);
+    list.push(entry);
   }
-  const json = new Map<string, string>();
-  for (const [owner, list] of byOwner) json.set(owner, JSON.stringify(list));
-  const item = pageItem(
-    entity,
-    json,
-    entries[0].sample.ts,
-    entries[entries.length - 1].sample.ts,
-    retentionSeconds,
-  );
-  builtFrom.set(item, byOwner);
-  return item;
-}
-
-/** The item for a page holding each owner's samples as `json` (owner '' is the node). */
-function pageItem(
-  entity: string,
-  json: ReadonlyMap<string, string>,
-  first: string,
-  newest: string,
-  retentionSeconds: number,
-): SamplePage {
-  const host_samples = json.get('');
-  const vms = [...json.keys()]
+  const json = (owner: string) => `[${(byOwner.get(owner) as Entry[]).map((e) => e.json).join(',')}]`;
+  const host_samples = byOwner.has('') ? json('') : undefined;
+  const vms = [...byOwner.keys()]
     .filter((owner) => owner !== '')
     .sort(compare)
-    .map((uuid) => [uuid, json.get(uuid) as string]);
+    .map((uuid) => [uuid, json(uuid)]);
   const digest = createHash('sha256')
     .update(`${entity}\n${host_samples ?? ''}\n${JSON.stringify(vms)}`)
     .digest('hex')
     .slice(0, 12);
-  return {
+  const newest = entries[entries.length - 1].sample.ts;
+  const item: SamplePage = {
     entity,
     ts: `${newest}#${digest}`,
-    first_ts: first,
+    first_ts: entries[0].sample.ts,
     ...(host_samples ? { host_samples } : {}),
     ...(vms.length > 0 ? { vm_samples: Object.fromEntries(vms) } : {}),
     expires_at: epochSeconds(Date.parse(newest)) + retentionSeconds,
   };
+  builtFrom.set(item, new Map([...byOwner].map(([owner, list]) => [owner, list.map((e) => e.sample)])));
+  return item;
 }
 
 /** The samples a page holds, as stored (each with its ts). */

@@ -8,10 +8,9 @@
 import { AGENT_STEPS, type AgentStepName } from './agentSteps.js';
 import { CLOUD_STEPS, type CloudStepName } from './cloudSteps.js';
 
-export { AGENT_STEPS, type AgentStepName, dispatchAgentStep } from './agentSteps.js';
-export { CLOUD_STEPS, type CloudStepName, dispatchCloudStep } from './cloudSteps.js';
+export { AGENT_STEPS, type AgentStepName } from './agentSteps.js';
+export { CLOUD_STEPS, type CloudStepName } from './cloudSteps.js';
 
 export type StepName = CloudStepName | AgentStepName;
 export const CLOUD_STEP_NAMES = Object.keys(CLOUD_STEPS) as CloudStepName[];
 export const AGENT_STEP_NAMES = Object.keys(AGENT_STEPS) as AgentStepName[];
-export const STEP_NAMES: StepName[] = [...CLOUD_STEP_NAMES, ...AGENT_STEP_NAMES];

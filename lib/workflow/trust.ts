@@ -6,7 +6,7 @@
  * member of the VM's project can set: a tenant could then aim a drain at another node.
  */
 import * as z from 'zod';
-import { parseWith, regexText } from '../model/schema.js';
+import { regexText } from '../model/schema.js';
 
 export const trustPolicySchema = z.strictObject({
   kubernetes: z
@@ -30,7 +30,3 @@ export const trustPolicySchema = z.strictObject({
 export type TrustPolicy = z.output<typeof trustPolicySchema>;
 
 export const DEFAULT_TRUST: TrustPolicy = trustPolicySchema.parse({});
-
-export function parseTrustPolicy(input: unknown, source: string): TrustPolicy {
-  return parseWith(trustPolicySchema, input ?? {}, source);
-}

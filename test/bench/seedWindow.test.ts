@@ -7,6 +7,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { generateFleet } from '../../bench/generateFleet.js';
 import {
   messageBody,
   minuteBatches,
@@ -17,7 +18,6 @@ import {
 import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { toSqsRecord } from '../../lib/local/sqsRecord.js';
-import { generateFleet } from '../../lib/sim/fleet.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { NOW, storeWithOwnTables, useStore } from '../store/fixtures.js';
 

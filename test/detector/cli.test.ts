@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generateFleet } from '../../bench/generateFleet.js';
 import { newestReportAt } from '../../lib/ingest/batchWrites.js';
 import { openLocalStore } from '../../lib/local/localStore.js';
 import type { Plan } from '../../lib/model/plan.js';
-import { generateFleet } from '../../lib/sim/fleet.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 import { SHAPE } from './harness.js';
 

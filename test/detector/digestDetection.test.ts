@@ -8,6 +8,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { generateFleet, HOST_STEAL_VARIANTS } from '../../bench/generateFleet.js';
 import { defaultConfig } from '../../lib/config/options.js';
 import { type Observed, readFleet } from '../../lib/detector/fleetRead.js';
 import { reconcile } from '../../lib/detector/index.js';
@@ -16,14 +17,14 @@ import { ingestBatch } from '../../lib/ingest/ingestBatch.js';
 import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import { toSqsRecord } from '../../lib/local/sqsRecord.js';
 import type { HostSample, InstanceReport, InstanceSample } from '../../lib/model/reports.js';
-import { type SampleSeries, samplesOf } from '../../lib/model/sampleSeries.js';
+import type { SampleSeries } from '../../lib/model/sampleSeries.js';
 import { detect } from '../../lib/rebalance/detect.js';
 import type { FleetInput } from '../../lib/rebalance/fleetInput.js';
 import { planRebalance } from '../../lib/rebalance/planner.js';
 import { defaultRebalanceSettings, type RebalanceSettings } from '../../lib/rebalance/settings.js';
-import { generateFleet, HOST_STEAL_VARIANTS } from '../../lib/sim/fleet.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import { markDigestsWritten } from '../../lib/store/windowCoverage.js';
+import { samplesOf } from '../model/seriesSamples.js';
 import { storeWithOwnTables, useStore } from '../store/fixtures.js';
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;

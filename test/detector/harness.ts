@@ -2,6 +2,8 @@
  * A detector on real parts: a generated fleet written into dynalite through the store, a local
  * plan queue, a clock the test moves, and the workflow's own record writes to finish migrations.
  */
+
+import { type FleetShape, generateFleet } from '../../bench/generateFleet.js';
 import { defaultConfig } from '../../lib/config/options.js';
 import type { DetectorDeps } from '../../lib/detector/index.js';
 import { newestReportAt } from '../../lib/ingest/batchWrites.js';
@@ -9,7 +11,6 @@ import { LocalSqsQueue } from '../../lib/local/sqsQueue.js';
 import type { MigrationInput, MigrationOutcomeStatus } from '../../lib/model/migration.js';
 import type { RebalanceMode } from '../../lib/rebalance/options.js';
 import { defaultRebalanceSettings, type RebalanceSettings } from '../../lib/rebalance/settings.js';
-import { type FleetShape, generateFleet } from '../../lib/sim/fleet.js';
 import type { FleetStore } from '../../lib/store/fleetStore.js';
 import type { MigrationOutcome } from '../../lib/workflow/ports.js';
 import { markMigrationRunning, putMigrationRecord } from '../../lib/workflow/records.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Bundle, loadBundle, synthBundles } from '../../lib/infra/bundles.js';
+import { type Bundle, loadBundle, synthBundles } from '../../bench/bundle.js';
 
 // The one test that runs esbuild for real (every other infra test skips bundling).
 describe('function bundles', () => {

@@ -6,8 +6,8 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cdkJsonContext } from '../../bench/bundle.js';
 import { COLLECT_ENV } from '../../functions/collect/env.js';
-import { cdkJsonContext } from '../../lib/infra/bundles.js';
 import { PlacidCollector, type PlacidCollectorProps } from '../../lib/infra/collector.js';
 import { ConfigError } from '../../lib/model/errors.js';
 

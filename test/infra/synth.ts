@@ -4,7 +4,7 @@
  */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { cdkJsonContext } from '../../lib/infra/bundles.js';
+import { cdkJsonContext } from '../../bench/bundle.js';
 import { FAKE_ACCOUNT, FAKE_REGION } from '../../lib/infra/functionsOf.js';
 import { PlacidStack } from '../../lib/infra/placidStack.js';
 

@@ -5,7 +5,6 @@ import {
   canonicalHvType,
   canonicalImageProperties,
   canonicalVmMode,
-  imagePropertyKind,
   isKnownImageProperty,
   isTruthyImageProperty,
 } from '../../lib/model/imageMeta.js';
@@ -178,22 +177,6 @@ describe('isKnownImageProperty', () => {
     const result = isKnownImageProperty(key);
     // Assess
     expect(result).toBe(known);
-  });
-});
-
-describe('imagePropertyKind', () => {
-  it.each([
-    ['hw_boot_menu', 'bool'],
-    ['hw_numa_nodes', 'int'],
-    ['os_distro', 'string'],
-    ['hw_vm_mode', 'enum'],
-    ['hw_numa_mem', 'list'],
-    ['foo', undefined],
-  ])('gives %s the kind %s', (key, kind) => {
-    // Act
-    const result = imagePropertyKind(key);
-    // Assess
-    expect(result).toBe(kind);
   });
 });
 

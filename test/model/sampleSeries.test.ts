@@ -1,8 +1,9 @@
 /** Series: samples as numbers, read by the detector exactly as the sample objects they stand for. */
 import { describe, expect, it } from 'vitest';
-import { samplesOf, seriesOf } from '../../lib/model/sampleSeries.js';
+import { seriesOf } from '../../lib/model/sampleSeries.js';
 import { readWindow } from '../../lib/rebalance/samples.js';
 import { minutesAgo, NOW, settingsWith } from '../rebalance/fixtures.js';
+import { samplesOf } from './seriesSamples.js';
 
 const RANGES = {
   steal_percent: [0, 100],

@@ -4,7 +4,6 @@ import {
   type BlackoutWindow,
   blackoutAt,
   coversWholeDay,
-  minutesUntilBlackout,
   nextAllowedStart,
   parseBlackoutWindow,
 } from '../../lib/rebalance/blackout.js';
@@ -153,17 +152,5 @@ describe('nextAllowedStart', () => {
     expect(() =>
       nextAllowedStart(new Date('2026-12-01T12:00:00Z'), windows('00:00-12:00', '12:00-24:00'), 'UTC'),
     ).toThrow('cover the whole day');
-  });
-});
-
-describe('minutesUntilBlackout', () => {
-  it.each([
-    ['infinite without windows', '2026-12-01T08:00:00Z', [], Number.POSITIVE_INFINITY],
-    ['zero inside a window', '2026-12-01T08:30:00Z', ['08:00-09:00'], 0],
-    ['the minutes to the nearest start', '2026-12-01T07:14:30Z', ['08:00-09:00', '11:00-12:00'], 45.5],
-    ['across midnight', '2026-12-01T23:00:00Z', ['01:00-02:00'], 120],
-  ])('is %s', (_case, iso, texts, minutes) => {
-    // Act / Assess
-    expect(minutesUntilBlackout(new Date(iso), windows(...texts), 'UTC')).toBe(minutes);
   });
 });

@@ -6,12 +6,12 @@
  * suffering than by the simple strategy (each victim, worst first, to the most-free host of its zone).
  */
 import { describe, expect, it } from 'vitest';
+import { generateFleet, HOST_STEAL_VARIANTS } from '../../bench/generateFleet.js';
+import { simpleStrategy } from '../../bench/simpleStrategy.js';
 import { detect } from '../../lib/rebalance/detect.js';
 import { hostObservation } from '../../lib/rebalance/fleetInput.js';
 import { predictOutcome } from '../../lib/rebalance/outcome.js';
 import { planRebalance } from '../../lib/rebalance/planner.js';
-import { simpleStrategy } from '../../lib/sim/baseline.js';
-import { generateFleet, HOST_STEAL_VARIANTS } from '../../lib/sim/fleet.js';
 import { settingsWith } from './fixtures.js';
 import { checkPlan } from './planChecks.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/model/errors.js';
-import { parseScheduleBody, parseScheduleRequest } from '../../lib/schedule/request.js';
+import { parseScheduleRequest } from '../../lib/schedule/request.js';
 
 const flavor = { name: 'm1.small', vcpus: 1, memory_mb: 512 };
 
@@ -41,17 +41,5 @@ describe('parseScheduleRequest', () => {
     const issues = issuesOf(() => parseScheduleRequest({ flavor: { vcpus: -1, memory_mb: 512 } }));
     // Assess
     expect(issues.map((i) => i.path)).toEqual(['request_id', 'flavor.vcpus']);
-  });
-});
-
-describe('parseScheduleBody', () => {
-  it.each([
-    ['not JSON', '{"request_id":', 'not valid JSON'],
-    ['a JSON array', '[]', 'expected object'],
-  ])('rejects a body that is %s', (_case, body, message) => {
-    // Act
-    const issues = issuesOf(() => parseScheduleBody(body));
-    // Assess
-    expect(issues[0].message).toContain(message);
   });
 });

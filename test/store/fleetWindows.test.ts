@@ -4,12 +4,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countDynamo } from '../../bench/dynamoCounter.js';
 import type { HypervisorReport, InstanceReport } from '../../lib/model/reports.js';
-import { EMPTY_SERIES, samplesOf } from '../../lib/model/sampleSeries.js';
+import { EMPTY_SERIES } from '../../lib/model/sampleSeries.js';
 import { createDocumentClient } from '../../lib/store/client.js';
 import { FleetStore } from '../../lib/store/fleetStore.js';
 import type { NodeSeries } from '../../lib/store/fleetWindows.js';
 import { nodeEntityKey } from '../../lib/store/samplePages.js';
 import { digestsCover, WINDOW_DIGESTS_SINCE_NAME } from '../../lib/store/windowCoverage.js';
+import { samplesOf } from '../model/seriesSamples.js';
 import { NOW, storeWithOwnTables, useStore } from './fixtures.js';
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;

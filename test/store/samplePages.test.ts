@@ -6,13 +6,7 @@ import type {
   InstanceReport,
   InstanceSample,
 } from '../../lib/model/reports.js';
-import {
-  messagePages,
-  type PageLimits,
-  pageContent,
-  pagesSampleBySample,
-  type SamplePage,
-} from '../../lib/store/samplePages.js';
+import { messagePages, type PageLimits, pageContent, type SamplePage } from '../../lib/store/samplePages.js';
 import { digestWrites } from '../../lib/store/windowDigest.js';
 import { NOW } from './fixtures.js';
 
@@ -135,7 +129,7 @@ describe('messagePages', () => {
   });
 });
 
-describe('messagePages when one page holds a node', () => {
+describe('messagePages and window digests', () => {
   // Reports as parsing leaves them: any order, an owner reported twice, samples out of order,
   // -0 (which a page's JSON stores as 0), limits that force splits sometimes.
   const value = fc.oneof(fc.constant(-0), fc.double({ min: 0, max: 100, noNaN: true }));
@@ -164,19 +158,6 @@ describe('messagePages when one page holds a node', () => {
         .map((r) => instance(`${r.node}-${r.owner}`, r.node, r.samples.map(asSample))),
     };
   };
-
-  it('builds the pages it builds sample by sample (property)', () => {
-    fc.assert(
-      fc.property(fc.array(report, { maxLength: 8 }), limits, (reports, lim) => {
-        // Prepare
-        const { hyps, vms } = toReports(reports);
-        // Act
-        const pages = messagePages(hyps, vms, RETENTION, lim);
-        // Assess
-        expect(pages).toEqual(pagesSampleBySample(hyps, vms, RETENTION, lim));
-      }),
-    );
-  });
 
   it('gives window digests equal to those of the same pages read back from the store (property)', () => {
     fc.assert(

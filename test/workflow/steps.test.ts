@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dispatchAgentStep, dispatchCloudStep } from '../../lib/workflow/dispatch.js';
+import { dispatchAgentStep } from '../../lib/workflow/agentSteps.js';
+import { dispatchCloudStep } from '../../lib/workflow/cloudSteps.js';
 import { hostSlots, vmLease } from '../../lib/workflow/leaseNames.js';
 import { causeText } from '../../lib/workflow/outcome.js';
 import { maintenanceReason, reasonMark } from '../../lib/workflow/reasons.js';

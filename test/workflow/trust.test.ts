@@ -4,7 +4,7 @@
  * with the report's hints (server metadata) aimed elsewhere.
  */
 import { describe, expect, it } from 'vitest';
-import { parseTrustPolicy } from '../../lib/workflow/trust.js';
+import { trustPolicySchema } from '../../lib/workflow/trust.js';
 import {
   expectCleanEnd,
   type Harness,
@@ -105,7 +105,7 @@ describe('drain targets the agent finds for itself', () => {
 
   it('refuses a node outside the allowed name patterns', async () => {
     const h = await fixture.start();
-    h.deps.trust = parseTrustPolicy({ kubernetes: { node_names: ['k8s-db-.*'] } }, 'test');
+    h.deps.trust = trustPolicySchema.parse({ kubernetes: { node_names: ['k8s-db-.*'] } });
     const migration = h.migration();
     const run = await h.run(migration);
     expect([run.status, run.error]).toEqual(['FAILED', 'DrainTargetRefusedError']);
@@ -116,7 +116,7 @@ describe('drain targets the agent finds for itself', () => {
 
   it('searches only the datacenters it is told to', async () => {
     const h = await fixture.start();
-    h.deps.trust = parseTrustPolicy({ consul: { datacenters: ['dc2'] } }, 'test');
+    h.deps.trust = trustPolicySchema.parse({ consul: { datacenters: ['dc2'] } });
     const run = await h.run(h.migration());
     expect(run.status).toBe('SUCCEEDED');
     expect(h.catalog.requests.map((r) => r.path)).toEqual(['/v1/catalog/nodes?dc=dc2']);
@@ -126,7 +126,7 @@ describe('drain targets the agent finds for itself', () => {
   it('believes the report’s hints only under trust.server_metadata', async () => {
     const h = await fixture.start();
     await withVictim(h);
-    h.deps.trust = parseTrustPolicy({ server_metadata: true }, 'test');
+    h.deps.trust = trustPolicySchema.parse({ server_metadata: true });
     const migration = h.migration({ kubernetes_node: 'victim-node', consul: null });
     const run = await h.run(migration);
     expect(run.status).toBe('SUCCEEDED');

@@ -27,7 +27,6 @@ export const tokenResponseSchema = z.object({
 });
 
 export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
-export type CatalogEndpoint = z.infer<typeof endpointSchema>;
 
 const nullableString = z
   .string()

@@ -13,7 +13,7 @@ import { PrometheusError } from './errors.js';
 import { parseQueryResponse, type QueryResult } from './response.js';
 import { nodeTransport, type TlsOptions, type Transport } from './transport.js';
 
-export type { QueryResult, Series } from './response.js';
+export type { QueryResult } from './response.js';
 
 export type PrometheusAuth =
   | { kind: 'none' }

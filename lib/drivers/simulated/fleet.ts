@@ -113,6 +113,29 @@ export class SimulatedFleet {
     return node;
   }
 
+  /**
+   * A VM's server and, when it has them, its Kubernetes node (two app pods and a node-exporter
+   * DaemonSet pod, named after `podPrefix`) and its Consul agent.
+   */
+  addVm(
+    vm: Pick<SimServer, 'uuid' | 'host' | 'flavor' | 'shared_storage'> & {
+      kubernetes_node: string | null;
+      consul: { node: string } | null;
+    },
+    podPrefix: string,
+  ): void {
+    this.addServer({ uuid: vm.uuid, host: vm.host, flavor: vm.flavor, shared_storage: vm.shared_storage });
+    if (vm.kubernetes_node) {
+      const pods = [{ name: `${podPrefix}-app-0` }, { name: `${podPrefix}-app-1` }];
+      this.addNode(
+        vm.kubernetes_node,
+        [...pods, { name: `${podPrefix}-node-exporter`, daemonSet: true }],
+        vm.uuid,
+      );
+    }
+    if (vm.consul) this.addConsulAgent(vm.consul.node, vm.uuid);
+  }
+
   /** `server`: the VM the agent runs on, which the simulated catalog lists it at. */
   addConsulAgent(node: string, server?: string): void {
     this.maintenance.set(node, null);

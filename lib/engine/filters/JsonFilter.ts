@@ -84,21 +84,16 @@ function statsHint(err: PythonError): string {
   return withString ? '; note that host stats values are strings' : '';
 }
 
-/** An operator over the first `n` entries of `args` (a buffer reused across hosts: never keep it). */
-type Operator = (args: readonly unknown[], n: number) => unknown;
+/** An operator over its arguments' values (arguments that are None dropped, as in Nova). */
+type Operator = (args: readonly unknown[]) => unknown;
 
 /** First argument against each of the others; fewer than two arguments is false. All are compared, as in Nova. */
 function eachAgainstFirst(test: (a: unknown, b: unknown) => boolean): Operator {
-  return (args, n) => {
-    let ok = n >= 2;
-    for (let i = 1; i < n; i++) if (!test(args[0], args[i])) ok = false;
+  return (args) => {
+    let ok = args.length >= 2;
+    for (let i = 1; i < args.length; i++) if (!test(args[0], args[i])) ok = false;
     return ok;
   };
-}
-
-function some(args: readonly unknown[], from: number, n: number, test: (v: unknown) => boolean): boolean {
-  for (let i = from; i < n; i++) if (test(args[i])) return true;
-  return false;
 }
 
 const ordered = (op: string, holds: (c: number) => boolean) =>
@@ -110,10 +105,10 @@ const OPERATORS: ReadonlyMap<string, Operator> = new Map<string, Operator>([
   ['>', ordered('>', (c) => c > 0)],
   ['<=', ordered('<=', (c) => c <= 0)],
   ['>=', ordered('>=', (c) => c >= 0)],
-  ['in', (args, n) => some(args, 1, n, (x) => pyEquals(args[0], x))],
-  ['not', (args, n) => Array.from({ length: n }, (_, i) => !pyTruthy(args[i]))], // a list, and [] is false
-  ['or', (args, n) => some(args, 0, n, pyTruthy)],
-  ['and', (args, n) => !some(args, 0, n, (a) => !pyTruthy(a))],
+  ['in', (args) => args.slice(1).some((x) => pyEquals(args[0], x))],
+  ['not', (args) => args.map((a) => !pyTruthy(a))], // a list, and [] is false
+  ['or', (args) => args.some(pyTruthy)],
+  ['and', (args) => args.every(pyTruthy)],
 ]);
 
 function compileNode(node: unknown[], query: string, variables: Map<string, Evaluator>): Evaluator {
@@ -125,15 +120,7 @@ function compileNode(node: unknown[], query: string, variables: Map<string, Eval
     );
   }
   const args = node.slice(1).map((a) => compileArg(a, query, variables));
-  const cooked: unknown[] = new Array(args.length); // a node never runs inside itself, so one buffer is safe
-  return (host) => {
-    let n = 0;
-    for (let i = 0; i < args.length; i++) {
-      const v = args[i](host);
-      if (v !== undefined) cooked[n++] = v;
-    }
-    return op(cooked, n);
-  };
+  return (host) => op(args.map((arg) => arg(host)).filter((v) => v !== undefined));
 }
 
 function compileArg(arg: unknown, query: string, variables: Map<string, Evaluator>): Evaluator {

@@ -1,5 +1,5 @@
 import { RequestError } from '../../model/errors.js';
-import { pyInt } from '../aggregates.js';
+import { pyInt } from '../pyStrings.js';
 
 /** `resources[$S]:$RC` and `trait[$S]:$NAME` flavor extra specs (Nova's ResourceRequest.XS_KEYPAT). */
 const KEY = /^(resources|trait)([a-zA-Z0-9_-]{1,64})?:(.*)$/s;

@@ -48,16 +48,8 @@ export function pinningTranslation(
 }
 
 function cpuPolicy(flavorValue: string | undefined, imageValue: string | undefined): CpuPolicy | null {
-  if (flavorValue && !CPU_POLICIES.includes(flavorValue)) {
-    throw new RequestError(
-      `flavor extra spec "hw:cpu_policy"="${flavorValue}": must be one of ${CPU_POLICIES.join(', ')}`,
-    );
-  }
-  if (imageValue && !CPU_POLICIES.includes(imageValue)) {
-    throw new RequestError(
-      `image property "hw_cpu_policy"="${imageValue}": must be one of ${CPU_POLICIES.join(', ')}`,
-    );
-  }
+  requireOneOf(flavorValue, CPU_POLICIES, 'flavor extra spec "hw:cpu_policy"');
+  requireOneOf(imageValue, CPU_POLICIES, 'image property "hw_cpu_policy"');
   const conflict =
     (flavorValue === 'mixed' && imageValue === 'dedicated') ||
     (flavorValue === 'shared' && (imageValue === 'dedicated' || imageValue === 'mixed'));
@@ -70,16 +62,8 @@ function cpuPolicy(flavorValue: string | undefined, imageValue: string | undefin
 }
 
 function threadPolicy(flavorValue: string | undefined, imageValue: string | undefined): string | null {
-  if (flavorValue && !THREAD_POLICIES.includes(flavorValue)) {
-    throw new RequestError(
-      `flavor extra spec "hw:cpu_thread_policy"="${flavorValue}": must be one of ${THREAD_POLICIES.join(', ')}`,
-    );
-  }
-  if (imageValue && !THREAD_POLICIES.includes(imageValue)) {
-    throw new RequestError(
-      `image property "hw_cpu_thread_policy"="${imageValue}": must be one of ${THREAD_POLICIES.join(', ')}`,
-    );
-  }
+  requireOneOf(flavorValue, THREAD_POLICIES, 'flavor extra spec "hw:cpu_thread_policy"');
+  requireOneOf(imageValue, THREAD_POLICIES, 'image property "hw_cpu_thread_policy"');
   if (!flavorValue || flavorValue === 'prefer') return flavorValue || imageValue || null;
   if (imageValue && imageValue !== flavorValue) {
     throw new RequestError(
@@ -137,4 +121,10 @@ export function parseCpuSpec(spec: string, key: string): Set<number> {
   }
   for (const c of exclude) include.delete(c);
   return include;
+}
+
+/** Throws naming `where` when `value` is set but not one of `allowed`. */
+function requireOneOf(value: string | undefined, allowed: readonly string[], where: string): void {
+  if (value && !allowed.includes(value))
+    throw new RequestError(`${where}="${value}": must be one of ${allowed.join(', ')}`);
 }

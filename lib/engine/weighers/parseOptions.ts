@@ -1,4 +1,4 @@
-import { pyFloat } from '../aggregates.js';
+import { pyFloat } from '../pyStrings.js';
 
 /**
  * Nova's `parse_options(opts, sep='=', converter=float)` for `name=ratio` list options

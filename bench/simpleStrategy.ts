@@ -8,14 +8,14 @@
  * dropped, so both strategies get the same migration budget.
  */
 
-import { ineligibility } from '../rebalance/candidates.js';
-import { cooldownOf } from '../rebalance/cooldown.js';
-import { migrationCost } from '../rebalance/cost.js';
-import type { FleetInput } from '../rebalance/fleetInput.js';
-import type { Move } from '../rebalance/outcome.js';
-import type { RebalanceSettings } from '../rebalance/settings.js';
-import type { DetectionReport, MigrationRecord } from '../rebalance/types.js';
-import { WavePlanner } from '../rebalance/waves.js';
+import { ineligibility } from '../lib/rebalance/candidates.js';
+import { cooldownOf } from '../lib/rebalance/cooldown.js';
+import { migrationCost } from '../lib/rebalance/cost.js';
+import type { FleetInput } from '../lib/rebalance/fleetInput.js';
+import type { Move } from '../lib/rebalance/outcome.js';
+import type { RebalanceSettings } from '../lib/rebalance/settings.js';
+import type { DetectionReport, MigrationRecord } from '../lib/rebalance/types.js';
+import { WavePlanner } from '../lib/rebalance/waves.js';
 
 export interface BaselinePlan {
   moves: (Move & { bytes: number })[];

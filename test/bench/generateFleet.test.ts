@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { generateFleet } from '../../bench/generateFleet.js';
 import { detect } from '../../lib/rebalance/detect.js';
 import { hostObservation, parseFleetDocument } from '../../lib/rebalance/fleetInput.js';
-import { generateFleet } from '../../lib/sim/fleet.js';
-import { settingsWith } from './fixtures.js';
-import { fleetDocument } from './planFixtures.js';
+import { settingsWith } from '../rebalance/fixtures.js';
+import { fleetDocument } from '../rebalance/planFixtures.js';
 
 describe('generateFleet', () => {
   const shape = { hosts: 20, vms: 300, seed: 5, contendedShare: 0.2 };

@@ -1,5 +1,5 @@
 /**
- * Generates a fleet with noisy neighbours for benchmarks, tests and simulations: hosts spread over
+ * Generates a fleet with noisy neighbours for benchmarks and tests: hosts spread over
  * availability zones, VMs with flavors, roles, server groups and shared or local storage, and ten
  * minutes of per-minute samples consistent with the proportional-share steal model. Seeded, so the
  * same shape always gives the same fleet.
@@ -10,11 +10,11 @@
  * and calm VMs scaled so demand is 1.2-1.5 times what the host can deliver: every VM there loses
  * 17-33 % of its demand, which a guest sees as that share of its own utilisation.
  */
-import { seededRandom } from '../engine/random.js';
-import { hostStateInput, toHostState } from '../model/hostSchema.js';
-import type { HypervisorReport, InstanceReport } from '../model/reports.js';
-import { type FleetInput, withInternedStates } from '../rebalance/fleetInput.js';
-import type { MigrationRecord } from '../rebalance/types.js';
+import { seededRandom } from '../lib/engine/random.js';
+import { hostStateInput, toHostState } from '../lib/model/hostSchema.js';
+import type { HypervisorReport, InstanceReport } from '../lib/model/reports.js';
+import { type FleetInput, withInternedStates } from '../lib/rebalance/fleetInput.js';
+import type { MigrationRecord } from '../lib/rebalance/types.js';
 
 export interface FleetShape {
   hosts: number;
