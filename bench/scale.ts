@@ -153,8 +153,7 @@ function storedKib(store: FleetStore, bodies: readonly string[], now: Date) {
       .slice(b, b + SQS_BATCH)
       .flatMap((body) => store.samplePages(parseReportMessage(body, now, 'scale bench')));
     for (const p of batch) pages += itemBytes(p.item as unknown as Record<string, unknown>);
-    for (const d of digestWrites(batch.map((p) => p.item)))
-      digests += itemBytes(d.item as unknown as Record<string, unknown>);
+    for (const d of digestWrites(batch)) digests += itemBytes(d.item as unknown as Record<string, unknown>);
   }
   return { sample_pages_kib: round(pages / 1024, 1), window_digests_kib: round(digests / 1024, 1) };
 }

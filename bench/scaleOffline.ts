@@ -76,7 +76,7 @@ export async function benchDetectorOffline(hosts: number, vmsPerHost: number) {
           2 * 86_400,
         ),
       );
-      for (const d of digestWrites(pages.map((p) => p.item))) items.push(d.item);
+      for (const d of digestWrites(pages)) items.push(d.item);
     }
   }
   const digestBytes = items.reduce((n, i) => n + i.d.byteLength + i.entity.length + 40, 0);

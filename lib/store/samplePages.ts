@@ -41,7 +41,11 @@ export interface SamplePage {
 export interface PageWrite {
   item: SamplePage;
   samples: number;
+  /** The samples the item was built from, by owner ('' for the node): the window digests read these. */
+  byOwner: SamplesByOwner;
 }
+
+export type SamplesByOwner = ReadonlyMap<string, readonly (HostSample | InstanceSample)[]>;
 
 export interface PageLimits {
   maxSpanMs: number;
@@ -66,26 +70,6 @@ interface Entry {
   json: string;
 }
 
-/**
- * The samples a page was built from, by owner, kept while the page item lives: the window digests
- * written beside the page (windowDigest.ts) take them from here instead of parsing the page's JSON
- * back. Only pages built in this process have an entry.
- */
-const builtFrom = new WeakMap<SamplePage, Map<string, readonly (HostSample | InstanceSample)[]>>();
-
-/** The samples of `page` by owner ('' for the node): as built here, or parsed from the item. */
-export function samplesByOwner(
-  page: SamplePage,
-): ReadonlyMap<string, readonly (HostSample | InstanceSample)[]> {
-  const built = builtFrom.get(page);
-  if (built) return built;
-  const { host, instances } = pageContent(page as unknown as Record<string, unknown>);
-  const out = new Map<string, readonly (HostSample | InstanceSample)[]>();
-  if (page.host_samples !== undefined) out.set('', host);
-  for (const [uuid, list] of instances) out.set(uuid, list);
-  return out;
-}
-
 /** The pages of one message: its samples grouped by compute node, each group split by span and size. */
 export function messagePages(
   hypervisors: readonly HypervisorReport[],
@@ -95,8 +79,7 @@ export function messagePages(
 ): PageWrite[] {
   const pages: PageWrite[] = [];
   for (const [entity, entries] of byNode(hypervisors, instances))
-    for (const chunk of chunks(entries, limits))
-      pages.push({ item: page(entity, chunk, retentionSeconds), samples: chunk.length });
+    for (const chunk of chunks(entries, limits)) pages.push(page(entity, chunk, retentionSeconds));
   return pages;
 }
 
@@ -152,7 +135,7 @@ function chunks(entries: Entry[], limits: PageLimits): Entry[][] {
 }
 
 /** The item for a page of `entries` (in time order); an owner's JSON is its samples' JSON as one array. */
-function page(entity: string, entries: Entry[], retentionSeconds: number): SamplePage {
+function page(entity: string, entries: Entry[], retentionSeconds: number): PageWrite {
   const byOwner = new Map<string, Entry[]>();
   for (const entry of entries) {
     const list = byOwner.get(entry.owner) ?? [];
@@ -178,8 +161,8 @@ function page(entity: string, entries: Entry[], retentionSeconds: number): Sampl
     ...(vms.length > 0 ? { vm_samples: Object.fromEntries(vms) } : {}),
     expires_at: epochSeconds(Date.parse(newest)) + retentionSeconds,
   };
-  builtFrom.set(item, new Map([...byOwner].map(([owner, list]) => [owner, list.map((e) => e.sample)])));
-  return item;
+  const samples = new Map([...byOwner].map(([owner, list]) => [owner, list.map((e) => e.sample)]));
+  return { item, samples: entries.length, byOwner: samples };
 }
 
 /** The samples a page holds, as stored (each with its ts). */

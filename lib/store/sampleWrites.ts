@@ -62,7 +62,7 @@ export async function writePages(
     return { written: 0, calls: 0, retries: 0, samples: 0, digests: 0, failures: [] };
   await markDigestsWritten(ctx);
   const unique = new Map(pages.map((p) => [pageKey(p.item), p]));
-  const digests = digestWrites([...unique.values()].map((p) => p.item));
+  const digests = digestWrites([...unique.values()]);
   const digestOf = new Map(digests.map((d) => [itemKey(d.item), d]));
   const { failures, ...stats } = await batchPutSettled(
     ctx.doc,

@@ -18,7 +18,7 @@ import { endianness } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import type { HostSample } from '../model/reports.js';
 import { epochSeconds } from './context.js';
-import { type SamplePage, samplesByOwner } from './samplePages.js';
+import type { PageWrite, SamplePage } from './samplePages.js';
 
 /** Partitions per minute; changing it loses the digests written before (readers fall back to pages). */
 export const WINDOW_SHARDS = 4;
@@ -71,12 +71,17 @@ export function minutesBetween(from: Date, to: Date): string[] {
   return out;
 }
 
-/** The digest items for `pages`: each page's samples split by minute, a minute's entries into items. */
-export function digestWrites(pages: readonly SamplePage[]): DigestWrite[] {
+/**
+ * The digest items for `pages` (each with the samples it holds: as built, or storedSamplesByOwner
+ * of a page read back): each page's samples split by minute, a minute's entries into items.
+ */
+export function digestWrites(pages: readonly Pick<PageWrite, 'item' | 'byOwner'>[]): DigestWrite[] {
   const byMinute = new Map<string, { entry: Encoded; json: string; page: SamplePage; newest: string }[]>();
-  const sorted = [...pages].sort((a, b) => compare(a.entity, b.entity) || compare(a.ts, b.ts));
-  for (const page of sorted) {
-    for (const [minute, part] of splitByMinute(page)) {
+  const sorted = [...pages].sort(
+    (a, b) => compare(a.item.entity, b.item.entity) || compare(a.item.ts, b.item.ts),
+  );
+  for (const { item: page, byOwner } of sorted) {
+    for (const [minute, part] of splitByMinute(page, byOwner)) {
       const json = JSON.stringify(part.entry);
       const list = byMinute.get(minute) ?? [];
       list.push({ entry: part.entry, json, page, newest: part.newest });
@@ -103,11 +108,11 @@ export function digestWrites(pages: readonly SamplePage[]): DigestWrite[] {
   return out;
 }
 
-/**
- * A page's samples per minute, each minute's as one encoded entry. The samples are those the page
- * was built from when it was built in this process (the same values its JSON holds), else parsed.
- */
-function splitByMinute(page: SamplePage): Map<string, { entry: Encoded; newest: string }> {
+/** A page's samples (`owners`, the values its JSON holds) per minute, each minute's as one encoded entry. */
+function splitByMinute(
+  page: SamplePage,
+  owners: PageWrite['byOwner'],
+): Map<string, { entry: Encoded; newest: string }> {
   const parts = new Map<string, { entry: Encoded; newest: string }>();
   const partOf = (ts: string) => {
     const minute = minuteOf(ts);
@@ -119,7 +124,6 @@ function splitByMinute(page: SamplePage): Map<string, { entry: Encoded; newest: 
     if (ts > part.newest) part.newest = ts;
     return part;
   };
-  const owners = samplesByOwner(page);
   if (page.host_samples !== undefined)
     for (const s of owners.get('') ?? []) pushFlat(partOf(s.ts).entry[3], s);
   // In the order the stored map lists them, as a reader parsing the page would.

@@ -6,7 +6,13 @@ import type {
   InstanceReport,
   InstanceSample,
 } from '../../lib/model/reports.js';
-import { messagePages, type PageLimits, pageContent, type SamplePage } from '../../lib/store/samplePages.js';
+import {
+  messagePages,
+  type PageLimits,
+  pageContent,
+  type SamplePage,
+  type SamplesByOwner,
+} from '../../lib/store/samplePages.js';
 import { digestWrites } from '../../lib/store/windowDigest.js';
 import { NOW } from './fixtures.js';
 
@@ -159,13 +165,21 @@ describe('messagePages and window digests', () => {
     };
   };
 
+  /** The samples a page read back holds, by owner ('' for the node), parsed from its JSON. */
+  const storedSamplesByOwner = (page: SamplePage): SamplesByOwner => {
+    const { host, instances } = pageContent(page as unknown as Record<string, unknown>);
+    return new Map([...(page.host_samples !== undefined ? [['', host] as const] : []), ...instances]);
+  };
+
   it('gives window digests equal to those of the same pages read back from the store (property)', () => {
     fc.assert(
       fc.property(fc.array(report, { maxLength: 8 }), limits, (reports, lim) => {
         // Prepare
         const { hyps, vms } = toReports(reports);
-        const pages = messagePages(hyps, vms, RETENTION, lim).map((p) => p.item);
-        const readBack = JSON.parse(JSON.stringify(pages)) as SamplePage[];
+        const pages = messagePages(hyps, vms, RETENTION, lim);
+        const readBack = (JSON.parse(JSON.stringify(pages.map((p) => p.item))) as SamplePage[]).map(
+          (item) => ({ item, byOwner: storedSamplesByOwner(item) }),
+        );
         // Act
         const digests = digestWrites(pages);
         // Assess

@@ -66,7 +66,7 @@ describe('putSamplePages', () => {
   it('fails every page whose window digest DynamoDB would not take, so their messages are retried', async () => {
     // Prepare: the digest of the batch (one minute, so one item) keeps coming back unprocessed
     const pages = [...nodePages('d1', 2), ...nodePages('d2', 1)];
-    const [digest] = digestWrites(pages.map((p) => p.item));
+    const [digest] = digestWrites(pages);
     ddb.on(BatchWriteCommand).resolves({
       UnprocessedItems: { [store.ctx.tables.samples]: [{ PutRequest: { Item: { ...digest.item } } }] },
     });
