@@ -13,7 +13,7 @@ import { systemClock } from '../../lib/model/clock.js';
 import { runCli, tempFiles } from '../cli/runCli.js';
 import { FakeConsul } from '../fakes/consul/server.js';
 import { FakeKubernetesServer } from '../fakes/kubernetes/server.js';
-import { FAKE_ADMIN, FakeOpenStack } from '../fakes/openstack/server.js';
+import { FAKE_ADMIN, FakeOpenStack, fakeAdminAuth } from '../fakes/openstack/server.js';
 import { FakeStepFunctions } from '../fakes/stepfunctions/server.js';
 
 const ARN = 'arn:aws:states:us-east-1:123456789012:activity:AgentSteps';
@@ -72,14 +72,7 @@ describe('placid agent --preflight', () => {
         join(files.dir, 'endpoints.json'),
         JSON.stringify({
           openstack: {
-            auth: {
-              auth_url: cloud.authUrl,
-              username: FAKE_ADMIN.name,
-              user_domain_name: FAKE_ADMIN.domain,
-              password,
-              project_name: FAKE_ADMIN.projectName,
-              project_domain_name: FAKE_ADMIN.domain,
-            },
+            auth: fakeAdminAuth(cloud.authUrl, password),
           },
           kubernetes: { clusters: { 'prod-a': k8s.connection() }, default: 'prod-a' },
           consul: { timeoutMs: 2_000, scheme: 'http', insecure: true },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { CollectConfigInput } from '../../lib/collect/config.js';
 import { openLocalStore } from '../../lib/local/localStore.js';
-import { FAKE_ADMIN, FakeOpenStack, type FakeOpenStackOptions } from '../fakes/openstack/server.js';
+import { FakeOpenStack, type FakeOpenStackOptions, fakeAdminAuth } from '../fakes/openstack/server.js';
 
 export const NODE_1 = '11111111-1111-4111-8111-111111111111';
 export const NODE_2 = '22222222-2222-4222-8222-222222222222';
@@ -75,14 +75,7 @@ export function collectFiles(
     join(dir, 'secrets.json'),
     JSON.stringify({
       openstack: {
-        auth: {
-          auth_url: cloud.authUrl,
-          username: FAKE_ADMIN.name,
-          user_domain_name: FAKE_ADMIN.domain,
-          password: FAKE_ADMIN.password,
-          project_name: FAKE_ADMIN.projectName,
-          project_domain_name: FAKE_ADMIN.domain,
-        },
+        auth: fakeAdminAuth(cloud.authUrl),
       },
     }),
   );

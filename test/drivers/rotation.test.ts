@@ -10,7 +10,12 @@ import { reconnectingAfter, rotatingDriver } from '../../lib/drivers/rotation.js
 import { lazyDrivers } from '../../lib/workflow/drivers.js';
 import { FakeConsul } from '../fakes/consul/server.js';
 import { FakeKubernetesServer } from '../fakes/kubernetes/server.js';
-import { FAKE_ADMIN, FakeOpenStack as Fake, type FakeOpenStack } from '../fakes/openstack/server.js';
+import {
+  FAKE_ADMIN,
+  FakeOpenStack as Fake,
+  type FakeOpenStack,
+  fakeAdminAuth,
+} from '../fakes/openstack/server.js';
 import { eventually } from '../helpers/eventually.js';
 
 let nova: FakeOpenStack | undefined;
@@ -28,14 +33,7 @@ const PLAIN = { scheme: 'http', insecure: true } as const;
 
 function cloudEntry(fake: FakeOpenStack, password: string) {
   return JSON.stringify({
-    auth: {
-      auth_url: fake.authUrl,
-      username: FAKE_ADMIN.name,
-      password,
-      user_domain_name: FAKE_ADMIN.domain,
-      project_name: FAKE_ADMIN.projectName,
-      project_domain_name: FAKE_ADMIN.domain,
-    },
+    auth: fakeAdminAuth(fake.authUrl, password),
   });
 }
 

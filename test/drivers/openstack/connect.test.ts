@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { envSecrets } from '../../../lib/drivers/credentials.js';
 import { connectNova } from '../../../lib/drivers/openstack/connect.js';
 import { ValidationError } from '../../../lib/model/errors.js';
-import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
+import { FakeOpenStack, fakeAdminAuth } from '../../fakes/openstack/server.js';
 
 let fake: FakeOpenStack;
 afterEach(async () => {
@@ -15,14 +15,7 @@ describe('connectNova', () => {
     fake.addServer({ id: 'vm-1', host: 'cmp-1' });
     const entry = {
       region_name: 'RegionOne',
-      auth: {
-        auth_url: fake.authUrl,
-        username: FAKE_ADMIN.name,
-        password: FAKE_ADMIN.password,
-        user_domain_name: FAKE_ADMIN.domain,
-        project_name: FAKE_ADMIN.projectName,
-        project_domain_name: FAKE_ADMIN.domain,
-      },
+      auth: fakeAdminAuth(fake.authUrl),
     };
     const nova = await connectNova(envSecrets({ PLACID_OPENSTACK_JSON: JSON.stringify(entry) }));
     expect((await nova.getServer('vm-1')).host).toBe('cmp-1');

@@ -12,7 +12,7 @@ import { parseCloudCredentials } from '../../../lib/drivers/openstack/cloudConfi
 import { connectNova } from '../../../lib/drivers/openstack/connect.js';
 import { OpenStackNetworkError } from '../../../lib/drivers/openstack/errors.js';
 import { ConfigError, ValidationError } from '../../../lib/model/errors.js';
-import { FAKE_ADMIN, FakeOpenStack } from '../../fakes/openstack/server.js';
+import { FakeOpenStack, fakeAdminAuth } from '../../fakes/openstack/server.js';
 import { type GeneratedCa, generateCa } from '../../helpers/generatedCa.js';
 
 let fake: FakeOpenStack;
@@ -35,14 +35,7 @@ function entry(extra: Record<string, unknown> = {}) {
   return {
     region_name: 'RegionOne',
     ...extra,
-    auth: {
-      auth_url: fake.authUrl,
-      username: FAKE_ADMIN.name,
-      password: FAKE_ADMIN.password,
-      user_domain_name: FAKE_ADMIN.domain,
-      project_name: FAKE_ADMIN.projectName,
-      project_domain_name: FAKE_ADMIN.domain,
-    },
+    auth: fakeAdminAuth(fake.authUrl),
   };
 }
 

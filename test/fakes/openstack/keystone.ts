@@ -34,6 +34,18 @@ export const FAKE_ADMIN: FakeUser = {
   projectName: 'admin',
 };
 
+/** The clouds.yaml-style `auth` block of FAKE_ADMIN against `authUrl` (another password to test a refusal). */
+export function fakeAdminAuth(authUrl: string, password = FAKE_ADMIN.password) {
+  return {
+    auth_url: authUrl,
+    username: FAKE_ADMIN.name,
+    password,
+    user_domain_name: FAKE_ADMIN.domain,
+    project_name: FAKE_ADMIN.projectName,
+    project_domain_name: FAKE_ADMIN.domain,
+  };
+}
+
 /** A member of a project without the admin role: Nova's default policy hides hosts from it. */
 export const FAKE_MEMBER: FakeUser = {
   id: 'u-member',

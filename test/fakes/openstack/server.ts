@@ -37,7 +37,7 @@ export type {
   FakeHypervisorInput,
   FakeServerGroup,
 } from './inventoryState.js';
-export { FAKE_ADMIN, FAKE_APP_CREDENTIAL, FAKE_MEMBER } from './keystone.js';
+export { FAKE_ADMIN, FAKE_APP_CREDENTIAL, FAKE_MEMBER, fakeAdminAuth } from './keystone.js';
 export type { RecordedRequest } from './router.js';
 export type { FakeMigration, FakeServer, FakeServerInput, MigrationOutcome, MigrationPlan } from './state.js';
 
