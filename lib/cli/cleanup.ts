@@ -4,7 +4,7 @@
  * premises from the agent's own config and credentials, without AWS.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { parseDuration } from '../collect/duration.js';
+import { parseDuration } from '../collect/durationText.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import type { CliIO } from './io.js';

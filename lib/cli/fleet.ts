@@ -5,7 +5,6 @@ import { isoTime } from './detect.js';
 import { InputError } from './errors.js';
 import { terminalSafe } from './format.js';
 import { DATA_DIR_HELP } from './ingest.js';
-import { readConfig } from './inputs.js';
 import type { CliIO } from './io.js';
 
 export interface FleetArgs {
@@ -26,12 +25,15 @@ Exit status:
   3  internal error`;
 
 export async function runFleetCommand(args: FleetArgs, io: CliIO): Promise<number> {
-  const [{ openLocalStore }, { defaultDataDir }, { readFleetView }, { formatFleet }] = await Promise.all([
-    import('../local/localStore.js'),
-    import('../local/dynalite.js'),
-    import('../fleet/fleetView.js'),
-    import('./fleetText.js'),
-  ]);
+  // Loaded per command: the config reader brings zod, which `placid --help` has no use for.
+  const [{ openLocalStore }, { defaultDataDir }, { readFleetView }, { formatFleet }, { readConfig }] =
+    await Promise.all([
+      import('../local/localStore.js'),
+      import('../local/dynalite.js'),
+      import('../fleet/fleetView.js'),
+      import('./fleetText.js'),
+      import('./inputs.js'),
+    ]);
   const dataDir = args.dataDir ?? defaultDataDir();
   if (!existsSync(dataDir)) {
     throw new InputError(

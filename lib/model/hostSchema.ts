@@ -10,7 +10,17 @@ import {
 } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
-import { novaString, parseWith } from './schema.js';
+import { MISS } from './compiledSchema.js';
+import { compiledParser, novaString, parseWith } from './schema.js';
+
+/**
+ * An absent list or map is one shared, frozen empty value: hosts are never changed in place (a
+ * claim copies, see engine/consume.ts), and 20k parsed hosts then carry no dozen empty objects each.
+ */
+const NONE: never[] = Object.freeze([]) as never[];
+const EMPTY: Record<string, never> = Object.freeze({});
+const none = () => NONE;
+const empty = () => EMPTY;
 
 /** Keys (host, nodename, uuids): never empty. */
 const id = identifier();
@@ -21,8 +31,8 @@ const ratio = bounded('allocation_ratio', { positive: true });
 const aggregate = z.object({
   uuid: name.optional(),
   name,
-  hosts: z.array(name).default([]),
-  metadata: z.record(z.string(), novaString).default({}),
+  hosts: z.array(name).default(none),
+  metadata: z.record(z.string(), novaString).default(empty),
 });
 
 const service = z.object({
@@ -63,16 +73,16 @@ const inventory = z.object({
 const numaCell = z.object({
   id: bounded('cpu_id'),
   socket: bounded('cpu_id').nullish(),
-  cpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
-  pcpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  cpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default(none),
+  pcpuset: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default(none),
   memory: bounded('ram_mb'),
   cpu_usage: bounded('vcpus').default(0),
   memory_usage: bounded('ram_mb').default(0),
-  pinned_cpus: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default([]),
+  pinned_cpus: z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max).default(none),
   siblings: z
     .array(z.array(bounded('cpu_id')).max(BOUNDS.cpu_id.max))
     .max(BOUNDS.cpu_id.max)
-    .default([]),
+    .default(none),
   mempages: z
     .array(
       z.object({
@@ -82,7 +92,7 @@ const numaCell = z.object({
         reserved: bounded('page_count').optional(),
       }),
     )
-    .default([]),
+    .default(none),
 });
 
 const pciPool = z.looseObject({
@@ -111,36 +121,38 @@ export const hostStateInput = z.looseObject({
   cpu_allocation_ratio: ratio.nullish(),
   ram_allocation_ratio: ratio.nullish(),
   disk_allocation_ratio: ratio.nullish(),
-  aggregates: z.array(aggregate).default([]),
+  aggregates: z.array(aggregate).default(none),
   instances: z
     .union([z.record(id, instance), z.array(id)])
-    .default({})
+    .default(empty)
     .transform((v) =>
-      Array.isArray(v)
-        ? Object.fromEntries(v.map((uuid) => [uuid, { uuid }]))
-        : Object.fromEntries(Object.entries(v).map(([uuid, i]) => [uuid, { ...i, uuid }])),
+      v === EMPTY
+        ? EMPTY
+        : Array.isArray(v)
+          ? Object.fromEntries(v.map((uuid) => [uuid, { uuid }]))
+          : Object.fromEntries(Object.entries(v).map(([uuid, i]) => [uuid, { ...i, uuid }])),
     ),
   num_instances: bounded('host_instances').optional(),
   num_io_ops: bounded('io_ops').optional(),
   failed_builds: bounded('failed_builds').default(0),
-  metrics: z.array(metric).default([]),
+  metrics: z.array(metric).default(none),
   service: service.optional(),
   hypervisor_type: z.string().nullish(),
   hypervisor_version: bounded('hypervisor_version').nullish(),
   hypervisor_hostname: name.nullish(),
-  supported_instances: z.array(z.tuple([z.string(), z.string(), z.string()])).default([]),
+  supported_instances: z.array(z.tuple([z.string(), z.string(), z.string()])).default(none),
   cpu_info: z
     .union([z.string(), z.record(z.string(), z.unknown())])
     .nullish()
     .transform((v) => (v == null ? null : typeof v === 'string' ? v : JSON.stringify(v))),
   host_ip: z.string().nullish(),
   // Nova's stats are strings, but a dict value is walked by ComputeCapabilitiesFilter.
-  stats: z.record(z.string(), z.union([novaString, z.record(z.string(), z.unknown())])).default({}),
+  stats: z.record(z.string(), z.union([novaString, z.record(z.string(), z.unknown())])).default(empty),
   numa_topology: z.object({ cells: z.array(numaCell) }).nullish(),
   pci_stats: z.object({ pools: z.array(pciPool) }).nullish(),
   availability_zone: name.nullish(),
-  traits: z.array(name).default([]),
-  inventories: z.record(z.string(), inventory).default({}),
+  traits: z.array(name).default(none),
+  inventories: z.record(z.string(), inventory).default(empty),
 });
 
 export type HostStateInput = z.input<typeof hostStateInput>;
@@ -151,8 +163,24 @@ const hostStatesInput = z.array(hostStateInput);
 
 /** Parses an array of host states; `source` names the file or message in errors. */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
-  const states = parseWith(hostStatesInput, input, source).map(toHostState);
+  const states = completeEach(input) ?? parseWith(hostStatesInput, input, source).map(toHostState);
   checkDistinctHosts(states, source);
+  return states;
+}
+
+/**
+ * Each host parsed and completed in turn, so its parsed form dies young instead of 20k of them
+ * outliving a whole pass; undefined when some host is invalid (zod then words every problem).
+ */
+function completeEach(input: unknown): HostState[] | undefined {
+  if (!Array.isArray(input)) return undefined;
+  const parse = compiledParser(hostStateInput);
+  const states: HostState[] = new Array(input.length);
+  for (let i = 0; i < input.length; i++) {
+    const parsed = parse(input[i]);
+    if (parsed === MISS) return undefined;
+    states[i] = toHostState(parsed as HostStateOutput);
+  }
   return states;
 }
 
@@ -210,10 +238,11 @@ export function completeHostState(parsed: HostStateOutput, extra: Record<string,
 
 /** The fields HostState does not know (they land in `extra`). */
 function extrasOf(parsed: HostStateOutput): Record<string, unknown> {
-  const extra: Record<string, unknown> = {};
+  let extra: Record<string, unknown> | undefined;
   // for...in, not Object.entries: no pair arrays per host (parsed is a plain object without __proto__).
-  for (const k in parsed) if (!HOST_STATE_FIELDS.has(k)) extra[k] = (parsed as Record<string, unknown>)[k];
-  return extra;
+  for (const k in parsed)
+    if (!HOST_STATE_FIELDS.has(k)) (extra ??= {})[k] = (parsed as Record<string, unknown>)[k];
+  return extra ?? EMPTY;
 }
 
 /** A counter stat (`num_instances`, `io_workload`) when it is a count within `max` (stats are free-form strings). */

@@ -12,12 +12,7 @@ const compiled = new WeakMap<z.ZodType, Compiled>();
  * The compiled form of the schema (compiledSchema.ts) answers valid input; zod words the rest.
  */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source: string): z.output<S> {
-  let parse = compiled.get(schema);
-  if (parse === undefined) {
-    parse = compileSchema(schema);
-    compiled.set(schema, parse);
-  }
-  const fast = parse(input);
+  const fast = compiledParser(schema)(input);
   if (fast !== MISS) return fast as z.output<S>;
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -25,6 +20,19 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, source
     source,
     result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
   );
+}
+
+/**
+ * The compiled parser of `schema`: zod's output for valid input, MISS for anything else (parseWith
+ * then has zod word the problems). For a caller that parses an array's elements one by one.
+ */
+export function compiledParser(schema: z.ZodType): Compiled {
+  let parse = compiled.get(schema);
+  if (parse === undefined) {
+    parse = compileSchema(schema);
+    compiled.set(schema, parse);
+  }
+  return parse;
 }
 
 /** Values that Nova keeps as strings; numbers and booleans are accepted and stringified like Python's str(). */
