@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BOUNDS, bounded } from './bounds.js';
+import { MISS } from './compiledSchema.js';
 import { ValidationError } from './errors.js';
 import {
   ASSUMED_SERVICE,
@@ -10,7 +11,6 @@ import {
 } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
-import { MISS } from './compiledSchema.js';
 import { compiledParser, novaString, parseWith } from './schema.js';
 
 /**
@@ -240,8 +240,11 @@ export function completeHostState(parsed: HostStateOutput, extra: Record<string,
 function extrasOf(parsed: HostStateOutput): Record<string, unknown> {
   let extra: Record<string, unknown> | undefined;
   // for...in, not Object.entries: no pair arrays per host (parsed is a plain object without __proto__).
-  for (const k in parsed)
-    if (!HOST_STATE_FIELDS.has(k)) (extra ??= {})[k] = (parsed as Record<string, unknown>)[k];
+  for (const k in parsed) {
+    if (HOST_STATE_FIELDS.has(k)) continue;
+    extra ??= {};
+    extra[k] = (parsed as Record<string, unknown>)[k];
+  }
   return extra ?? EMPTY;
 }
 

@@ -14,7 +14,7 @@ function valueImports(file: string): string[] {
     const clause = (m[1] ?? '').trim();
     if (/^type\s/.test(clause)) continue;
     const named = clause.match(/^\{([^}]*)\}$/);
-    if (named && named[1].split(',').every((s) => s.trim() === '' || /^type\s/.test(s.trim()))) continue;
+    if (named?.[1].split(',').every((s) => s.trim() === '' || /^type\s/.test(s.trim()))) continue;
     specifiers.push(m[2]);
   }
   return specifiers;
@@ -36,7 +36,7 @@ function staticGraph(entry: string): { modules: Set<string>; packages: Set<strin
   return { modules: new Set([...modules].map((m) => relative(ROOT, m))), packages };
 }
 
-describe("the command tree `placid --help` loads", () => {
+describe('the command tree `placid --help` loads', () => {
   it('reaches no schema: zod and the engine load with the command that needs them', () => {
     // Arrange and act
     const { modules, packages } = staticGraph('bin/placid.ts');
