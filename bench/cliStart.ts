@@ -5,16 +5,18 @@
  * Nova's compute-monitor metrics, and with NUMA topology, PCI pools and a PCPU inventory, as
  * libvirt hypervisors report them. CPU time (user + system) of each child, from bash's `time` (to the
  * millisecond; /usr/bin/time rounds to 10 ms, a twelfth of the bare parse), median of RUNS;
- * wall time is reported too but moves with the machine's load.
+ * wall time is reported too. The ratios are the median of each run's ratio to the bare node run
+ * just after it: the machine's speed drifts over a run of RUNS (the bare node's CPU alone moved
+ * 190–300 ms), and a pair taken together shares the drift.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, readSection, round } from './stats.js';
+import { median, percentile, readSection, round } from './stats.js';
 
-// Odd, so the median is a run; 7 because the machine these run on is shared and noisy.
-const RUNS = 7;
+// Odd, so the median is a run; 9 because the machine these run on is shared and noisy.
+const RUNS = 9;
 const HOSTS = 20_000;
 
 export async function benchCliStart(): Promise<Record<string, unknown>> {
@@ -50,7 +52,7 @@ export async function benchCliInPlacement(): Promise<Record<string, unknown>> {
   return { ...placement, cli: await benchCliStart() };
 }
 
-/** Median CPU and wall ms of `node ...placid` and `node ...bare`, run alternately. */
+/** Median CPU and wall ms of `node ...placid` and `node ...bare`, run alternately; each ratio is the median of the pairs'. */
 function compare(placid: string[], bare: string[]) {
   const p = { cpu: [] as number[], wall: [] as number[] };
   const b = { cpu: [] as number[], wall: [] as number[] };
@@ -58,14 +60,17 @@ function compare(placid: string[], bare: string[]) {
     time(placid, p);
     time(bare, b);
   }
-  const placidCpu = median(p.cpu);
-  const bareCpu = median(b.cpu);
+  const ratio = (xs: number[], ys: number[]) => {
+    const each = xs.map((x, i) => x / ys[i]).sort((x, y) => x - y);
+    return round(percentile(each, 50), 2);
+  };
   return {
-    placid_cpu_ms: placidCpu,
-    bare_node_cpu_ms: bareCpu,
-    cpu_ratio: round(placidCpu / bareCpu, 2),
+    placid_cpu_ms: median(p.cpu),
+    bare_node_cpu_ms: median(b.cpu),
+    cpu_ratio: ratio(p.cpu, b.cpu),
     placid_wall_ms: median(p.wall),
     bare_node_wall_ms: median(b.wall),
+    wall_ratio: ratio(p.wall, b.wall),
   };
 }
 
