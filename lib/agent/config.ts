@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import * as z from 'zod';
-import { parseDuration } from '../collect/duration.js';
+import { parseDuration } from '../collect/durationText.js';
 import { parseConfigMapping, readConfigFile } from '../config/configFile.js';
 import { parseWith } from '../model/schema.js';
 import { parseWorkflowSettings, type WorkflowSettings } from '../workflow/settings.js';

@@ -3,8 +3,6 @@ import * as z from 'zod';
 
 import { parseDuration, UNIT_MS } from './durationText.js';
 
-export { parseDuration };
-
 /** A zod field for a duration: accepts `30s`-style text, outputs milliseconds (> 0). */
 export const durationField = z.string().transform((text, ctx) => {
   const ms = parseDuration(text);

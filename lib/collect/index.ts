@@ -1,6 +1,7 @@
 export { type CollectConfig, type CollectConfigInput, collectConfigSchema, queryText } from './config.js';
 export { COLLECT_EXIT, collectAndSend, exitStatusOf } from './cycle.js';
-export { formatDuration, parseDuration } from './duration.js';
+export { formatDuration } from './duration.js';
+export { parseDuration } from './durationText.js';
 export { InventoryUnavailableError } from './errors.js';
 export { loadCollectConfig, parseCollectConfig } from './loadConfig.js';
 export { MAPPING_DEFAULTS, type MappingRule } from './mappingConfig.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryText } from '../../lib/collect/config.js';
-import { formatDuration, parseDuration } from '../../lib/collect/duration.js';
+import { formatDuration } from '../../lib/collect/duration.js';
+import { parseDuration } from '../../lib/collect/durationText.js';
 import { loadCollectConfig, parseCollectConfig } from '../../lib/collect/loadConfig.js';
 import { QUERY_SPECS } from '../../lib/collect/queries.js';
 import { ConfigError, ValidationError } from '../../lib/model/errors.js';
