@@ -74,7 +74,7 @@ export class Scheduler {
     input: RequestSpec,
     options: ScheduleOptions = {},
   ): Promise<ScheduleDecision> {
-    const fleet = Fleet.from(hostsOrFleet);
+    const fleet = Fleet.of(hostsOrFleet);
     const uuids = instanceUuids(input);
     const spec = requestCopy(input, uuids);
     const run: Run = {

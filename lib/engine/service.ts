@@ -63,9 +63,10 @@ export function createScheduler(config: unknown = {}, plugins: Plugins = {}): Em
     config: resolved,
     prepare,
     async schedule(fleetOrHosts, request, options = {}) {
-      const prepared = isPrepared(fleetOrHosts) ? fleetOrHosts : prepare(fleetOrHosts);
+      // Plain host states are for this decision alone: not laid out (see Fleet.of).
+      const fleet = isPrepared(fleetOrHosts) ? fleetOrHosts.fleet : parseHostStates(fleetOrHosts, 'hosts');
       const spec = parseRequestSpec(request, 'request');
-      const decision = await scheduler.schedule(prepared.fleet, spec, {
+      const decision = await scheduler.schedule(fleet, spec, {
         explain: options.explain ?? true,
         now: options.now,
       });

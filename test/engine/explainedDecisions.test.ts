@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SchedulerConfig } from '../../lib/config/options.js';
+import { decisionJson } from '../../lib/engine/decisionJson.js';
 import type { ScheduleDecision } from '../../lib/engine/explain.js';
 import {
   BY_AGGREGATES,
@@ -202,6 +203,27 @@ describe('explained decisions', () => {
         expect(plain.eliminated()).toEqual([]);
         expect(plain.weighed).toBeNull();
         expectConsistentRecording(explained, fleet, c.instances);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('decide over hosts as they are (Fleet.of) as over the same hosts laid out (Fleet.from)', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseInput, async (c) => {
+        // Prepare: each host with aggregate objects of its own, as a hosts file brings them
+        const hosts = fleetOf(c.n, c.seed);
+        const config = configOf(c.placement, c.subset);
+        const filters = [rackFilter(c.every), BusyFilter] as HostFilter<unknown>[];
+        const flavor = { name: 'f', vcpus: c.vcpus, memory_mb: c.memory, root_gb: 10 };
+        const spec = () => moveSpec({ flavor, num_instances: c.instances }, c.zone, c.n, c.seed);
+        // Act
+        const asTheyAre = Fleet.of(hosts);
+        const laidOut = await decide(config, filters, Fleet.from(hosts), spec(), true);
+        const unshared = await decide(config, filters, asTheyAre, spec(), true);
+        // Assess: the same hosts, and every host's outcome and words the same
+        expect(asTheyAre.hosts.every((h, i) => h === hosts[i])).toBe(true);
+        expect(decisionJson(unshared, c.instances)).toEqual(decisionJson(laidOut, c.instances));
       }),
       { numRuns: 40 },
     );
