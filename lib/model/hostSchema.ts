@@ -11,6 +11,7 @@ import {
 } from './hostState.js';
 import { identifier } from './identifiers.js';
 import { canonicalImageProperties } from './imageMeta.js';
+import { SharedMemberships } from './memberships.js';
 import { compiledParser, novaString, parseWith } from './schema.js';
 
 /**
@@ -163,7 +164,8 @@ const hostStatesInput = z.array(hostStateInput);
 
 /** Parses an array of host states; `source` names the file or message in errors. */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
-  const states = completeEach(input) ?? parseWith(hostStatesInput, input, source).map(toHostState);
+  const states =
+    completeEach(input) ?? parseWith(hostStatesInput, input, source).map(completing(new SharedMemberships()));
   checkDistinctHosts(states, source);
   return states;
 }
@@ -175,13 +177,22 @@ export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
 function completeEach(input: unknown): HostState[] | undefined {
   if (!Array.isArray(input)) return undefined;
   const parse = compiledParser(hostStateInput);
+  const complete = completing(new SharedMemberships());
   const states: HostState[] = new Array(input.length);
   for (let i = 0; i < input.length; i++) {
     const parsed = parse(input[i]);
     if (parsed === MISS) return undefined;
-    states[i] = toHostState(parsed as HostStateOutput);
+    states[i] = complete(parsed as HostStateOutput);
   }
   return states;
+}
+
+/** toHostState for hosts of one input, whose equal aggregate memberships share one array. */
+function completing(memberships: SharedMemberships): (parsed: HostStateOutput) => HostState {
+  return (parsed) => {
+    parsed.aggregates = memberships.share(parsed.aggregates);
+    return toHostState(parsed);
+  };
 }
 
 /** Validates one host state document and fills Nova's defaults. */
