@@ -7,9 +7,10 @@
  * millisecond; /usr/bin/time rounds to 10 ms, a twelfth of the bare parse), median of RUNS;
  * wall time is reported too. The ratios are the median of each run's ratio to the bare node run
  * just after it: the machine's speed drifts over a run of RUNS (the bare node's CPU alone moved
- * 190–300 ms), and a pair taken together shares the drift.
+ * 190–300 ms), and a pair taken together shares the drift. With valgrind installed, each schedule
+ * pair's instruction counts too: repeatable where the times are not, for comparing two builds.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,10 +33,11 @@ export async function benchCliStart(): Promise<Record<string, unknown>> {
       const hosts = join(dir, `hosts-${shape}.json`);
       writeFileSync(hosts, JSON.stringify(hostInputs(HOSTS, shape)));
       const bareParse = `const fs=require('fs');JSON.parse(fs.readFileSync(${JSON.stringify(hosts)},'utf8'));JSON.parse(fs.readFileSync(${JSON.stringify(request)},'utf8'))`;
-      const schedule = compare(
-        ['bin/placid.mjs', 'schedule', '--hosts', hosts, '--request', request, '--json'],
-        ['-e', bareParse],
-      );
+      const placid = ['bin/placid.mjs', 'schedule', '--hosts', hosts, '--request', request, '--json'];
+      const schedule = {
+        ...compare(placid, ['-e', bareParse]),
+        ...(await instructions(placid, ['-e', bareParse])),
+      };
       process.stdout.write(`cli schedule --json ${HOSTS} ${shape} hosts ${JSON.stringify(schedule)}\n`);
       out[`schedule_json_${HOSTS}_${shape}_hosts`] = schedule;
     }
@@ -71,6 +73,46 @@ function compare(placid: string[], bare: string[]) {
     placid_wall_ms: median(p.wall),
     bare_node_wall_ms: median(b.wall),
     wall_ratio: ratio(p.wall, b.wall),
+  };
+}
+
+/**
+ * Instructions each command executes (valgrind's cachegrind, node --predictable: one thread, so
+ * the count repeats to 0.1% where CPU time drifts 10–30%): the work done, not the time it takes.
+ * Page faults (the kernel's) and memory stalls are not in it. Skipped without valgrind.
+ */
+async function instructions(placid: string[], bare: string[]): Promise<Record<string, number>> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) return {};
+  const count = (args: string[]) =>
+    new Promise<number>((resolve, reject) => {
+      const child = spawn(
+        'valgrind',
+        [
+          '--tool=cachegrind',
+          '--cache-sim=no',
+          '--cachegrind-out-file=/dev/null',
+          'node',
+          '--predictable',
+          ...args,
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let err = '';
+      child.stderr.on('data', (d) => {
+        err += d;
+      });
+      child.on('close', () => {
+        const refs = /I\s+refs:\s+([\d,]+)/.exec(err)?.[1];
+        if (refs) resolve(Number(refs.replaceAll(',', '')));
+        else reject(new Error(`valgrind node ${args.join(' ')}: ${err.slice(-500)}`));
+      });
+    });
+  // The two at once: each is one thread, and this machine has two cores.
+  const [p, b] = await Promise.all([count(placid), count(bare)]);
+  return {
+    placid_instructions_g: round(p / 1e9, 3),
+    bare_node_instructions_g: round(b / 1e9, 3),
+    instructions_ratio: round(p / b, 2),
   };
 }
 

@@ -68,8 +68,9 @@ export class Fleet {
   }
 
   /**
-   * The fleet of `hosts`, each copied into one layout; hosts of `previous` (a snapshot refresh's
-   * unchanged hosts) are taken as they are, so one copy of each host lives on.
+   * The fleet of `hosts`, each copied into one layout, for a fleet kept for many decisions (a
+   * snapshot, the planner's); hosts of `previous` (a snapshot refresh's unchanged hosts) are taken
+   * as they are, so one copy of each host lives on.
    */
   static from(hosts: readonly HostState[] | Fleet, previous?: Fleet): Fleet {
     if (hosts instanceof Fleet) return hosts;
