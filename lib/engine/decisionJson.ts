@@ -28,14 +28,16 @@ export function decisionJson(decision: ScheduleDecision, numInstances: number): 
     alternates: decision.placements.flatMap((p, i) =>
       p.alternates.map((h) => (multi ? { ...ref(h), instance_index: i } : ref(h))),
     ),
+    // Rows written out, not spread: at 100k hosts an explained decision is mostly these rows.
     weighed: ((decision.rankedWeights ? decision.rankedWeights() : decision.weighed) ?? []).map((w) => ({
-      ...ref(w.host),
+      host: w.host.host,
+      nodename: w.host.nodename,
       weight: w.weight,
     })),
-    eliminated: decision.eliminated().map((e) => {
-      const base = { host: e.host, nodename: e.nodename, filter: e.filter, reason: e.reason };
-      return multi ? { ...base, instance_index: e.instance_index } : base;
-    }),
+    // An elimination is a fresh row with these keys and instance_index, which only a multi-create shows.
+    eliminated: decision
+      .eliminated()
+      .map((e) => (multi ? e : { host: e.host, nodename: e.nodename, filter: e.filter, reason: e.reason })),
   };
   if (decision.error) out.error = { type: decision.error.type, message: decision.error.message };
   return out;
