@@ -136,9 +136,11 @@ function typeOf(node: Node, def: Def): Compiled | undefined {
     }
     case 'default': {
       const inner = compile(def.innerType!);
-      // defaultValue is a getter that hands out a fresh copy of an object; a primitive is itself.
+      // defaultValue is a getter that hands out a fresh copy of an object (a primitive is itself),
+      // unless the default is a function that returns one value every time (a frozen empty list).
       const sample = def.defaultValue;
-      const fallback = sample !== null && typeof sample === 'object' ? () => def.defaultValue : () => sample;
+      const fresh = sample !== null && typeof sample === 'object' && sample !== def.defaultValue;
+      const fallback = fresh ? () => def.defaultValue : () => sample;
       return (v) => {
         if (v === undefined) return fallback();
         const out = inner(v);
@@ -279,7 +281,7 @@ function objectOf(def: Def, node: Node): Compiled | undefined {
     const absent =
       optin === 'optional' && optout === 'optional' ? '' : optin === undefined ? 'return MISS;' : null;
     const keepUndefined = optin === 'defaulted' && optout !== 'optional';
-    const store = `x = p[${i}](x); if (x === MISS) return MISS;
+    const store = `x = p${i}(x); if (x === MISS) return MISS;
       ${keepUndefined ? '' : `if (x !== undefined || ${k} in v)`} out[${k}] = x;`;
     return absent === null
       ? `x = v[${k}]; ${store}`
@@ -294,7 +296,8 @@ function objectOf(def: Def, node: Node): Compiled | undefined {
     'MISS',
     'isPlainObject',
     'known',
-    `return (v) => { if (!isPlainObject(v)) return MISS; const out = {}; let x;
+    `${keys.map((_, i) => `const p${i} = p[${i}];`).join(' ')}
+    return (v) => { if (!isPlainObject(v)) return MISS; const out = {}; let x;
       ${body.join('\n')}
       ${rest}
       return out; };`,

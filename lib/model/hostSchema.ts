@@ -164,8 +164,8 @@ const hostStatesInput = z.array(hostStateInput);
 
 /** Parses an array of host states; `source` names the file or message in errors. */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
-  const states =
-    completeEach(input) ?? parseWith(hostStatesInput, input, source).map(completing(new SharedMemberships()));
+  const complete = completing(new SharedMemberships());
+  const states = completeEach(input) ?? parseWith(hostStatesInput, input, source).map((h) => complete(h));
   checkDistinctHosts(states, source);
   return states;
 }
@@ -182,16 +182,20 @@ function completeEach(input: unknown): HostState[] | undefined {
   for (let i = 0; i < input.length; i++) {
     const parsed = parse(input[i]);
     if (parsed === MISS) return undefined;
-    states[i] = complete(parsed as HostStateOutput);
+    states[i] = complete(parsed as HostStateOutput, input[i]);
   }
   return states;
 }
 
-/** toHostState for hosts of one input, whose equal aggregate memberships share one array. */
-function completing(memberships: SharedMemberships): (parsed: HostStateOutput) => HostState {
-  return (parsed) => {
+/**
+ * toHostState for hosts of one input, whose equal aggregate memberships share one array. `raw`: the
+ * host's document, whose unknown fields are the parsed host's (and fewer keys to look through).
+ */
+type Completing = (parsed: HostStateOutput, raw?: object) => HostState;
+function completing(memberships: SharedMemberships): Completing {
+  return (parsed, raw = parsed) => {
     parsed.aggregates = memberships.share(parsed.aggregates);
-    return toHostState(parsed);
+    return completeHostState(parsed, extrasOf(raw));
   };
 }
 
@@ -248,7 +252,7 @@ export function completeHostState(parsed: HostStateOutput, extra: Record<string,
 }
 
 /** The fields HostState does not know (they land in `extra`). */
-function extrasOf(parsed: HostStateOutput): Record<string, unknown> {
+function extrasOf(parsed: object): Record<string, unknown> {
   let extra: Record<string, unknown> | undefined;
   // for...in, not Object.entries: no pair arrays per host (parsed is a plain object without __proto__).
   for (const k in parsed) {
