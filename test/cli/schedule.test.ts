@@ -97,6 +97,10 @@ describe('placid schedule --json', () => {
     });
     expect(out.alternates.map((a: { instance_index: number }) => a.instance_index)).toContain(1);
     expect(out.eliminated).toContainEqual(expect.objectContaining({ host: 'e', instance_index: 0 }));
+    // Every row has the documented keys, in the documented order.
+    for (const row of out.eliminated)
+      expect(Object.keys(row)).toEqual(['host', 'nodename', 'filter', 'reason', 'instance_index']);
+    for (const row of out.weighed) expect(Object.keys(row)).toEqual(['host', 'nodename', 'weight']);
   });
 
   it('reads a JSON config', async () => {
