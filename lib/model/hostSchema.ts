@@ -165,7 +165,8 @@ const hostStatesInput = z.array(hostStateInput);
 /** Parses an array of host states; `source` names the file or message in errors. */
 export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
   const complete = completing(new SharedMemberships());
-  const states = completeEach(input) ?? parseWith(hostStatesInput, input, source).map((h) => complete(h));
+  const states =
+    completeEach(input, complete) ?? parseWith(hostStatesInput, input, source).map((h) => complete(h));
   checkDistinctHosts(states, source);
   return states;
 }
@@ -174,10 +175,9 @@ export function parseHostStates(input: unknown, source = 'hosts'): HostState[] {
  * Each host parsed and completed in turn, so its parsed form dies young instead of 20k of them
  * outliving a whole pass; undefined when some host is invalid (zod then words every problem).
  */
-function completeEach(input: unknown): HostState[] | undefined {
+function completeEach(input: unknown, complete: Completing): HostState[] | undefined {
   if (!Array.isArray(input)) return undefined;
   const parse = compiledParser(hostStateInput);
-  const complete = completing(new SharedMemberships());
   const states: HostState[] = new Array(input.length);
   for (let i = 0; i < input.length; i++) {
     const parsed = parse(input[i]);

@@ -149,8 +149,8 @@ export async function adviseAmong(
       unknown.push({ host: c.host, nodename: c.nodename });
     }
   }
-  // A fleet's own hosts are laid out already and the request's own are for this one decision: its
-  // candidates' fleet copies nothing, and the weighed hosts are these objects.
+  // A fleet's own hosts are laid out already, and hosts looked up for this request serve this one
+  // decision: the candidates' fleet copies nothing, and the weighed hosts are these objects.
   const fleet = source instanceof Fleet ? source.among(hosts) : Fleet.of(hosts);
   // The weights of every survivor come from the fast path; reasons only from the explained one.
   const engine = await scheduler.schedule(fleet, spec, { explain, weights: true, now, alternates: false });
