@@ -1,4 +1,5 @@
-import type { Aggregate, HostState } from '../model/hostState.js';
+import type { HostState } from '../model/hostState.js';
+import { SharedMemberships } from '../model/memberships.js';
 import { MembershipFacts } from './aggregates.js';
 import {
   type AggregateIndex,
@@ -98,26 +99,18 @@ export class Fleet {
 }
 
 /**
- * Copies every host into one object shape, in fleet order, with repeated sub-values shared (one
- * trie per fleet). Hosts with the same aggregate membership then share one `aggregates` array
- * (aggregate-derived answers are cached by that identity), and a scan over the fleet touches far
- * less memory.
+ * Copies every host into one object shape, in fleet order, with repeated sub-values shared
+ * (memberships as parseHostStates shares them, the rest in one trie per fleet). Hosts with the same
+ * aggregate membership then share one `aggregates` array (aggregate-derived answers are cached by
+ * that identity), and a scan over the fleet touches far less memory.
  */
 function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState>): HostState[] {
-  const aggregates: Trie = {};
-  const aggregateLists: Trie = {};
+  const memberships = new SharedMemberships();
   const services: Trie = {};
   const platforms: Trie = {};
   const platformLists: Trie = {};
   const traitLists: Trie = {};
   const cpuInfos: Trie = {};
-  const sharedAggregates = (list: Aggregate[]): Aggregate[] => {
-    if (list.length === 0) return EMPTY;
-    let node = aggregateLists;
-    for (const a of list) node = at(node, sharedAggregate(aggregates, a));
-    node.value ??= list.map((a) => sharedAggregate(aggregates, a));
-    return node.value as Aggregate[];
-  };
   const sharedPlatforms = (list: HostState['supported_instances']) => {
     let node = platformLists;
     for (const p of list) node = at(node, shared(platforms, p, p));
@@ -141,7 +134,7 @@ function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState
       cpu_allocation_ratio: h.cpu_allocation_ratio,
       ram_allocation_ratio: h.ram_allocation_ratio,
       disk_allocation_ratio: h.disk_allocation_ratio,
-      aggregates: sharedAggregates(h.aggregates),
+      aggregates: memberships.share(h.aggregates),
       instances: h.instances,
       num_instances: h.num_instances,
       num_io_ops: h.num_io_ops,
@@ -166,8 +159,6 @@ function internHosts(hosts: readonly HostState[], laidOut: ReadonlySet<HostState
     return copy;
   });
 }
-
-const EMPTY: Aggregate[] = [];
 
 /**
  * Shared values by their parts, compared by identity (strings and numbers by value): a trie of
@@ -194,15 +185,6 @@ function shared<T>(root: Trie, parts: readonly unknown[], value: T): T {
   for (const part of parts) node = at(node, part);
   node.value ??= value;
   return node.value as T;
-}
-
-function sharedAggregate(root: Trie, a: Aggregate): Aggregate {
-  let node = at(at(root, a.uuid), a.name);
-  const keys = Object.keys(a.metadata);
-  if (keys.length > 1) keys.sort();
-  for (const k of keys) node = at(at(node, k), a.metadata[k]);
-  node.value ??= a;
-  return node.value as Aggregate;
 }
 
 function sharedString(root: Trie, text: string): string {

@@ -43,6 +43,14 @@ describe('SharedMemberships', () => {
     expect(shared.share([zone('az1'), ssd()])).toBe(first);
   });
 
+  it('hands out one object per distinct aggregate across memberships, and one empty list', () => {
+    const shared = new SharedMemberships();
+    const zoneOnly = shared.share([zone('az1')]);
+    const both = shared.share([zone('az1'), ssd()]);
+    expect(both[0]).toBe(zoneOnly[0]);
+    expect(shared.share([])).toBe(shared.share([]));
+  });
+
   it('tells memberships apart by order and by count', () => {
     const shared = new SharedMemberships();
     const both = shared.share([zone('az1'), ssd()]);
