@@ -34,7 +34,7 @@ export function decisionJson(decision: ScheduleDecision, numInstances: number): 
       nodename: w.host.nodename,
       weight: w.weight,
     })),
-    // An elimination is a fresh row with these keys and instance_index, which only a multi-create shows.
+    // An elimination is a fresh row with these keys and instance_index (shown for a multi-create).
     eliminated: decision
       .eliminated()
       .map((e) => (multi ? e : { host: e.host, nodename: e.nodename, filter: e.filter, reason: e.reason })),

@@ -11,14 +11,15 @@ import {
 } from './fleetIndex.js';
 
 /**
- * Host states loaded once and shared by many scheduling requests, with what the engine needs to
- * know about them, built here once: hosts numbered by aggregate membership and trait set (the
- * pre-filter decides its aggregate and trait rules once per group), host names (and, when first
- * asked, lower-cased host and node names), and the
- * aggregate metadata keys in use. Laid out (`from`), hosts with the same aggregate membership share
- * one `aggregates` array, so aggregate-derived answers (AZ, metadata, multiplier overrides) are
- * computed once per distinct membership. Hosts are treated as immutable: a changed host is a new object
- * (consumption copies, see consume.ts), and a changed fleet is a new Fleet.
+ * Host states with what the engine needs to know about them, built once per fleet: hosts numbered
+ * by aggregate membership and trait set (the pre-filter decides its aggregate and trait rules once
+ * per group), host names (and, when first asked, lower-cased host and node names), and the
+ * aggregate metadata keys in use. A fleet kept for many decisions is laid out (`from`), one for a
+ * single decision takes its hosts as they are (`of`). Hosts with the same aggregate membership
+ * share one `aggregates` array when laid out or read by parseHostStates, so aggregate-derived
+ * answers (AZ, metadata, multiplier overrides) are computed once per distinct membership. Hosts are
+ * treated as immutable: a changed host is a new object (consumption copies, see consume.ts), and a
+ * changed fleet is a new Fleet.
  */
 export class Fleet {
   readonly aggregates: AggregateIndex;

@@ -9,7 +9,7 @@ import type { Aggregate } from './hostState.js';
  */
 export class SharedMemberships {
   private empty?: Aggregate[];
-  /** Distinct memberships by their aggregates' names (several when the names repeat with other content). */
+  /** Distinct memberships by their aggregates' names (several when names repeat with other content). */
   private readonly byNames = new Map<string, Aggregate[][]>();
   private readonly byName = new Map<string, Aggregate[]>();
 
