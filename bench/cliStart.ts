@@ -9,6 +9,9 @@
  * just after it: the machine's speed drifts over a run of RUNS (the bare node's CPU alone moved
  * 190–300 ms), and a pair taken together shares the drift. With valgrind installed, each schedule
  * pair's instruction counts too: repeatable where the times are not, for comparing two builds.
+ * The CLI keeps its compiled code between runs (bin/compileCache.cjs): the ratios are of runs with
+ * the cache written, as an operator's runs after the first are; a first run (no cache yet) is
+ * measured beside them.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,19 +27,24 @@ export async function benchCliStart(): Promise<Record<string, unknown>> {
   const build = spawnSync('node', ['scripts/build-cli.mjs'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
   const dir = mkdtempSync(join(tmpdir(), 'placid-cli-bench-'));
+  const env = {
+    ...process.env,
+    NODE_COMPILE_CACHE: join(dir, 'compile-cache'),
+    NODE_DISABLE_COMPILE_CACHE: '',
+  };
   try {
     const request = join(dir, 'request.json');
     writeFileSync(request, JSON.stringify(REQUEST));
-    const help = compare(['bin/placid.mjs', '--help'], ['-e', '0']);
+    const help = compare(['bin/placid.cjs', '--help'], ['-e', '0'], env);
     const out: Record<string, unknown> = { help };
     for (const shape of Object.keys(SHAPES) as Shape[]) {
       const hosts = join(dir, `hosts-${shape}.json`);
       writeFileSync(hosts, JSON.stringify(hostInputs(HOSTS, shape)));
       const bareParse = `const fs=require('fs');JSON.parse(fs.readFileSync(${JSON.stringify(hosts)},'utf8'));JSON.parse(fs.readFileSync(${JSON.stringify(request)},'utf8'))`;
-      const placid = ['bin/placid.mjs', 'schedule', '--hosts', hosts, '--request', request, '--json'];
+      const placid = ['bin/placid.cjs', 'schedule', '--hosts', hosts, '--request', request, '--json'];
       const schedule = {
-        ...compare(placid, ['-e', bareParse]),
-        ...(await instructions(placid, ['-e', bareParse])),
+        ...compare(placid, ['-e', bareParse], env),
+        ...(await instructions(placid, ['-e', bareParse], env)),
       };
       process.stdout.write(`cli schedule --json ${HOSTS} ${shape} hosts ${JSON.stringify(schedule)}\n`);
       out[`schedule_json_${HOSTS}_${shape}_hosts`] = schedule;
@@ -54,13 +62,23 @@ export async function benchCliInPlacement(): Promise<Record<string, unknown>> {
   return { ...placement, cli: await benchCliStart() };
 }
 
-/** Median CPU and wall ms of `node ...placid` and `node ...bare`, run alternately; each ratio is the median of the pairs'. */
-function compare(placid: string[], bare: string[]) {
+/**
+ * Medians of `node ...placid` (its compile cache written), `node ...bare` and placid's first run
+ * (an empty cache folder each time: it compiles and writes the cache, as after an install or an
+ * upgrade), run in turn; each ratio is the median of the runs' ratios to the bare run beside them.
+ */
+function compare(placid: string[], bare: string[], env: NodeJS.ProcessEnv) {
   const p = { cpu: [] as number[], wall: [] as number[] };
   const b = { cpu: [] as number[], wall: [] as number[] };
+  const first = { cpu: [] as number[], wall: [] as number[] };
+  const cache = env.NODE_COMPILE_CACHE as string;
+  time(placid, { cpu: [], wall: [] }, env);
   for (let i = 0; i < RUNS; i++) {
-    time(placid, p);
-    time(bare, b);
+    time(placid, p, env);
+    time(bare, b, env);
+    const empty = `${cache}-first-${i}`;
+    time(placid, first, { ...env, NODE_COMPILE_CACHE: empty });
+    rmSync(empty, { recursive: true, force: true });
   }
   const ratio = (xs: number[], ys: number[]) => {
     const each = xs.map((x, i) => x / ys[i]).sort((x, y) => x - y);
@@ -73,6 +91,9 @@ function compare(placid: string[], bare: string[]) {
     placid_wall_ms: median(p.wall),
     bare_node_wall_ms: median(b.wall),
     wall_ratio: ratio(p.wall, b.wall),
+    first_run_cpu_ms: median(first.cpu),
+    first_run_cpu_ratio: ratio(first.cpu, b.cpu),
+    first_run_wall_ratio: ratio(first.wall, b.wall),
   };
 }
 
@@ -81,8 +102,14 @@ function compare(placid: string[], bare: string[]) {
  * the count repeats to 0.1% where CPU time drifts 10–30%): the work done, not the time it takes.
  * Page faults (the kernel's) and memory stalls are not in it. Skipped without valgrind.
  */
-async function instructions(placid: string[], bare: string[]): Promise<Record<string, number>> {
+async function instructions(
+  placid: string[],
+  bare: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<Record<string, number>> {
   if (spawnSync('valgrind', ['--version']).status !== 0) return {};
+  // --predictable changes V8's flags, so its runs keep a compile cache of their own: write it first.
+  spawnSync('node', ['--predictable', ...placid], { env, stdio: 'ignore' });
   const count = (args: string[]) =>
     new Promise<number>((resolve, reject) => {
       const child = spawn(
@@ -95,7 +122,7 @@ async function instructions(placid: string[], bare: string[]): Promise<Record<st
           '--predictable',
           ...args,
         ],
-        { stdio: ['ignore', 'ignore', 'pipe'] },
+        { stdio: ['ignore', 'ignore', 'pipe'], env },
       );
       let err = '';
       child.stderr.on('data', (d) => {
@@ -116,12 +143,13 @@ async function instructions(placid: string[], bare: string[]): Promise<Record<st
   };
 }
 
-function time(args: string[], into: { cpu: number[]; wall: number[] }): void {
+function time(args: string[], into: { cpu: number[]; wall: number[] }, env: NodeJS.ProcessEnv): void {
   const t0 = performance.now();
   // bash's `time` reports the child's rusage; its line is the last of stderr.
   const r = spawnSync('bash', ['-c', 'TIMEFORMAT="%3U %3S"; time node "$@"', 'bash', ...args], {
     encoding: 'utf8',
     maxBuffer: 1 << 28,
+    env,
   });
   into.wall.push(performance.now() - t0);
   const last = r.stderr.trim().split('\n').pop() ?? '';

@@ -30,14 +30,14 @@ export async function benchSimulation(): Promise<Record<string, unknown>> {
 }
 
 const NOTE =
-  'One run of `node bin/placid.mjs simulate --scenario examples/scenarios/<name>.yaml --timing --no-html --json`. cpu_s is every thread (the store runs in a worker thread); main_thread_cpu_s is the critical path when the machine has a core to spare; wall_s moves with the machine load (load_average at the start).';
+  'One run of `node bin/placid.cjs simulate --scenario examples/scenarios/<name>.yaml --timing --no-html --json`. cpu_s is every thread (the store runs in a worker thread); main_thread_cpu_s is the critical path when the machine has a core to spare; wall_s moves with the machine load (load_average at the start).';
 
 function runScenario(name: string, minutes: number | undefined): Record<string, unknown> {
   const dir = mkdtempSync(join(tmpdir(), 'placid-sim-bench-'));
   try {
     const file = scenarioFile(name, minutes, dir);
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-    const args = ['--import', resolve('bench/mainThreadCpu.mjs'), 'bin/placid.mjs', 'simulate'];
+    const args = ['--import', resolve('bench/mainThreadCpu.mjs'), 'bin/placid.cjs', 'simulate'];
     args.push('--scenario', file, '--timing', '--no-html', '--json');
     const r = spawnSync('/usr/bin/time', ['-f', 'time %e %U %S %M', 'node', ...args], {
       encoding: 'utf8',

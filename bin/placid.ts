@@ -3,4 +3,7 @@ import { handleOutputErrors } from '../lib/cli/io.js';
 import { main } from '../lib/cli/main.js';
 
 handleOutputErrors(process.stdout, process.stderr);
-process.exitCode = await main(process.argv.slice(2));
+// No top-level await: the bundle is a CommonJS script (scripts/build-cli.mjs).
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The folder holding placid's package.json, found upwards from this module: `dist/placid.mjs` when
+ * The folder holding placid's package.json, found upwards from this module: `dist/placid.cjs` when
  * bundled, `lib/config/` when run from source. Bundled files (examples/) are found here, not in the CWD.
  */
 export function packageRoot(from: string = import.meta.url): string {

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { importModule } from '../config/importModule.js';
 import { weigherInRelease } from '../config/novaRelease.js';
 import type { SchedulerConfig } from '../config/options.js';
 import { didYouMean } from '../config/suggest.js';
@@ -33,26 +34,24 @@ export function isModulePath(entry: string): boolean {
 }
 
 const TYPESCRIPT = /\.[cm]?ts$/;
-let typescriptLoader: Promise<void> | undefined;
+type TsxApi = typeof import('tsx/esm/api');
+let tsx: Promise<TsxApi> | undefined;
 
 /**
- * Lets `import()` load TypeScript plugins: the CLI is a plain-node bundle, so tsx's ESM loader is
- * registered, once, when the first `.ts` plugin is met (never for configs without one).
+ * Imports a TypeScript plugin through tsx's `tsImport`, loaded once, when the first `.ts` plugin is
+ * met (never for configs without one). `tsImport` compiles the file whatever its folder's module
+ * type; a `.ts` file outside a `"type": "module"` package (`/etc/placid/plugins/x.ts`) is CommonJS
+ * to Node, which tsx's registered ESM hooks alone do not compile.
  */
-function enableTypeScript(path: string): Promise<void> {
-  typescriptLoader ??= import('tsx/esm/api').then(
-    ({ register }) => {
-      register();
-    },
-    (err: Error) => {
-      typescriptLoader = undefined;
-      throw new ConfigError(
-        `plugin module ${path} is TypeScript, which needs tsx (npm install tsx) or compiling to .js first: ${err.message}`,
-        { cause: err },
-      );
-    },
-  );
-  return typescriptLoader;
+async function importTypeScript(path: string, url: string): Promise<Record<string, unknown>> {
+  tsx ??= importModule<TsxApi>('tsx/esm/api').catch((err: Error) => {
+    tsx = undefined;
+    throw new ConfigError(
+      `plugin module ${path} is TypeScript, which needs tsx (npm install tsx) or compiling to .js first: ${err.message}`,
+      { cause: err },
+    );
+  });
+  return (await tsx).tsImport(url, url);
 }
 
 /**
@@ -107,11 +106,13 @@ export async function loadPluginModules(config: SchedulerConfig, baseDir: string
 /** A module's exports (named ones, and the items of exported arrays), each once. */
 async function importPlugins(path: string, baseDir: string): Promise<unknown[]> {
   const file = isAbsolute(path) ? path : resolve(baseDir, path);
-  if (TYPESCRIPT.test(file)) await enableTypeScript(path);
+  const url = pathToFileURL(file).href;
   let mod: Record<string, unknown>;
   try {
-    mod = await import(pathToFileURL(file).href);
+    mod = TYPESCRIPT.test(file) ? await importTypeScript(path, url) : await importModule(url);
   } catch (err) {
+    // No tsx: importTypeScript's own words.
+    if (err instanceof ConfigError) throw err;
     throw new ConfigError(`cannot load plugin module ${path} (${file}): ${(err as Error).message}`, {
       cause: err,
     });

@@ -15,7 +15,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 describe('packageRoot', () => {
   it.each([
-    ['the bundle', 'dist/placid.mjs'],
+    ['the bundle', 'dist/placid.cjs'],
     ['the source', 'lib/config/packageRoot.ts'],
   ])('finds the package from %s, not from the working directory', (_name, file) => {
     // Prepare

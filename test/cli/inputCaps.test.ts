@@ -12,7 +12,7 @@ const hosts = files.write('hosts.json', []);
 const request = files.write('request.json', { flavor: { name: 'm1', vcpus: 1, memory_mb: 512 } });
 
 function placid(args: string[], env: Record<string, string> = {}) {
-  const run = spawnSync(process.execPath, ['bin/placid.mjs', ...args], {
+  const run = spawnSync(process.execPath, ['bin/placid.cjs', ...args], {
     encoding: 'utf8',
     timeout: 60_000,
     env: { ...process.env, ...env },
@@ -56,7 +56,7 @@ describe('an input that never ends', () => {
   ])('a 600 MB pipe into %s: exit 2 at the default cap', (_, command, mentions) => {
     const run = spawnSync(
       'sh',
-      ['-c', `head -c 600M /dev/zero | "${process.execPath}" bin/placid.mjs ${command}`],
+      ['-c', `head -c 600M /dev/zero | "${process.execPath}" bin/placid.cjs ${command}`],
       {
         encoding: 'utf8',
         timeout: 120_000,

@@ -13,7 +13,7 @@ const files = tempFiles('placid-operating-');
 const REPORTS = 'examples/reports/fleet.json';
 
 function placid(args: string[], timeout = 30_000) {
-  const run = spawnSync(process.execPath, ['bin/placid.mjs', ...args], { encoding: 'utf8', timeout });
+  const run = spawnSync(process.execPath, ['bin/placid.cjs', ...args], { encoding: 'utf8', timeout });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr, timedOut: run.error !== undefined };
 }
 

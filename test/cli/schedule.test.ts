@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -334,7 +334,7 @@ describe('the built placid binary', () => {
     // Prepare
     const f = files();
     // Act
-    const run = spawnSync(process.execPath, [join(root, 'bin/placid.mjs'), ...scheduleArgs(f, '--json')], {
+    const run = spawnSync(process.execPath, [join(root, 'bin/placid.cjs'), ...scheduleArgs(f, '--json')], {
       cwd: tmpdir(),
       encoding: 'utf8',
     });
@@ -357,7 +357,7 @@ describe('the built placid binary', () => {
     // Act: through a real pipe, as `cat h.json | placid schedule --hosts /dev/stdin` gives it
     const run = spawnSync(
       '/bin/sh',
-      ['-c', 'cat "$0" | "$@"', file, process.execPath, join(root, 'bin/placid.mjs')].concat(
+      ['-c', 'cat "$0" | "$@"', file, process.execPath, join(root, 'bin/placid.cjs')].concat(
         scheduleArgs({ ...f, hosts: '/dev/stdin' }, '--json'),
       ),
       { cwd: tmpdir(), encoding: 'utf8' },
@@ -367,11 +367,63 @@ describe('the built placid binary', () => {
     expect(run.status).toBe(0);
     const fromFile = spawnSync(
       process.execPath,
-      [join(root, 'bin/placid.mjs'), ...scheduleArgs({ ...f, hosts: file }, '--json')],
+      [join(root, 'bin/placid.cjs'), ...scheduleArgs({ ...f, hosts: file }, '--json')],
       { cwd: tmpdir(), encoding: 'utf8' },
     );
     expect(run.stdout).toBe(fromFile.stdout);
     expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'b', nodename: 'b' }]);
+  });
+
+  it.each([
+    ['JavaScript', 'not-b.mjs', 'const NOT_B = { message: () => "b is out" };'],
+    [
+      'TypeScript (.mts)',
+      'not-b.mts',
+      'const NOT_B: { message: () => string } = { message: () => "b is out" };',
+    ],
+    // A .ts file outside a "type": "module" package is CommonJS to Node.
+    [
+      'TypeScript (.ts)',
+      'not-b.ts',
+      'const NOT_B: { message: () => string } = { message: () => "b is out" };',
+    ],
+  ])('loads a %s plug-in on its first run and on runs from the compile cache', (_lang, name, rejection) => {
+    // Prepare: a filter that removes b (otherwise the best host), and a compile cache of its own
+    const f = files();
+    f.write(
+      name,
+      `${rejection}\nexport const NotBFilter = { name: 'NotBFilter', check: (host) => (host.host === 'b' ? NOT_B : true) };\n`,
+    );
+    const config = f.write(
+      'plugin.conf',
+      TEST_CONFIG.replace(
+        'ComputeFilter\n',
+        `ComputeFilter, NotBFilter\navailable_filters = nova.scheduler.filters.all_filters\navailable_filters = ./${name}\n`,
+      ),
+    );
+    const env = {
+      ...process.env,
+      NODE_COMPILE_CACHE: join(tempFiles().dir, 'cache'),
+      NODE_DISABLE_COMPILE_CACHE: '',
+    };
+    // Act
+    const runs = [1, 2].map(() =>
+      spawnSync(
+        process.execPath,
+        [join(root, 'bin/placid.cjs'), ...scheduleArgs({ ...f, config }, '--json')],
+        {
+          cwd: tmpdir(),
+          encoding: 'utf8',
+          env,
+        },
+      ),
+    );
+    // Assess
+    for (const run of runs) {
+      expect([run.status, run.stderr]).toEqual([0, '']);
+      expect(JSON.parse(run.stdout).selected).toEqual([{ host: 'd', nodename: 'd' }]);
+    }
+    expect(readdirSync(join(env.NODE_COMPILE_CACHE, 'placid'))).toHaveLength(1);
   });
 
   it('stops quietly when its reader closes the pipe early (schedule --json | head)', async () => {
@@ -382,7 +434,7 @@ describe('the built placid binary', () => {
       aggregates: [az('az1')],
     }));
     const f = files(hosts);
-    const child = spawn(process.execPath, [join(root, 'bin/placid.mjs'), ...scheduleArgs(f, '--json')], {
+    const child = spawn(process.execPath, [join(root, 'bin/placid.cjs'), ...scheduleArgs(f, '--json')], {
       cwd: tmpdir(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -409,7 +461,7 @@ describe('the built placid binary', () => {
       // Act
       const run = spawnSync(
         process.execPath,
-        [join(root, 'bin/placid.mjs'), ...scheduleArgs(files(), '--json')],
+        [join(root, 'bin/placid.cjs'), ...scheduleArgs(files(), '--json')],
         {
           cwd: tmpdir(),
           stdio: ['ignore', full, 'pipe'],
@@ -431,7 +483,7 @@ describe('the built placid binary', () => {
     const { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: _, ...env } = process.env;
     const dataDir = join(tempFiles().dir, 'store');
     const placid = (...args: string[]) =>
-      spawnSync(process.execPath, [join(root, 'bin/placid.mjs'), ...args, '--data-dir', dataDir], {
+      spawnSync(process.execPath, [join(root, 'bin/placid.cjs'), ...args, '--data-dir', dataDir], {
         cwd: tmpdir(),
         encoding: 'utf8',
         env,

@@ -227,8 +227,8 @@ describe('loadPluginModules', () => {
     expect([busy, roomy].map((h) => filter.check(h, spec, state, ctx) === PASS)).toEqual([false, true]);
   });
 
-  it('loads a TypeScript plugin from a plain-node ESM bundle, as the CLI does (through tsx)', async () => {
-    // Prepare: bundle the registry the way scripts/build-cli.mjs bundles the CLI
+  it('loads a TypeScript plugin from a plain-node ESM bundle, as an embedder bundles the engine (through tsx)', async () => {
+    // Prepare: bundle the registry as an application embedding the engine would
     const bundle = join(dir, 'registry.mjs');
     await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     await build({
@@ -240,9 +240,17 @@ describe('loadPluginModules', () => {
       packages: 'external',
       logLevel: 'silent',
     });
+    // And one outside any ES-module package (no package.json above tmpdir), where Node reads .ts as
+    // CommonJS; vitest's own loader compiles any .ts, so only a plain node shows the difference.
+    const outside = await mkdtemp(join(tmpdir(), 'placid-plugin-'));
+    const rack = join(outside, 'rack.ts');
+    await writeFile(
+      rack,
+      "const RACK: { message: () => string } = { message: () => 'not in rack' };\nexport const RackOnly = { name: 'RackOnly', check: (host: { host: string }) => (host.host.startsWith('r') ? true : RACK) };\n",
+    );
     const script = `
       import { loadPluginModules } from ${JSON.stringify(pathToFileURL(bundle).href)};
-      const config = { filter_scheduler: { available_filters: ['./examples/plugins/maxInstancesPerRole.ts'], weight_classes: [] } };
+      const config = { filter_scheduler: { available_filters: ['./examples/plugins/maxInstancesPerRole.ts', ${JSON.stringify(rack)}], weight_classes: [] } };
       const plugins = await loadPluginModules(config, ${JSON.stringify(ROOT)});
       console.log(plugins.filters.map((f) => f.name).join(','));`;
     // Act
@@ -250,7 +258,8 @@ describe('loadPluginModules', () => {
       cwd: ROOT,
     });
     // Assess
-    expect(stdout.trim()).toBe('MaxInstancesPerRoleFilter');
+    expect(stdout.trim()).toBe('MaxInstancesPerRoleFilter,RackOnly');
+    await rm(outside, { recursive: true, force: true });
   });
 
   it('loads a .mjs module by absolute path, with named and default-array exports', async () => {

@@ -1,12 +1,12 @@
 /**
- * The built CLI (bin/placid.mjs over dist/) as a child process, as an operator runs it; optionally
+ * The built CLI (bin/placid.cjs over dist/) as a child process, as an operator runs it; optionally
  * with its wall clock moved forward (futureClock.mjs), to run it "years later".
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = `${root}bin/placid.mjs`;
+const bin = `${root}bin/placid.cjs`;
 const futureClock = `${root}test/helpers/futureClock.mjs`;
 
 export const TEN_YEARS_MS = 10 * 365 * 86_400_000;

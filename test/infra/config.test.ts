@@ -197,7 +197,7 @@ describe('PROJECT_ROOT', () => {
   it('is the folder of placid’s package.json, as found from the bundled CLI in dist/ too', () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('placid');
-    expect(packageRoot(new URL('../../dist/placid.mjs', import.meta.url).href)).toBe(PROJECT_ROOT);
+    expect(packageRoot(new URL('../../dist/placid.cjs', import.meta.url).href)).toBe(PROJECT_ROOT);
   });
 });
 

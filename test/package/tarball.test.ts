@@ -12,7 +12,7 @@ import { buildCli, root } from '../helpers/builtCli.js';
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/** The bare package names dist/'s JavaScript imports (static and dynamic). */
+/** The bare package names dist/'s JavaScript imports or requires (static and dynamic). */
 function importedPackages(dir: string): Set<string> {
   const names = new Set<string>();
   for (const entry of readdirSync(dir)) {
@@ -21,11 +21,14 @@ function importedPackages(dir: string): Set<string> {
       for (const n of importedPackages(path)) names.add(n);
       continue;
     }
-    if (!entry.endsWith('.mjs')) continue;
+    if (!/\.[cm]js$/.test(entry)) continue;
     const code = readFileSync(path, 'utf8');
     const statics = code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*["']([^"'./][^"']*)["']/gm);
     const dynamics = code.matchAll(/\bimport\(\s*["']([^"'./][^"']*)["']\s*\)/g);
-    for (const m of [...statics, ...dynamics]) {
+    const required = code.matchAll(/\brequire\(\s*["']([^"'./][^"']*)["']\s*\)/g);
+    // The CLI bundle's ES imports of packages (lib/config/importModule.ts).
+    const esImports = code.matchAll(/\bimportModule\d*(?:<[^>]*>)?\(\s*["']([^"'./][^"']*)["']\s*\)/g);
+    for (const m of [...statics, ...dynamics, ...required, ...esImports]) {
       const spec = m[1];
       if (spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0])) continue;
       names.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
@@ -48,8 +51,9 @@ describe('the npm tarball', () => {
 
   it('holds the built CLI, its worker, the workflow definition and the examples, and no sources', () => {
     for (const path of [
-      'bin/placid.mjs',
-      'dist/placid.mjs',
+      'bin/placid.cjs',
+      'bin/compileCache.cjs',
+      'dist/placid.cjs',
       'dist/serve-detector-worker.mjs',
       'dist/workflow-definition.json',
       'examples/systemd/placid-agent.service',
@@ -65,9 +69,18 @@ describe('the npm tarball', () => {
   it('depends at run time on exactly what dist/ imports (tsx only for TypeScript plug-ins)', () => {
     const runtime = Object.keys(manifest.dependencies).sort();
     const imported = [...importedPackages(join(root, 'dist'))].filter((n) => n !== 'tsx');
-    // commander: the peer of @commander-js/extra-typings, which the bundle imports.
-    expect(runtime).toEqual([...new Set([...imported, 'commander'])].sort());
-    for (const tool of ['aws-cdk-lib', 'constructs', 'esbuild', 'tsx', 'typescript', 'aws-cdk'])
+    expect(runtime).toEqual([...new Set(imported)].sort());
+    // Bundled into dist/placid.cjs: zod, commander, @middy/core (scripts/build-cli.mjs).
+    for (const tool of [
+      'aws-cdk-lib',
+      'constructs',
+      'esbuild',
+      'tsx',
+      'typescript',
+      'aws-cdk',
+      'zod',
+      'commander',
+    ])
       expect(runtime, tool).not.toContain(tool);
   });
 });

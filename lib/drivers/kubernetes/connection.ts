@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import * as z from 'zod';
+import { importModule } from '../../config/importModule.js';
 import { ConfigError } from '../../model/errors.js';
 import { parseWith } from '../../model/schema.js';
 import { type ClusterAccess, kubeConfigAccess, tokenAccess } from './access.js';
@@ -89,7 +90,8 @@ export async function loadKubeConfig(
  * a function should hold); say so instead of failing with a module error.
  */
 export async function importKubernetesClient(
-  load: () => Promise<KubernetesClientModule> = () => import('@kubernetes/client-node'),
+  load: () => Promise<KubernetesClientModule> = () =>
+    importModule<KubernetesClientModule>('@kubernetes/client-node'),
 ): Promise<KubernetesClientModule> {
   try {
     return await load();
