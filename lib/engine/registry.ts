@@ -35,6 +35,8 @@ export function isModulePath(entry: string): boolean {
 
 const TYPESCRIPT = /\.[cm]?ts$/;
 type TsxApi = typeof import('tsx/esm/api');
+/** Plugin modules by file URL, as they load. */
+type Modules = Map<string, Promise<Record<string, unknown>>>;
 let tsx: Promise<TsxApi> | undefined;
 
 /**
@@ -70,12 +72,15 @@ export async function loadPluginModules(config: SchedulerConfig, baseDir: string
   const weigherModules = new Map<string, HostWeigher<unknown>[]>();
   const origins = new Map<string, string>();
   const seen = new Set<unknown>();
+  // One import per file, however it is named: tsx's tsImport, unlike import(), gives each call a
+  // module of its own, and the same plugin twice would clash with itself.
+  const modules: Modules = new Map();
   const paths = [
     ...config.filter_scheduler.available_filters,
     ...config.filter_scheduler.weight_classes,
   ].filter(isModulePath);
   for (const path of new Set(paths)) {
-    const exported = await importPlugins(path, baseDir);
+    const exported = await importPlugins(path, baseDir, modules);
     const modFilters = exported.filter(isFilter);
     const modWeighers = exported.filter(isWeigher);
     const old = exported.find(isOldFilter);
@@ -104,12 +109,15 @@ export async function loadPluginModules(config: SchedulerConfig, baseDir: string
 }
 
 /** A module's exports (named ones, and the items of exported arrays), each once. */
-async function importPlugins(path: string, baseDir: string): Promise<unknown[]> {
+async function importPlugins(path: string, baseDir: string, modules: Modules): Promise<unknown[]> {
   const file = isAbsolute(path) ? path : resolve(baseDir, path);
   const url = pathToFileURL(file).href;
   let mod: Record<string, unknown>;
   try {
-    mod = TYPESCRIPT.test(file) ? await importTypeScript(path, url) : await importModule(url);
+    const loading =
+      modules.get(url) ?? (TYPESCRIPT.test(file) ? importTypeScript(path, url) : importModule(url));
+    modules.set(url, loading);
+    mod = await loading;
   } catch (err) {
     // No tsx: importTypeScript's own words.
     if (err instanceof ConfigError) throw err;

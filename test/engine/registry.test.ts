@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
@@ -242,6 +242,7 @@ describe('loadPluginModules', () => {
     });
     // And one outside any ES-module package (no package.json above tmpdir), where Node reads .ts as
     // CommonJS; vitest's own loader compiles any .ts, so only a plain node shows the difference.
+    // It is named twice (absolute, relative): one plugin, not two that clash.
     const outside = await mkdtemp(join(tmpdir(), 'placid-plugin-'));
     const rack = join(outside, 'rack.ts');
     await writeFile(
@@ -250,7 +251,7 @@ describe('loadPluginModules', () => {
     );
     const script = `
       import { loadPluginModules } from ${JSON.stringify(pathToFileURL(bundle).href)};
-      const config = { filter_scheduler: { available_filters: ['./examples/plugins/maxInstancesPerRole.ts', ${JSON.stringify(rack)}], weight_classes: [] } };
+      const config = { filter_scheduler: { available_filters: ['./examples/plugins/maxInstancesPerRole.ts', ${JSON.stringify(rack)}, ${JSON.stringify(relative(ROOT, rack))}], weight_classes: [] } };
       const plugins = await loadPluginModules(config, ${JSON.stringify(ROOT)});
       console.log(plugins.filters.map((f) => f.name).join(','));`;
     // Act
