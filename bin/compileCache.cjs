@@ -1,6 +1,7 @@
 // Runs a CommonJS bundle with V8's code cache kept between runs, as Node 22's
 // module.enableCompileCache() does for modules it loads itself (Node 20 has no such cache, and
-// Node's does not cover code compiled through `vm`, so this one serves every Node). Without it
+// Node's does not cover code compiled through `vm`, so this one serves the bundle on every Node;
+// bin/placid.cjs turns Node's on too, for the packages the bundle requires). Without it
 // each `placid` run parses and compiles the bundle's code again: about 50 ms of CPU for
 // `placid schedule`, as much as validating 5,000 hosts.
 //
